@@ -1,0 +1,78 @@
+import type { Task } from '../task.ts';
+import type { ChatMessage, Usage, WorkerSpec } from '../providers/types.ts';
+import type { Access, Workflow } from '../workflow/types.ts';
+
+export const EPISODE_VERSION = 1;
+
+export interface ConductorInfo {
+  /** 'fixed' | 'worker' | 'engine' | 'webllm' | 'remote' | 'demo' ... */
+  runtime: string;
+  model: string;
+  adapter?: string;
+  sampling?: { temperature?: number; topP?: number; topK?: number; maxNewTokens?: number; seed?: number };
+}
+
+export interface StepRecord {
+  /** Index of the step in its round's workflow. */
+  index: number;
+  worker: number;
+  workerId: string;
+  subtask: string;
+  access: Access;
+  /** Exactly what the worker was sent. */
+  messages: ChatMessage[];
+  output: string;
+  usage: Usage;
+  /** null when the model's price is unknown. */
+  costUsd: number | null;
+  latencyMs: number;
+  attempts: number;
+  error?: { code: string; message: string };
+}
+
+export interface RoundRecord {
+  /** The Conductor's prompt and completion for this round (round 0 mirrors the top-level fields). */
+  prompt: ChatMessage[];
+  completion: { text: string; tokenIds?: number[]; logprobs?: number[] };
+  workflow?: Workflow;
+  parseError?: string;
+  /** True when the Conductor answered three empty lists (keep the previous answer). */
+  kept?: boolean;
+  steps: StepRecord[];
+  final: string;
+}
+
+export interface Reward {
+  value: number;
+  correct: boolean;
+  format: boolean;
+  /** A worker call failed: the run says nothing about the Conductor's choice; kept out of training. */
+  infraError?: boolean;
+  details?: Record<string, unknown>;
+}
+
+export interface Episode {
+  id: string;
+  version: typeof EPISODE_VERSION;
+  createdAt: string; // ISO 8601
+  task: Task;
+  /** WorkerSpecs as used, never with keys. */
+  pool: WorkerSpec[];
+  conductor: ConductorInfo;
+  /** First round's Conductor prompt, completion, workflow and steps. */
+  prompt: ChatMessage[];
+  completion: { text: string; tokenIds?: number[]; logprobs?: number[] };
+  workflow?: Workflow;
+  parseError?: string;
+  steps: StepRecord[];
+  /** Later recursion rounds (index 1...), empty when no recursion. */
+  rounds: RoundRecord[];
+  final: string;
+  reward?: Reward;
+  /** GRPO group id, when the episode is one rollout of a group. */
+  group?: string;
+  tags: string[];
+  totals: { usage: Usage; costUsd: number | null; latencyMs: number };
+  /** Set when the run did not finish: 'aborted' | 'budget' | 'infra' | 'format'. */
+  status: 'ok' | 'format-error' | 'infra-error' | 'aborted' | 'budget';
+}

@@ -1,0 +1,22 @@
+import type { ConductorInfo } from '../episodes/types.ts';
+import type { ChatMessage } from '../providers/types.ts';
+
+export interface ConductorRequest {
+  /** System + user messages, ending with the assistant prefill the Conductor continues. */
+  messages: ChatMessage[];
+  signal?: AbortSignal;
+  onDelta?: (text: string) => void;
+}
+
+export interface ConductorOutput {
+  /** The continuation after the prefill (not including it). */
+  text: string;
+  tokenIds?: number[];
+  logprobs?: number[];
+}
+
+/** Anything that writes workflows: a fixed text, a pool worker, Baton's engine, web-llm, a remote endpoint. */
+export interface Conductor {
+  readonly info: ConductorInfo;
+  generate(req: ConductorRequest): Promise<ConductorOutput>;
+}

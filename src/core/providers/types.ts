@@ -1,0 +1,94 @@
+import type { Task } from '../task.ts';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Token counts of one call. `cached` and `reasoning` where the API reports them. */
+export interface Usage {
+  input: number;
+  output: number;
+  cached?: number;
+  reasoning?: number;
+}
+
+/** US dollars per million tokens. */
+export interface Price {
+  input: number;
+  output: number;
+  cachedInput?: number;
+}
+
+export type ProviderName =
+  | 'openai'
+  | 'anthropic'
+  | 'google'
+  | 'openai-compatible'
+  | 'webllm'
+  | 'engine'
+  | 'simulated'
+  | 'replay';
+
+/** How a simulated worker behaves (see providers/simulated). Only for provider 'simulated'. */
+export interface SimulatedBehaviour {
+  /** Probability of a right answer when solving alone, per task kind; `default` for the rest. */
+  skill: Partial<Record<string, number>> & { default: number };
+  /** Seeing a right earlier answer: probability it ends right (a good verifier ~0.95). */
+  confirmRight?: number;
+  /** Seeing a wrong earlier answer: probability it still finds the right one (a good verifier ~0.6). */
+  fixWrong?: number;
+  /** Mean latency in ms (deterministic per call, +-20%). */
+  latencyMs?: number;
+  /** Output tokens per response, roughly. */
+  outputTokens?: number;
+  seed?: number;
+}
+
+/** One worker in the pool. Keys are never part of a WorkerSpec. */
+export interface WorkerSpec {
+  id: string;
+  provider: ProviderName;
+  model: string;
+  baseUrl?: string;
+  label?: string;
+  maxTokens?: number;
+  temperature?: number;
+  /** Reasoning budget: an effort word (GPT-5) or a token budget (Claude, Gemini thinking). */
+  reasoning?: 'minimal' | 'low' | 'medium' | 'high' | number;
+  price?: Price;
+  /** CLI: the environment variable holding this worker's key, if not the provider's default. */
+  keyEnv?: string;
+  /** Optional text shown to the Conductor when descriptions are on (off by default). */
+  description?: string;
+  simulated?: SimulatedBehaviour;
+}
+
+export interface CallRequest {
+  /** User message(s); a trailing assistant message is a prefill the model continues. */
+  messages: ChatMessage[];
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+  /** Per-call timeout in ms (the whole call, retries included). */
+  timeoutMs?: number;
+  onDelta?: (text: string) => void;
+  /** The overall task. Simulated and replay workers read it; network providers ignore it. */
+  task?: Task;
+}
+
+export interface CallResult {
+  text: string;
+  usage: Usage;
+  latencyMs: number;
+  attempts: number;
+  finishReason?: string;
+}
+
+/** A ready-to-call worker backend: one interface for every provider. */
+export interface WorkerModel {
+  readonly spec: WorkerSpec;
+  /** Whether a trailing assistant message is honoured as a prefill. */
+  readonly supportsPrefill: boolean;
+  call(req: CallRequest): Promise<CallResult>;
+}

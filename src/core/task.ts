@@ -1,0 +1,21 @@
+/** A question put to Baton, with its gold answer when it comes from a dataset. */
+export type TaskKind =
+  | 'math' // LaTeX answers, graded by mathematical equivalence (MATH500, AIME)
+  | 'gsm8k' // a number, gold after '#### '
+  | 'number' // a plain number
+  | 'mcq' // multiple choice, a letter A-D (or option text)
+  | 'exact' // exact string after light normalisation
+  | 'code' // a program, graded by tests in a sandbox
+  | 'open'; // no gold answer: nothing to grade
+
+export const TASK_KINDS: readonly TaskKind[] = ['math', 'gsm8k', 'number', 'mcq', 'exact', 'code', 'open'];
+
+export interface Task {
+  question: string;
+  answer?: string;
+  kind: TaskKind;
+  dataset?: string;
+  itemId?: string;
+  /** mcq: the option texts in order A, B, C, ... (lets a grader accept option text). */
+  choices?: string[];
+}

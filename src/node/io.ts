@@ -1,0 +1,62 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** What a command touches of the outside world, so tests can run commands in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readStdin(): Promise<string>;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** A usage or input error: printed as one line on stderr, exit status `exitCode`. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Strict flag parsing; an unknown or malformed flag is a CliError naming it. */
+export function parseFlags<O extends Options>(argv: string[], options: O, allowPositionals = false) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals });
+  } catch (e) {
+    throw new CliError((e as Error).message, 2);
+  }
+}
+
+/** A numeric flag value, or a CliError naming the flag. */
+export function intFlag(name: string, value: string | undefined, fallback?: number): number | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new CliError(`--${name} must be an integer, got "${value}"`, 2);
+  return n;
+}
+
+export function numberFlag(name: string, value: string | undefined, fallback?: number): number | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new CliError(`--${name} must be a number, got "${value}"`, 2);
+  return n;
+}
+
+export function processIo(): CliIo {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readStdin: async () => {
+      if (process.stdin.isTTY) return '';
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
