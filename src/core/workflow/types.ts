@@ -21,7 +21,8 @@ export type ParseResult =
   | { ok: false; error: string };
 
 export interface ParseOptions {
-  workers: number;
+  /** Pool size: model ids must be below it. Absent = no upper bound (e.g. `baton parse` without --workers). */
+  workers?: number;
   maxSteps?: number; // default 5
   access?: AccessMode; // default 'positional' (it accepts everything binary does)
   /** Allow three empty lists (a recursion round's "keep the previous answer"). */

@@ -1,0 +1,3 @@
+export { parseCsv, parseCsvObjects } from './csv.ts';
+export { parseJsonl } from './jsonl.ts';
+export { formatMcqQuestion, loadAime, loadGsm8k, loadMath500, loadMmluCsv } from './loaders.ts';

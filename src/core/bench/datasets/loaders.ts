@@ -1,0 +1,73 @@
+import { BatonError } from '../../errors/index.ts';
+import type { Task } from '../../task.ts';
+import { parseCsvObjects } from './csv.ts';
+import { parseJsonl, requireField } from './jsonl.ts';
+
+// Loaders take file text, so the page can fetch it and Node can read it from disk.
+
+const LETTERS = 'ABCD';
+
+/** GSM8K jsonl ({question, answer} with the final number after '#### '): the gold is that number. */
+export function loadGsm8k(text: string, dataset = 'gsm8k'): Task[] {
+  return parseJsonl(text, dataset).map((r, i) => {
+    const where = `${dataset}, item ${i + 1}`;
+    const solution = requireField(r, 'answer', where);
+    if (!solution.includes('####')) throw new BatonError({ code: 'data/invalid', message: `${where}: answer has no "#### <number>" line.` });
+    const gold = solution.split('####').pop()!.trim().replace(/,/g, '');
+    return { question: requireField(r, 'question', where), answer: gold, kind: 'gsm8k', dataset, itemId: String(i) };
+  });
+}
+
+/** MATH500 jsonl ({problem, answer, unique_id}): LaTeX answers. */
+export function loadMath500(text: string, dataset = 'math500'): Task[] {
+  return parseJsonl(text, dataset).map((r, i) => {
+    const where = `${dataset}, item ${i + 1}`;
+    return {
+      question: requireField(r, 'problem', where),
+      answer: requireField(r, 'answer', where),
+      kind: 'math',
+      dataset,
+      itemId: typeof r.unique_id === 'string' ? r.unique_id : String(i),
+    };
+  });
+}
+
+/** AIME jsonl ({id, problem, answer}): integer answers, zero padding dropped. */
+export function loadAime(text: string, dataset = 'aime2024'): Task[] {
+  return parseJsonl(text, dataset).map((r, i) => {
+    const where = `${dataset}, item ${i + 1}`;
+    const answer = requireField(r, 'answer', where).trim();
+    return {
+      question: requireField(r, 'problem', where),
+      answer: /^\d+$/.test(answer) ? String(Number(answer)) : answer,
+      kind: 'number',
+      dataset,
+      itemId: r.id === undefined ? String(i) : String(r.id),
+    };
+  });
+}
+
+/** The question as MMLU prompts (and RouteLLM's records) show it: the stem, then one "X. option" line each. */
+export function formatMcqQuestion(stem: string, choices: string[]): string {
+  return [stem, ...choices.map((c, i) => `${LETTERS[i]}. ${c}`)].join('\n');
+}
+
+/** An MMLU test csv (question, choice0..choice3, answer 0-3). `subject` goes into item ids. */
+export function loadMmluCsv(text: string, subject = 'mmlu'): Task[] {
+  return parseCsvObjects(text, `mmlu ${subject}`).map((r, i) => {
+    const where = `mmlu ${subject}, row ${i + 1}`;
+    const choices = [0, 1, 2, 3].map((k) => requireField(r, `choice${k}`, where));
+    const index = Number(requireField(r, 'answer', where));
+    if (!Number.isInteger(index) || index < 0 || index >= choices.length) {
+      throw new BatonError({ code: 'data/invalid', message: `${where}: answer must be 0-3, got "${r.answer}".` });
+    }
+    return {
+      question: formatMcqQuestion(requireField(r, 'question', where), choices),
+      answer: LETTERS[index],
+      kind: 'mcq',
+      dataset: 'mmlu',
+      itemId: `${subject}/${i}`,
+      choices,
+    };
+  });
+}

@@ -1,0 +1,11 @@
+export * from './types.ts';
+export { validateEpisode, assertEpisode, type Validation } from './episode-schema.ts';
+export { episodeKeys, matchesFilter, type EpisodeFilter, type EpisodeKeys } from './filter.ts';
+export { comparePositions, encodeCursor, decodeCursor, type Order, type Position } from './cursor.ts';
+export { StatsAccumulator, type EpisodeStats, type WorkerStats } from './stats.ts';
+export { episodeToLine, parseEpisodeLine, numberedLines, type NumberedLine } from './jsonl.ts';
+export { importEpisodes, type ImportReport, type ImportTarget } from './import.ts';
+export { storeFullError, isQuotaError } from './store-errors.ts';
+export { DEFAULT_PAGE_SIZE, pageSize, type EpisodeStore, type EpisodePage, type ListOptions } from './store.ts';
+export { EPISODE_DB_NAME, EPISODE_DB_VERSION, EPISODE_STORE, openEpisodeDb, type EpisodeDb, type OpenEpisodeDbOptions } from './idb-schema.ts';
+export { IdbEpisodeStore, type IdbEpisodeStoreOptions } from './idb-store.ts';

@@ -1,0 +1,21 @@
+import type { Episode, RoundRecord, StepRecord } from '../episodes/types.ts';
+import type { ChatMessage } from '../providers/types.ts';
+import type { Workflow } from '../workflow/types.ts';
+
+/**
+ * Everything a run reports while it goes, for the UI and the CLI. `round` is 0 for the first workflow,
+ * 1... for recursion rounds; `index` is the step's index in its round's workflow.
+ */
+export type RunEvent =
+  | { type: 'conductor-delta'; round: number; text: string }
+  | { type: 'conductor-done'; round: number; completion: string; workflow?: Workflow; parseError?: string; kept?: boolean }
+  | { type: 'step-queued'; round: number; index: number; worker: number; workerId: string }
+  | { type: 'step-started'; round: number; index: number; messages: ChatMessage[] }
+  | { type: 'step-delta'; round: number; index: number; text: string }
+  | { type: 'step-done'; round: number; index: number; step: StepRecord }
+  | { type: 'step-failed'; round: number; index: number; step: StepRecord }
+  | { type: 'round-done'; round: number; record: RoundRecord }
+  | { type: 'run-done'; episode: Episode };
+
+export type RunEventType = RunEvent['type'];
+export type RunEventListener = (event: RunEvent) => void;

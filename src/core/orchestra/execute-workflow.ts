@@ -1,0 +1,175 @@
+import type { StepRecord } from '../episodes/types.ts';
+import { BatonError, toBatonError } from '../errors/index.ts';
+import { costUsd } from '../pricing/cost.ts';
+import type { WorkerModel } from '../providers/types.ts';
+import type { Task } from '../task.ts';
+import type { Step, Workflow } from '../workflow/types.ts';
+import { visibleSteps } from './access.ts';
+import type { BudgetLedger } from './budget.ts';
+import type { RunEventListener } from './events.ts';
+import { buildWorkerMessages, type SharedStep } from './worker-messages.ts';
+
+/** Worker settings of training (CONDUCTOR.md section 4), used where neither the run nor the spec sets one. */
+export const DEFAULT_STEP_MAX_TOKENS = 4096;
+export const DEFAULT_STEP_TEMPERATURE = 0.2;
+
+export interface StepOptions {
+  /** Output token cap per step (default: the worker spec's, else 4096). */
+  maxTokens?: number;
+  temperature?: number;
+  /** Per-call timeout in ms, passed to the worker. */
+  timeoutMs?: number;
+  /** Run steps one after another in order instead of as soon as what they see is done (same results). */
+  sequential?: boolean;
+}
+
+export interface ExecuteContext {
+  task: Task;
+  pool: WorkerModel[];
+  /** A recursion round's previous steps: shown to this round's steps whose access is "all". */
+  previousRound?: SharedStep[];
+  options?: StepOptions;
+  budget?: BudgetLedger;
+  signal?: AbortSignal;
+  onEvent?: RunEventListener;
+  /** Recursion round number, for events (default 0). */
+  round?: number;
+}
+
+export interface WorkflowResult {
+  steps: StepRecord[];
+  /** The last step's response (the workflow's final answer). */
+  final: string;
+  /** The last non-empty response: what grading reads. */
+  answer: string;
+}
+
+/** The steps of a finished round as a later round's "previous round" block shows them. */
+export function sharedSteps(steps: StepRecord[]): SharedStep[] {
+  return steps.map((s) => ({ worker: s.worker, subtask: s.subtask, response: s.output }));
+}
+
+function emptyRecord(step: Step, index: number, workerId: string): StepRecord {
+  return {
+    index,
+    worker: step.worker,
+    workerId,
+    subtask: step.subtask,
+    access: step.access,
+    messages: [],
+    output: '',
+    usage: { input: 0, output: 0 },
+    costUsd: 0,
+    latencyMs: 0,
+    attempts: 0,
+  };
+}
+
+function attemptsOf(error: BatonError): number {
+  const n = error.data?.attempts;
+  return typeof n === 'number' ? n : 1;
+}
+
+/**
+ * Runs one workflow over the pool. A step starts as soon as every step it can see is done, so `[]` steps
+ * run at once and together; the results are the same as running the steps in order. A failed call is
+ * recorded on its step, and after it (or an abort) no further step starts: their records say why.
+ */
+export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): Promise<WorkflowResult> {
+  const round = ctx.round ?? 0;
+  const options = ctx.options ?? {};
+  const emit = ctx.onEvent ?? (() => {});
+  const records: StepRecord[] = new Array(workflow.steps.length);
+  let stopReason: string | undefined;
+
+  const stopped = (): string | undefined => stopReason ?? (ctx.signal?.aborted ? 'the run was stopped' : undefined);
+
+  const fail = (record: StepRecord, error: BatonError): void => {
+    record.error = { code: error.code, message: error.message };
+    records[record.index] = record;
+    stopReason ??= `step ${record.index} failed (${error.code})`;
+    emit({ type: 'step-failed', round, index: record.index, step: record });
+  };
+
+  const runStep = async (index: number): Promise<void> => {
+    const step = workflow.steps[index];
+    const worker = ctx.pool[step.worker];
+    const base = emptyRecord(step, index, worker?.spec.id ?? `#${step.worker}`);
+    const reason = stopped();
+    if (reason !== undefined) {
+      return fail(base, new BatonError({ code: 'run/aborted', message: `Not started: ${reason}.` }));
+    }
+    if (!worker) {
+      return fail(base, new BatonError({
+        code: 'run/config',
+        message: `Step ${index} asks for model id ${step.worker}, but the pool has ${ctx.pool.length} workers.`,
+      }));
+    }
+    const visible = visibleSteps(step.access, index).map((j) => ({
+      worker: workflow.steps[j].worker,
+      subtask: workflow.steps[j].subtask,
+      response: records[j].output,
+    }));
+    const messages = buildWorkerMessages({
+      question: ctx.task.question,
+      subtask: step.subtask,
+      visible,
+      previousRound: step.access === 'all' ? ctx.previousRound : undefined,
+      prefill: worker.supportsPrefill,
+    });
+    const record = { ...base, messages };
+    const maxTokens = options.maxTokens ?? worker.spec.maxTokens ?? DEFAULT_STEP_MAX_TOKENS;
+    let settle: ((actual: number | null) => void) | undefined;
+    try {
+      settle = ctx.budget?.reserve(worker.spec, messages, maxTokens);
+    } catch (e) {
+      return fail(record, toBatonError(e, 'run/budget'));
+    }
+    emit({ type: 'step-started', round, index, messages });
+    const started = performance.now();
+    try {
+      const result = await worker.call({
+        messages,
+        maxTokens,
+        temperature: options.temperature ?? worker.spec.temperature ?? DEFAULT_STEP_TEMPERATURE,
+        timeoutMs: options.timeoutMs,
+        signal: ctx.signal,
+        task: ctx.task,
+        onDelta: (text) => emit({ type: 'step-delta', round, index, text }),
+      });
+      record.output = result.text;
+      record.usage = result.usage;
+      record.costUsd = costUsd(result.usage, worker.spec.price);
+      record.latencyMs = result.latencyMs;
+      record.attempts = result.attempts;
+      settle?.(record.costUsd);
+      records[index] = record;
+      emit({ type: 'step-done', round, index, step: record });
+    } catch (e) {
+      // Unknown spending on a failed call: keep the worst case reserved, never assume it was free.
+      settle?.(null);
+      const error = ctx.signal?.aborted ? new BatonError({ code: 'run/aborted', message: 'Stopped.', cause: e }) : toBatonError(e, 'provider/server');
+      record.latencyMs = performance.now() - started;
+      record.attempts = attemptsOf(error);
+      record.costUsd = null;
+      fail(record, error);
+    }
+  };
+
+  const done: Promise<void>[] = [];
+  workflow.steps.forEach((step, index) => {
+    emit({ type: 'step-queued', round, index, worker: step.worker, workerId: ctx.pool[step.worker]?.spec.id ?? `#${step.worker}` });
+  });
+  workflow.steps.forEach((step, index) => {
+    const after = options.sequential ? done.slice(-1) : visibleSteps(step.access, index).map((j) => done[j]);
+    done.push(after.length === 0 ? runStep(index) : Promise.all(after).then(() => runStep(index)));
+  });
+  await Promise.all(done);
+
+  const outputs = records.map((r) => r.output);
+  return {
+    steps: records,
+    final: outputs.at(-1) ?? '',
+    answer: [...outputs].reverse().find((o) => o.trim() !== '') ?? '',
+  };
+}

@@ -1,0 +1,180 @@
+import { EPISODE_VERSION, type Episode, type Reward, type RoundRecord, type StepRecord } from '../episodes/types.ts';
+import { BatonError } from '../errors/index.ts';
+import { addCosts } from '../pricing/cost.ts';
+import type { ChatMessage, Usage, WorkerModel } from '../providers/types.ts';
+import { computeReward, gradeAnswer, isGradable, type RewardScheme } from '../reward/index.ts';
+import type { Task } from '../task.ts';
+import { buildConductorPrompt, buildRecursionTurn, DEFAULT_MAX_STEPS, parseWorkflow, type AccessMode } from '../workflow/index.ts';
+import { BudgetLedger } from './budget.ts';
+import type { Conductor, ConductorOutput } from './conductor.ts';
+import type { RunEventListener } from './events.ts';
+import { executeWorkflow, sharedSteps, type StepOptions } from './execute-workflow.ts';
+import type { SharedStep } from './worker-messages.ts';
+
+export interface RunOptions extends StepOptions {
+  /** Recursion rounds after the first (default 0). */
+  recursionDepth?: number;
+  maxSteps?: number;
+  /** Access lists the Conductor may write (default 'binary', the paper's main method). */
+  access?: AccessMode;
+  /** Total dollar cap over every worker call of the run. */
+  budgetUsd?: number;
+  /** Show the workers' descriptions to the Conductor (off by default, as in the paper). */
+  describeWorkers?: boolean;
+  rewardScheme?: RewardScheme;
+  tags?: string[];
+  group?: string;
+}
+
+export interface RunEpisodeInput {
+  task: Task;
+  pool: WorkerModel[];
+  conductor: Conductor;
+  options?: RunOptions;
+  signal?: AbortSignal;
+  onEvent?: RunEventListener;
+}
+
+type Status = Episode['status'];
+
+/** How a round's step errors end the run: stopped by the caller, by the budget, or by a failed call. */
+function statusOfSteps(steps: StepRecord[], signal: AbortSignal | undefined): Status {
+  const codes = steps.flatMap((s) => (s.error ? [s.error.code] : []));
+  if (codes.length === 0) return 'ok';
+  if (signal?.aborted) return 'aborted';
+  if (codes.includes('run/budget')) return 'budget';
+  return codes.every((c) => c === 'run/aborted') ? 'aborted' : 'infra-error';
+}
+
+function sumUsage(steps: StepRecord[]): Usage {
+  const total: Usage = { input: 0, output: 0 };
+  for (const s of steps) {
+    total.input += s.usage.input;
+    total.output += s.usage.output;
+    if (s.usage.cached !== undefined) total.cached = (total.cached ?? 0) + s.usage.cached;
+    if (s.usage.reasoning !== undefined) total.reasoning = (total.reasoning ?? 0) + s.usage.reasoning;
+  }
+  return total;
+}
+
+function completionOf(output: ConductorOutput): RoundRecord['completion'] {
+  return {
+    text: output.text,
+    ...(output.tokenIds ? { tokenIds: output.tokenIds } : {}),
+    ...(output.logprobs ? { logprobs: output.logprobs } : {}),
+  };
+}
+
+function rewardOf(task: Task, status: Status, answer: string, costUsd: number | null, options: RunOptions): Reward | undefined {
+  if (!isGradable(task) || status === 'aborted') return undefined;
+  const parsed = status !== 'format-error';
+  // A failed call or a budget stop says nothing about the Conductor's choice: flagged, never scored as wrong.
+  const infraError = status === 'infra-error' || status === 'budget';
+  const grade = parsed && !infraError ? gradeAnswer(answer, task) : undefined;
+  return computeReward(
+    { parsed, correct: grade?.correct ?? false, infraError, costUsd, ...(grade ? { details: { extracted: grade.extracted, gold: grade.gold } } : {}) },
+    options.rewardScheme,
+  );
+}
+
+/**
+ * One question end to end: the Conductor writes a workflow, the pool runs it, recursion rounds follow if
+ * asked, and the answer is graded when the task has a gold answer. Stopping via `signal` returns the
+ * episode so far with status 'aborted'; only a Conductor that fails for another reason throws.
+ */
+export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
+  const { task, pool, conductor, signal } = input;
+  const options = input.options ?? {};
+  const emit = input.onEvent ?? (() => {});
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const access = options.access ?? 'binary';
+  const depth = options.recursionDepth ?? 0;
+  const budget = options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined;
+  const createdAt = new Date().toISOString();
+  const started = performance.now();
+
+  const rounds: RoundRecord[] = [];
+  let messages: ChatMessage[] = buildConductorPrompt({
+    question: task.question,
+    workers: pool.map((w) => w.spec),
+    maxSteps,
+    access,
+    describeWorkers: options.describeWorkers,
+    kind: task.kind,
+  });
+  let status: Status = 'ok';
+  let final = '';
+  let answer = '';
+  let previousRound: SharedStep[] | undefined;
+
+  for (let round = 0; round <= depth; round++) {
+    let output: ConductorOutput;
+    try {
+      output = await conductor.generate({ messages, signal, onDelta: (text) => emit({ type: 'conductor-delta', round, text }) });
+    } catch (e) {
+      if (!signal?.aborted && !BatonError.is(e, 'run/aborted')) throw e;
+      status = 'aborted';
+      if (round === 0) rounds.push({ prompt: messages, completion: { text: '' }, steps: [], final: '' });
+      break;
+    }
+    const parsed = parseWorkflow(output.text, { workers: pool.length, maxSteps, access, recursion: round > 0 });
+    const record: RoundRecord = { prompt: messages, completion: completionOf(output), steps: [], final };
+    rounds.push(record);
+    if (!parsed.ok) {
+      record.parseError = parsed.error;
+      emit({ type: 'conductor-done', round, completion: output.text, parseError: parsed.error });
+      emit({ type: 'round-done', round, record });
+      status = 'format-error';
+      break;
+    }
+    if (parsed.keep) {
+      record.kept = true;
+      emit({ type: 'conductor-done', round, completion: output.text, kept: true });
+      emit({ type: 'round-done', round, record });
+      break;
+    }
+    record.workflow = parsed.workflow;
+    emit({ type: 'conductor-done', round, completion: output.text, workflow: parsed.workflow });
+    const result = await executeWorkflow(parsed.workflow, { task, pool, previousRound, options, budget, signal, onEvent: emit, round });
+    record.steps = result.steps;
+    record.final = result.final;
+    final = result.final;
+    answer = result.answer;
+    emit({ type: 'round-done', round, record });
+    status = statusOfSteps(result.steps, signal);
+    if (status !== 'ok' || round === depth) break;
+    messages = buildRecursionTurn({ messages, completion: output.text, finalResponse: result.answer, maxSteps, access });
+    previousRound = sharedSteps(result.steps);
+  }
+
+  const allSteps = rounds.flatMap((r) => r.steps);
+  const costUsd = allSteps.reduce<number | null>((sum, s) => addCosts(sum, s.costUsd), 0);
+  const reward = rewardOf(task, status, answer, costUsd, options);
+  const first = rounds[0];
+  const episode: Episode = {
+    id: crypto.randomUUID(),
+    version: EPISODE_VERSION,
+    createdAt,
+    task,
+    pool: pool.map((w) => w.spec),
+    conductor: conductor.info,
+    prompt: first.prompt,
+    completion: first.completion,
+    ...(first.workflow ? { workflow: first.workflow } : {}),
+    ...(first.parseError !== undefined ? { parseError: first.parseError } : {}),
+    steps: first.steps,
+    rounds: rounds.slice(1),
+    final,
+    ...(reward ? { reward } : {}),
+    ...(options.group !== undefined ? { group: options.group } : {}),
+    tags: options.tags ?? [],
+    totals: {
+      usage: sumUsage(allSteps),
+      costUsd,
+      latencyMs: performance.now() - started,
+    },
+    status,
+  };
+  emit({ type: 'run-done', episode });
+  return episode;
+}

@@ -1,0 +1,3 @@
+export { createReplayWorker } from './replay-chat-model.ts';
+export { parseRouteLlmCsv } from './routellm.ts';
+export { mergeReplayTables, normalizeQuestion, replayColumn, type ReplayRecord, type ReplayTable } from './replay-table.ts';

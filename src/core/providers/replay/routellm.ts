@@ -1,0 +1,34 @@
+import { BatonError } from '../../errors/index.ts';
+import { parseCsvObjects } from '../../bench/datasets/index.ts';
+import { normalizeQuestion, type ReplayRecord, type ReplayTable } from './replay-table.ts';
+
+// RouteLLM's recorded evaluations (lm-sys/RouteLLM, routellm/evals): a "prompt" column, one True/False
+// column per model, and for GSM8K also "<model>_response" columns with the full text.
+
+const RESPONSE_SUFFIX = '_response';
+
+function parseBool(value: string, where: string): boolean {
+  if (value === 'True' || value === 'true') return true;
+  if (value === 'False' || value === 'false') return false;
+  throw new BatonError({ code: 'data/invalid', message: `${where}: expected True or False, got "${value}".` });
+}
+
+/** A RouteLLM responses CSV (GSM8K with responses, or an MMLU subject with correctness only). */
+export function parseRouteLlmCsv(text: string, source = 'RouteLLM CSV'): ReplayTable {
+  const rows = parseCsvObjects(text, source);
+  const header = rows.length > 0 ? Object.keys(rows[0]) : [];
+  if (rows.length > 0 && !header.includes('prompt')) {
+    throw new BatonError({ code: 'data/invalid', message: `${source}: no "prompt" column; is this a RouteLLM responses file?` });
+  }
+  const models = header.filter((h) => h !== 'prompt' && !h.endsWith(RESPONSE_SUFFIX));
+  const entries = new Map<string, Record<string, ReplayRecord>>();
+  rows.forEach((row, i) => {
+    const record: Record<string, ReplayRecord> = {};
+    for (const m of models) {
+      const response = row[m + RESPONSE_SUFFIX];
+      record[m] = { correct: parseBool(row[m], `${source}, record ${i + 1}, column ${m}`), ...(response !== undefined ? { response } : {}) };
+    }
+    entries.set(normalizeQuestion(row.prompt), record);
+  });
+  return { models, entries };
+}

@@ -1,0 +1,148 @@
+/**
+ * Provider failures as BatonErrors a user can act on: which provider, which key name, what to do next.
+ * The key itself never enters a message or data: provider bodies (which echo refused keys) are redacted,
+ * and the SDK error (which holds request and response bodies) is not kept as the cause.
+ */
+import { APICallError } from 'ai';
+import { BatonError } from '../../errors/index.ts';
+import type { ProviderIdentity } from './provider-identity.ts';
+import { redactSecret } from './redact.ts';
+import { retryAfterMs } from './retry-after.ts';
+
+const MAX_DETAIL_CHARS = 300;
+
+/** The error for a call that has no key although the provider needs one. */
+export function missingKeyError(who: ProviderIdentity): BatonError {
+  const name = who.keyName ?? 'a key';
+  return new BatonError({
+    code: 'provider/auth',
+    message: `No key for ${who.label}: set ${name} (environment variable for the CLI, or the key settings in the app).${
+      who.keyPage ? ` Get one at ${who.keyPage}.` : ''
+    }`,
+    data: { provider: who.label, model: who.model, keyName: who.keyName },
+  });
+}
+
+/** Any failure of one HTTP attempt (SDK error, fetch TypeError, other) as a BatonError. */
+export function toProviderError(e: unknown, who: ProviderIdentity, secret: string | undefined): BatonError {
+  if (e instanceof BatonError) return e;
+  const api = findCause(e, (c): c is APICallError => APICallError.isInstance(c));
+  // A 2xx in an SDK error means the response broke off or could not be read, not an HTTP refusal.
+  const status = api?.statusCode !== undefined && api.statusCode >= 400 ? api.statusCode : undefined;
+  const detail = redactSecret(truncate(detailOf(api, e)), secret);
+  const data = { provider: who.label, model: who.model, keyName: who.keyName, ...(status ? { status } : {}), detail };
+  const make = (code: BatonError['code'], message: string, isRetryable = false, extra: Record<string, unknown> = {}) =>
+    new BatonError({ code, message, data: { ...data, ...extra }, isRetryable });
+
+  if (status !== undefined) {
+    if (status === 401 || status === 403 || isGeminiKeyRefusal(api, status)) return make('provider/auth', authMessage(who, status, detail));
+    if (status === 404) return make('provider/unknown-model', unknownModelMessage(who));
+    if (status === 429) {
+      return make('provider/rate-limit', `${who.label} is rate-limiting requests (429). Wait a little, run fewer calls at once, or check your plan's limits.`, true, {
+        retryAfterMs: retryAfterMs(api?.responseHeaders),
+      });
+    }
+    if (status >= 500 || status === 408 || status === 409) {
+      return make('provider/server', `${who.label} had a server error (${status}). It is usually temporary: try again in a moment.`, true, {
+        retryAfterMs: retryAfterMs(api?.responseHeaders),
+      });
+    }
+    return make('provider/bad-request', `${who.label} refused the request for model '${who.model}' (${status}): ${detail}`);
+  }
+  if (isBrowserFetchRefusal(e)) return make('provider/cors', corsMessage(who));
+  if (api || isNetworkFailure(e)) {
+    return make('provider/network', `Could not reach ${lowerFirst(who.label)} (${detail}). Check the network connection${
+      who.local ? ' and that the server is running' : ''
+    }.`, true);
+  }
+  return make('provider/server', `${who.label} sent an answer Baton could not read (${detail}). Try again; if it persists, check the model and baseUrl.`, true);
+}
+
+function authMessage(who: ProviderIdentity, status: number, detail: string): string {
+  const check = who.keyPage ? ` Check it at ${who.keyPage}.` : ' Check the key set for this worker.';
+  if (!who.keyName) {
+    return `${who.label} refused the request as unauthorised (${status}). Set a key for this worker (keyEnv in the pool file, or the key settings in the app).`;
+  }
+  if (status === 403) return `${who.label} refused the key ${who.keyName} (403): ${detail}.${check}`;
+  return `${who.label} rejected the key ${who.keyName} (${status}).${check}`;
+}
+
+function unknownModelMessage(who: ProviderIdentity): string {
+  const where = who.local ? ', that the server has it loaded, and the baseUrl' : who.keyPage ? '' : ' and the baseUrl';
+  return `${who.label} does not know the model '${who.model}' (404). Check the model name${where}.`;
+}
+
+function corsMessage(who: ProviderIdentity): string {
+  const fix = who.local
+    ? 'Start the server so that it allows this page (Ollama: OLLAMA_ORIGINS=*; vLLM: --allowed-origins), or run Baton from the CLI.'
+    : 'Use a local proxy, reach the model through an OpenAI-compatible route that allows browsers (such as OpenRouter), or run Baton from the CLI.';
+  return `${who.label} could not be reached from this page: the browser got no answer, which usually means the server blocks calls from web pages (CORS). ${fix}`;
+}
+
+/** Gemini answers a bad key with 400 and reason API_KEY_INVALID. */
+function isGeminiKeyRefusal(api: APICallError | undefined, status: number): boolean {
+  return status === 400 && /API_KEY_INVALID|API key not valid/i.test(api?.responseBody ?? '');
+}
+
+/** What browsers throw when a request is refused before any response: the CORS case (Chrome, Firefox, Safari). */
+function isBrowserFetchRefusal(e: unknown): boolean {
+  const online = (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine;
+  return (
+    e instanceof TypeError &&
+    e.cause === undefined &&
+    online !== false &&
+    /^(failed to fetch|networkerror when attempting to fetch resource\.?|load failed)$/i.test(e.message)
+  );
+}
+
+const NETWORK_CODES = /^(ECONN|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR)/;
+
+function isNetworkFailure(e: unknown): boolean {
+  return (
+    findCause(e, (c): c is Error =>
+      (c instanceof TypeError && /fetch failed|terminated|failed to fetch|network/i.test(c.message)) ||
+      NETWORK_CODES.test(String((c as { code?: unknown }).code ?? '')),
+    ) !== undefined
+  );
+}
+
+/** The provider's own words when it sent an error body, else the error's message. */
+function detailOf(api: APICallError | undefined, e: unknown): string {
+  const fromData = messageIn(api?.data);
+  if (fromData) return fromData;
+  if (api?.responseBody) {
+    try {
+      return messageIn(JSON.parse(api.responseBody)) ?? api.responseBody;
+    } catch {
+      return api.responseBody;
+    }
+  }
+  const network = findCause(e, (c): c is Error & { code: string } => c instanceof Error && typeof (c as { code?: unknown }).code === 'string');
+  if (network) return `${network.message} (${network.code})`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+function messageIn(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as { error?: unknown; message?: unknown };
+  if (typeof b.message === 'string') return b.message;
+  if (b.error && typeof b.error === 'object') return messageIn(b.error);
+  return typeof b.error === 'string' ? b.error : undefined;
+}
+
+function findCause<T>(e: unknown, test: (c: unknown) => c is T): T | undefined {
+  const seen = new Set<unknown>();
+  for (let c = e; c !== undefined && c !== null && !seen.has(c); c = (c as { cause?: unknown }).cause) {
+    if (test(c)) return c;
+    seen.add(c);
+  }
+  return undefined;
+}
+
+function truncate(text: string): string {
+  return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS)}...` : text;
+}
+
+function lowerFirst(label: string): string {
+  return label.startsWith('The ') ? `t${label.slice(1)}` : label;
+}

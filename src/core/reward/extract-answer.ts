@@ -1,0 +1,83 @@
+/**
+ * Finds the final answer in a model's response, by the strongest marker present: the last
+ * `<answer>` block, the last `\boxed{}` / `\fbox{}`, GSM8K's `#### n`, a closing phrase
+ * ("The answer is X", "Final answer: X"), and for numeric kinds the last number. Multiple choice
+ * answers come back as a capital letter.
+ */
+import type { TaskKind } from '../task.ts';
+import { lastCommandArgument } from './latex-groups.ts';
+import { extractChoice } from './choice.ts';
+import { lastNumber, plainNumber } from './numbers.ts';
+
+const BOX_COMMANDS = ['boxed', 'fbox'];
+// "The answer is X", "Final answer: X", "**Answer:** X"; X is the next non-blank line.
+const ANSWER_PHRASE = /\banswer\b\s*(?:\*\*)?\s*(?:is\b|:|=)\s*(?:\*\*)?\s*:?\s*([^\n]+)/gi;
+
+/** The text of the last `<answer>` block; a block left open at the end of the text runs to its end. */
+export function lastAnswerBlock(text: string): string | null {
+  const open = text.toLowerCase().lastIndexOf('<answer>');
+  if (open < 0) return null;
+  const start = open + '<answer>'.length;
+  const close = text.toLowerCase().indexOf('</answer>', start);
+  return text.slice(start, close < 0 ? undefined : close).trim();
+}
+
+function lastMatch(text: string, pattern: RegExp): string | null {
+  let last: string | null = null;
+  for (const m of text.matchAll(pattern)) last = m[1];
+  return last;
+}
+
+/** The answer a closing phrase names, without decoration: `$...$`, `**bold**`, the rest of the sentence. */
+function phraseAnswer(text: string): string | null {
+  let phrase = lastMatch(text, ANSWER_PHRASE);
+  // "Final answer: the answer is 5": the innermost phrase names the answer.
+  for (let inner = phrase && lastMatch(phrase, ANSWER_PHRASE); inner; inner = lastMatch(inner, ANSWER_PHRASE)) phrase = inner;
+  if (phrase === null) return null;
+  const s = phrase.replace(/\*\*/g, '').trim();
+  const math = /^\$+([^$]+)\$+/.exec(s) ?? /^\\\((.+?)\\\)/.exec(s) ?? /^\\\[(.+?)\\\]/.exec(s);
+  if (math) return math[1].trim();
+  return s.split(/[.;](?:\s|$)|\s+(?:because|since|which|as)\s/)[0].trim();
+}
+
+/** The answer marked inside `text`, by priority, before any kind-specific fallback. */
+function markedAnswer(text: string): string | null {
+  const boxed = lastCommandArgument(text, BOX_COMMANDS);
+  if (boxed !== null) return boxed.trim();
+  const hashes = lastMatch(text, /####\s*([^\n]+)/g);
+  if (hashes !== null) return hashes.trim();
+  return phraseAnswer(text);
+}
+
+/** "so $x = 5$ here" -> `x = 5`: prose around a math answer, as written inside an answer block. */
+function inlineMath(text: string): string {
+  // A `$` escaped as `\$` is a dollar sign inside the math, not a delimiter.
+  const segments = [...text.matchAll(/(?<!\\)\$\$?((?:\\\$|[^$])+?)(?<!\\)\$\$?|\\\((.+?)\\\)/g)];
+  if (segments.length === 0) return text;
+  const last = segments[segments.length - 1];
+  return (last[1] ?? last[2]).trim();
+}
+
+const stripThinking = (text: string) => text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+
+/**
+ * The final answer of `text` for a task of `kind`, or null when none can be found.
+ * `choices` (multiple choice) lets an answer given as an option's text count as its letter.
+ */
+export function extractAnswer(text: string, kind: TaskKind, choices?: readonly string[]): string | null {
+  const response = stripThinking(text);
+  const block = lastAnswerBlock(response);
+  const candidate = block !== null ? (markedAnswer(block) ?? block) : markedAnswer(response);
+  if (kind === 'mcq') return extractChoice(candidate, response, choices);
+  // Markdown emphasis and code ticks around an answer are decoration: `**18**`, `` `x+1` ``.
+  const plain = candidate?.replace(/\*\*|`/g, '').trim();
+  const numeric = kind === 'gsm8k' || kind === 'number';
+  if (plain) return kind === 'math' ? inlineMath(plain) : numeric ? plainNumber(plain) : plain;
+  if (block === '') return null;
+  if (numeric) {
+    const last = lastNumber(response);
+    return last === null ? null : plainNumber(last);
+  }
+  if (kind === 'exact') return response.trim() || null;
+  return null;
+}

@@ -1,0 +1,77 @@
+/**
+ * Grades a response against a task's gold answer, by the task's kind. Code and open-ended tasks
+ * are not graded here: code needs its tests run in a sandbox, and an open question has no gold.
+ */
+import { BatonError } from '../errors/index.ts';
+import type { Task, TaskKind } from '../task.ts';
+import { goldChoice } from './choice.ts';
+import { extractAnswer } from './extract-answer.ts';
+import { mathEquivalent } from './math-equivalent.ts';
+import { lastNumber, parseNumber, plainNumber } from './numbers.ts';
+import { numbersClose } from './numeric-close.ts';
+
+export interface GradeResult {
+  correct: boolean;
+  /** The answer found in the response; null when it holds none (a format miss). */
+  extracted: string | null;
+  /** The gold answer as compared: GSM8K's number after `#### ` (without `$` or thousands commas), an option letter, ... */
+  gold: string;
+}
+
+export type GradableKind = Exclude<TaskKind, 'code' | 'open'>;
+
+export function isGradable(task: Pick<Task, 'kind' | 'answer'>): task is Task & { kind: GradableKind; answer: string } {
+  return task.kind !== 'code' && task.kind !== 'open' && typeof task.answer === 'string' && task.answer.trim() !== '';
+}
+
+/** GSM8K stores a worked solution whose last line is `#### n`; a bare number stands as it is. */
+export function gsm8kGold(answer: string): string {
+  const i = answer.lastIndexOf('####');
+  return (i < 0 ? answer : answer.slice(i + 4)).trim();
+}
+
+/** A number written in prose or LaTeX (`$1,200`, `18 dollars`, `\frac{3}{4}`) against a gold number. */
+function numberMatches(extracted: string, gold: string): boolean {
+  const goldValue = parseNumber(gold);
+  const token = parseNumber(extracted) !== null ? extracted : lastNumber(extracted.replace(/\\!/g, ''));
+  const value = token === null ? null : parseNumber(token);
+  if (goldValue !== null && value !== null && numbersClose(value, goldValue)) return true;
+  return mathEquivalent(extracted, gold);
+}
+
+const collapse = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+
+function notGradable(task: Pick<Task, 'kind' | 'answer'>): BatonError {
+  const why =
+    task.kind === 'code'
+      ? 'code answers are graded by running their tests in a sandbox, not by gradeAnswer'
+      : task.kind === 'open'
+        ? 'an open question has no gold answer to grade against'
+        : `the task (kind "${task.kind}") has no gold answer; give it one or mark it "open"`;
+  return new BatonError({ code: 'run/config', message: `Cannot grade: ${why}.`, data: { kind: task.kind } });
+}
+
+/** Grades `response` for `task`. Throws a BatonError ('run/config') for code, open, or gold-less tasks; see isGradable. */
+export function gradeAnswer(response: string, task: Pick<Task, 'kind' | 'answer' | 'choices'>): GradeResult {
+  if (!isGradable(task)) throw notGradable(task);
+  const extracted = extractAnswer(response, task.kind, task.choices);
+  switch (task.kind) {
+    case 'mcq': {
+      const gold = goldChoice(task.answer, task.choices) ?? task.answer.trim();
+      return { correct: extracted !== null && extracted === gold, extracted, gold };
+    }
+    case 'gsm8k':
+    case 'number': {
+      const gold = plainNumber(task.kind === 'gsm8k' ? gsm8kGold(task.answer) : task.answer.trim());
+      return { correct: extracted !== null && numberMatches(extracted, gold), extracted, gold };
+    }
+    case 'exact': {
+      const gold = task.answer.trim();
+      return { correct: extracted !== null && collapse(extracted) === collapse(gold), extracted, gold };
+    }
+    case 'math': {
+      const gold = task.answer.trim();
+      return { correct: extracted !== null && mathEquivalent(extracted, gold), extracted, gold };
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { EpisodeFilter, EpisodeStats, ImportReport } from '../../core/episodes/index.ts';
+import { openEpisodesDir } from '../episode-dir.ts';
+import { CliError, parseFlags, type CliIo } from '../io.ts';
+
+const USAGE = `usage:
+  baton episodes export [--dir D] [--out FILE] [filters]   write episodes as JSONL (stdout without --out)
+  baton episodes import FILE [--dir D]                      add the episodes of a JSONL file ('-' = stdin)
+  baton episodes stats [--dir D] [--json] [filters]         counts, accuracy, tokens and cost per worker
+
+filters: --dataset X --tag T --group G --model CONDUCTOR_MODEL --worker WORKER_ID
+         --status ok|format-error|infra-error|aborted|budget --correct true|false
+         --from ISO_TIME (inclusive) --to ISO_TIME (exclusive)
+The directory is --dir, else $BATON_EPISODES_DIR, else ./episodes: one JSONL file per UTC day.
+`;
+
+const FILTER_FLAGS = {
+  dataset: { type: 'string' },
+  tag: { type: 'string' },
+  group: { type: 'string' },
+  model: { type: 'string' },
+  worker: { type: 'string' },
+  status: { type: 'string' },
+  correct: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+} as const;
+
+const STATUSES = ['ok', 'format-error', 'infra-error', 'aborted', 'budget'] as const;
+
+type FilterValues = { [K in keyof typeof FILTER_FLAGS]?: string };
+
+function filterFrom(v: FilterValues): EpisodeFilter {
+  if (v.status !== undefined && !(STATUSES as readonly string[]).includes(v.status)) {
+    throw new CliError(`--status must be one of ${STATUSES.join(', ')}, got "${v.status}"`, 2);
+  }
+  if (v.correct !== undefined && v.correct !== 'true' && v.correct !== 'false') {
+    throw new CliError(`--correct must be true or false, got "${v.correct}"`, 2);
+  }
+  for (const flag of ['from', 'to'] as const) {
+    const time = v[flag];
+    if (time !== undefined && Number.isNaN(Date.parse(time))) throw new CliError(`--${flag} must be an ISO time, got "${time}"`, 2);
+  }
+  const filter: EpisodeFilter = {
+    dataset: v.dataset,
+    tag: v.tag,
+    group: v.group,
+    conductorModel: v.model,
+    workerId: v.worker,
+    status: v.status as EpisodeFilter['status'],
+    correct: v.correct === undefined ? undefined : v.correct === 'true',
+    // Stored times are compared as text in toISOString's shape, so bring the bounds to that shape.
+    from: v.from === undefined ? undefined : new Date(v.from).toISOString(),
+    to: v.to === undefined ? undefined : new Date(v.to).toISOString(),
+  };
+  return Object.fromEntries(Object.entries(filter).filter(([, x]) => x !== undefined));
+}
+
+async function exportCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(argv, { dir: { type: 'string' }, out: { type: 'string' }, ...FILTER_FLAGS });
+  const filter = filterFrom(values);
+  const store = await openEpisodesDir(values.dir, io, false);
+  let n = 0;
+  if (values.out === undefined) {
+    for await (const line of store.exportJsonl(filter)) {
+      io.stdout(`${line}\n`);
+      n++;
+    }
+  } else {
+    const path = resolve(io.cwd, values.out);
+    const out = createWriteStream(path);
+    const failed = once(out, 'error').then(([e]) => {
+      throw new CliError(`cannot write ${path}: ${(e as Error).message}`);
+    });
+    for await (const line of store.exportJsonl(filter)) {
+      n++;
+      if (!out.write(`${line}\n`)) await Promise.race([once(out, 'drain'), failed]);
+    }
+    out.end();
+    await Promise.race([once(out, 'finish'), failed]);
+  }
+  io.stderr(`exported ${plural(n, 'episode')}${values.out === undefined ? '' : ` to ${values.out}`}\n`);
+  return 0;
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+function importReportText(report: ImportReport): string {
+  const head =
+    `imported ${report.imported}, skipped ${plural(report.skippedDuplicates, 'duplicate')}, ` +
+    plural(report.errors.length, 'bad line');
+  return [head, ...report.errors.map((e) => `  line ${e.line}: ${e.message}`)].join('\n') + '\n';
+}
+
+/** readline drops lines emitted before its iterator exists, so make the interface only when reading starts. */
+async function* linesOf(input: NodeJS.ReadableStream): AsyncGenerator<string> {
+  yield* createInterface({ input, crlfDelay: Infinity });
+}
+
+async function importCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { dir: { type: 'string' } }, true);
+  if (positionals.length !== 1) throw new CliError('give one JSONL file to import (or - for stdin)', 2);
+  let lines: AsyncIterable<string> | string;
+  if (positionals[0] === '-') {
+    lines = await io.readStdin();
+  } else {
+    const input = createReadStream(resolve(io.cwd, positionals[0]));
+    await once(input, 'open').catch((e: Error) => {
+      throw new CliError(`cannot read ${positionals[0]}: ${e.message}`);
+    });
+    lines = linesOf(input);
+  }
+  const store = await openEpisodesDir(values.dir, io, true);
+  const report = await store.importJsonl(lines);
+  await store.close();
+  io.stdout(importReportText(report));
+  if (report.errors.length > 0) {
+    io.stderr(
+      `${plural(report.errors.length, 'line')} not imported: fix them and import the file again ` +
+        '(the episodes already imported are skipped as duplicates)\n',
+    );
+    return 1;
+  }
+  return 0;
+}
+
+const dollars = (x: number) => `$${x.toFixed(4)}`;
+
+function statsText(s: EpisodeStats): string {
+  const accuracy = s.accuracy === null ? 'n/a' : `${(s.accuracy * 100).toFixed(1)}%`;
+  const cost =
+    s.costUsd !== null
+      ? dollars(s.costUsd)
+      : `unknown (${dollars(s.knownCostUsd)} known, ${plural(s.unknownCount, 'episode')} without a price)`;
+  const rows = Object.entries(s.byWorker).map(([id, w]) => [
+    id,
+    String(w.calls),
+    String(w.input),
+    String(w.output),
+    w.costUsd === null ? `unknown (${dollars(w.knownCostUsd)} known)` : dollars(w.costUsd),
+    `${Math.round(w.latencyMs / Math.max(w.calls, 1))} ms`,
+  ]);
+  const table = [['worker', 'calls', 'input', 'output', 'cost', 'mean latency'], ...rows];
+  const widths = table[0].map((_, c) => Math.max(...table.map((r) => r[c].length)));
+  return [
+    `episodes  ${s.count}`,
+    `graded    ${s.graded}, correct ${s.correct}, accuracy ${accuracy}`,
+    `tokens    input ${s.tokens.input}, output ${s.tokens.output}, cached ${s.tokens.cached}, reasoning ${s.tokens.reasoning}`,
+    `cost      ${cost}`,
+    '',
+    ...table.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd()),
+  ].join('\n') + '\n';
+}
+
+async function statsCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(argv, { dir: { type: 'string' }, json: { type: 'boolean' }, ...FILTER_FLAGS });
+  const filter = filterFrom(values);
+  const stats = await (await openEpisodesDir(values.dir, io, false)).stats(filter);
+  io.stdout(values.json ? `${JSON.stringify(stats, null, 2)}\n` : statsText(stats));
+  return 0;
+}
+
+const SUBCOMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
+  export: exportCommand,
+  import: importCommand,
+  stats: statsCommand,
+};
+
+export async function episodesCommand(argv: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h' || rest.includes('--help')) {
+    io.stdout(USAGE);
+    return sub === undefined ? 2 : 0;
+  }
+  const run = SUBCOMMANDS[sub];
+  if (!run) throw new CliError(`unknown subcommand "${sub}" (export, import or stats)`, 2);
+  return run(rest, io);
+}

@@ -1,0 +1,174 @@
+/**
+ * `baton run`: one question end to end over a worker pool. Prints the workflow, each step and the final
+ * answer (or, with --json, the whole episode). The episode is kept in the episode directory, the same
+ * JSONL lines the browser exports; --episode-out also appends it to a file of the caller's choosing.
+ */
+import { appendFile, readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { episodeToLine, type Episode, type StepRecord } from '../../core/episodes/index.ts';
+import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
+import { createWorkerModel, resolveApiKey, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
+import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
+import { TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
+import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
+import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
+import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
+import { openEpisodesDir } from '../episode-dir.ts';
+import { parsePoolFile } from '../pool-file.ts';
+
+const USAGE = `usage: baton run --task TEXT --pool pool.json --conductor SPEC [options]
+
+Runs one question: the Conductor writes a workflow, the pool's workers run it, the answer is graded
+when --answer is given.
+
+options:
+  --task TEXT          the question
+  --answer A           its gold answer (then the run is graded)
+  --kind K             ${TASK_KINDS.join(' | ')} (default: number for a numeric answer, exact otherwise, open without one)
+  --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment
+  --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
+  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
+  --seed S             seed of every simulated worker
+  --recursion N        recursion rounds after the first (default 0)
+  --max-steps K        most steps per workflow (default ${DEFAULT_MAX_STEPS})
+  --access MODE        binary (default) or positional
+  --budget USD         total dollar cap over every worker call
+  --max-tokens N       output tokens per step (default: the worker's, else 4096)
+  --timeout MS         time limit of each worker call
+  --episodes-dir DIR   where the episode is kept (default: $BATON_EPISODES_DIR, else ./episodes)
+  --no-save            do not keep the episode
+  --episode-out FILE   also append the episode as one JSON line to FILE
+  --json               print the whole episode as JSON instead of the summary
+`;
+
+function defaultKind(answer: string | undefined): TaskKind {
+  if (answer === undefined) return 'open';
+  return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';
+}
+
+async function readText(cwd: string, file: string, flag: string): Promise<string> {
+  const path = resolve(cwd, file);
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`--${flag}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+}
+
+function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayTable | undefined, seed: number | undefined): WorkerModel[] {
+  return specs.map((raw) => {
+    const spec = seed !== undefined && raw.simulated ? { ...raw, simulated: { ...raw.simulated, seed } } : raw;
+    const { key, keyName } = resolveApiKey(spec, env);
+    return createWorkerModel(spec, { apiKey: key, keyName, replay });
+  });
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const dollars = (usd: number | null) => (usd === null ? '$?' : `$${usd.toFixed(6)}`);
+
+function stepLine(s: StepRecord, round: number): string {
+  const where = round > 0 ? `round ${round} step ${s.index}` : `step ${s.index}`;
+  const outcome = s.error ? `FAILED ${s.error.code}: ${s.error.message}` : `${s.usage.input} in / ${s.usage.output} out tokens  ${dollars(s.costUsd)}`;
+  return `${where}  model ${s.worker} (${s.workerId})  ${seconds(s.latencyMs)}  ${outcome}`;
+}
+
+function summary(ep: Episode): string {
+  const rounds = [{ workflow: ep.workflow, parseError: ep.parseError, kept: false, steps: ep.steps }, ...ep.rounds];
+  const lines: string[] = [];
+  rounds.forEach((r, i) => {
+    const title = i === 0 ? 'workflow' : `round ${i} workflow`;
+    if (r.kept) lines.push(`${title}: kept the previous answer`);
+    else if (r.workflow) lines.push(`${title}:`, renderWorkflow(r.workflow));
+    else if (r.parseError !== undefined) lines.push(`${title}: did not parse: ${r.parseError}`);
+    lines.push(...r.steps.map((s) => stepLine(s, i)));
+  });
+  lines.push('', 'final answer:', ep.final === '' ? '(none)' : ep.final, '');
+  const reward = ep.reward ? `  reward ${ep.reward.value} (${ep.reward.infraError ? 'infrastructure error' : ep.reward.correct ? 'correct' : 'wrong'})` : '';
+  lines.push(`status ${ep.status}${reward}  total ${seconds(ep.totals.latencyMs)}, ${ep.totals.usage.input + ep.totals.usage.output} tokens, ${dollars(ep.totals.costUsd)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Why a finished run counts as a failure, in one line, or undefined when it does not. */
+function failure(ep: Episode): string | undefined {
+  const all = [ep, ...ep.rounds];
+  const parseError = all.map((r) => r.parseError).find((e) => e !== undefined);
+  if (ep.status === 'format-error') return `the Conductor's completion did not parse: ${parseError}`;
+  const failed = [...ep.steps, ...ep.rounds.flatMap((r) => r.steps)].find((s) => s.error && !s.error.message.startsWith('Not started'));
+  if (ep.status !== 'ok') return failed ? `step ${failed.index} (${failed.workerId}) failed: ${failed.error!.message}` : `run ended with status ${ep.status}`;
+  return undefined;
+}
+
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(argv, {
+    task: { type: 'string' },
+    answer: { type: 'string' },
+    kind: { type: 'string' },
+    pool: { type: 'string' },
+    conductor: { type: 'string' },
+    replay: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    recursion: { type: 'string' },
+    'max-steps': { type: 'string' },
+    access: { type: 'string' },
+    budget: { type: 'string' },
+    'max-tokens': { type: 'string' },
+    timeout: { type: 'string' },
+    'episode-out': { type: 'string' },
+    'episodes-dir': { type: 'string' },
+    'no-save': { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  for (const flag of ['task', 'pool', 'conductor'] as const) {
+    if (!values[flag]) throw new CliError(`--${flag} is required (see baton run --help)`, 2);
+  }
+  const kind = (values.kind ?? defaultKind(values.answer)) as TaskKind;
+  if (!TASK_KINDS.includes(kind)) throw new CliError(`--kind must be one of ${TASK_KINDS.join(', ')}, got "${values.kind}"`, 2);
+  const access = values.access ?? 'binary';
+  if (access !== 'binary' && access !== 'positional') throw new CliError(`--access must be binary or positional, got "${access}"`, 2);
+  const options: RunOptions = {
+    access,
+    recursionDepth: intFlag('recursion', values.recursion, 0),
+    maxSteps: intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS),
+    budgetUsd: numberFlag('budget', values.budget),
+    maxTokens: intFlag('max-tokens', values['max-tokens']),
+    timeoutMs: intFlag('timeout', values.timeout),
+  };
+  if (options.recursionDepth! < 0) throw new CliError('--recursion must be 0 or more', 2);
+  if (options.maxSteps! < 1) throw new CliError('--max-steps must be at least 1', 2);
+  const seed = intFlag('seed', values.seed);
+
+  const specs = parsePoolFile(await readText(io.cwd, values.pool!, 'pool'), values.pool);
+  const replayFiles = values.replay ?? [];
+  const replay = replayFiles.length
+    ? mergeReplayTables(await Promise.all(replayFiles.map(async (f) => parseRouteLlmCsv(await readText(io.cwd, f, 'replay'), f))))
+    : undefined;
+  const pool = buildPool(specs, io.env, replay, seed);
+  const conductor = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd });
+  const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
+
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  let episode: Episode;
+  try {
+    episode = await runEpisode({ task, pool, conductor, options, signal: controller.signal });
+  } finally {
+    process.off('SIGINT', stop);
+  }
+
+  if (!values['no-save']) {
+    const store = await openEpisodesDir(values['episodes-dir'], io, true);
+    await store.put(episode);
+    await store.close();
+  }
+  if (values['episode-out']) await appendFile(resolve(io.cwd, values['episode-out']), `${episodeToLine(episode)}\n`, 'utf8');
+  io.stdout(values.json ? `${JSON.stringify(episode, null, 2)}\n` : summary(episode));
+  const why = failure(episode);
+  if (why) throw new CliError(why);
+  return 0;
+}

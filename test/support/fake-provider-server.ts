@@ -1,0 +1,525 @@
+/**
+ * A real HTTP server on 127.0.0.1 that speaks the OpenAI chat completions, Anthropic Messages and Gemini
+ * generateContent wire formats (JSON and SSE streams) closely enough that the AI SDK clients cannot tell.
+ * Tests script what each next request gets (text, an error status, a cut stream, a slow first byte) and
+ * read back every request the server saw. CORS headers and OPTIONS preflights make it usable from a page.
+ *
+ * Usage:
+ *   const server = await startFakeProviderServer();
+ *   server.script({ text: 'Paris.' }, { status: 429, headers: { 'retry-after': '1' } });
+ *   ...point a provider's baseUrl at `${server.url}/v1` (OpenAI, Anthropic) or `${server.url}/v1beta` (Gemini)
+ *   server.requests[0].body.model; await server.close();
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FakeProtocol = 'openai' | 'anthropic' | 'google';
+
+/** Token counts the fake reports; `input` includes `cached`, `output` includes `reasoning` (as OpenAI counts). */
+export interface FakeUsage {
+  input: number;
+  output: number;
+  cached?: number;
+  reasoning?: number;
+}
+
+/** What the server does with one request. Every field is optional; `{}` answers "ok". */
+export interface FakeReply {
+  /** Answer text (default "ok"). Streams split it into word chunks unless `chunks` is given. */
+  text?: string;
+  chunks?: string[];
+  /** Thinking text sent before the answer (Anthropic thinking block, Gemini thought part, `reasoning_content`). */
+  reasoning?: string;
+  usage?: FakeUsage;
+  /** 'length' when the answer hit the token limit. */
+  finish?: 'stop' | 'length';
+  /** An error status, answered with the protocol's own error body. */
+  status?: number;
+  errorMessage?: string;
+  /** Extra response headers, e.g. `{ 'retry-after': '1' }`. */
+  headers?: Record<string, string>;
+  /** Wait this long before sending anything (a slow first byte). */
+  firstByteDelayMs?: number;
+  /** Streams: wait this long between chunks. */
+  chunkDelayMs?: number;
+  /** Close the connection after this many text chunks (streams) or half the body (JSON). */
+  cutAfterChunks?: number;
+}
+
+export type RequestOutcome = 'pending' | 'completed' | 'cut' | 'client-closed';
+
+export interface RecordedRequest {
+  /** Date.now() when the request arrived. */
+  at: number;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** Lower-case header names, as Node gives them. */
+  headers: Record<string, string>;
+  /** The parsed JSON body (undefined when there was none). */
+  body: any;
+  protocol?: FakeProtocol;
+  model?: string;
+  stream: boolean;
+  /** How the exchange ended: 'client-closed' means the client hung up before the reply was complete. */
+  outcome: RequestOutcome;
+}
+
+export interface FakeProviderServerOptions {
+  /** When set, requests whose key is not in this list get the protocol's auth error (the key echoed back). */
+  acceptKeys?: string[];
+  /** When set, other models get the protocol's "model not found" error. */
+  knownModels?: string[];
+  /** The reply when the script is empty (default `{}`: "ok"). */
+  fallback?: FakeReply;
+}
+
+export interface FakeProviderServer {
+  /** http://127.0.0.1:PORT, no trailing slash. */
+  readonly url: string;
+  /** Every request seen, in arrival order (OPTIONS preflights included). */
+  readonly requests: RecordedRequest[];
+  /** Queue replies for the next requests, one each, in order. */
+  script(...replies: FakeReply[]): void;
+  /** Forget the recorded requests and any unused scripted replies (between tests). */
+  reset(): void;
+  /** Resolves once no reply is in progress (so outcomes are final). */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a cut stream waits, after its last chunk, before closing the connection. */
+const CUT_GRACE_MS = 20;
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': '*',
+  'access-control-expose-headers': '*',
+  'access-control-max-age': '600',
+};
+
+export async function startFakeProviderServer(options: FakeProviderServerOptions = {}): Promise<FakeProviderServer> {
+  const requests: RecordedRequest[] = [];
+  const queue: FakeReply[] = [];
+  const inFlight = new Set<Promise<void>>();
+
+  const server = createServer((req, res) => {
+    const done = handle(req, res).catch(() => void res.destroy());
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now();
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const raw = await readBody(req);
+    const route = routeOf(url.pathname);
+    const body: any = raw ? parseJson(raw) : undefined;
+    const record: RecordedRequest = {
+      at,
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: flattenHeaders(req.headers),
+      body,
+      protocol: route?.protocol,
+      model: route?.model ?? (typeof body?.model === 'string' ? body.model : undefined),
+      stream: route?.stream ?? body?.stream === true,
+      outcome: 'pending',
+    };
+    requests.push(record);
+    res.on('close', () => {
+      if (record.outcome === 'pending') record.outcome = res.writableFinished ? 'completed' : 'client-closed';
+    });
+
+    if (record.method === 'OPTIONS') {
+      res.writeHead(204, CORS_HEADERS).end();
+      return;
+    }
+    if (!route) {
+      sendJson(res, 404, { error: { message: `fake provider server: no route for ${record.method} ${record.path}` } });
+      return;
+    }
+    const reply = queue.shift() ?? options.fallback ?? {};
+    if (reply.firstByteDelayMs) await delay(reply.firstByteDelayMs, res);
+    if (res.destroyed) return;
+
+    const key = keyOf(route.protocol, record.headers);
+    const error = errorFor(reply, route.protocol, record.model, key, options);
+    if (error) {
+      sendJson(res, error.status, errorBody(route.protocol, error.status, error.message), reply.headers);
+      return;
+    }
+    const answer = answerOf(reply, record.model ?? 'fake-model');
+    if (record.stream) await sendStream(res, route.protocol, answer, reply, record);
+    else await sendWhole(res, route.protocol, answer, reply, record);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    script: (...replies) => void queue.push(...replies),
+    reset: () => {
+      requests.length = 0;
+      queue.length = 0;
+    },
+    settled: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------- routing
+
+interface Route {
+  protocol: FakeProtocol;
+  model?: string;
+  stream?: boolean;
+}
+
+/** Paths are matched by their ending, so any base URL prefix (`/v1`, `/api/v1`, `/v1beta`) works. */
+function routeOf(path: string): Route | undefined {
+  if (path.endsWith('/chat/completions')) return { protocol: 'openai' };
+  if (path.endsWith('/messages')) return { protocol: 'anthropic' };
+  const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
+  if (gemini) return { protocol: 'google', model: gemini[1], stream: gemini[2] === 'streamGenerateContent' };
+  return undefined;
+}
+
+function keyOf(protocol: FakeProtocol, headers: Record<string, string>): string | undefined {
+  if (protocol === 'anthropic') return headers['x-api-key'];
+  if (protocol === 'google') return headers['x-goog-api-key'];
+  return headers['authorization']?.replace(/^Bearer /, '');
+}
+
+// ---------------------------------------------------------------- replies
+
+interface Answer {
+  model: string;
+  chunks: string[];
+  reasoning?: string;
+  usage: Required<FakeUsage>;
+  finish: 'stop' | 'length';
+}
+
+function answerOf(reply: FakeReply, model: string): Answer {
+  const text = reply.chunks ? reply.chunks.join('') : (reply.text ?? 'ok');
+  const chunks = reply.chunks ?? (text.match(/\S+\s*|\s+/g) ?? ['']);
+  const usage = reply.usage ?? { input: 10, output: chunks.length };
+  return {
+    model,
+    chunks,
+    reasoning: reply.reasoning,
+    usage: { cached: 0, reasoning: 0, ...usage },
+    finish: reply.finish ?? 'stop',
+  };
+}
+
+/** The error this request gets, if any: scripted, or a refused key, or an unknown model. */
+function errorFor(
+  reply: FakeReply,
+  protocol: FakeProtocol,
+  model: string | undefined,
+  key: string | undefined,
+  options: FakeProviderServerOptions,
+): { status: number; message: string } | undefined {
+  if (reply.status !== undefined && reply.status !== 200) {
+    return { status: reply.status, message: reply.errorMessage ?? defaultErrorMessage(reply.status, model, key) };
+  }
+  if (options.acceptKeys && !options.acceptKeys.includes(key ?? '')) {
+    // Gemini answers a bad key with 400 INVALID_ARGUMENT, not 401.
+    if (protocol === 'google') return { status: 400, message: `API key not valid. Please pass a valid API key. (${key})` };
+    return { status: 401, message: defaultErrorMessage(401, model, key) };
+  }
+  if (options.knownModels && !options.knownModels.includes(model ?? '')) {
+    return { status: 404, message: defaultErrorMessage(404, model, key) };
+  }
+  return undefined;
+}
+
+function defaultErrorMessage(status: number, model: string | undefined, key: string | undefined): string {
+  // Real providers echo (part of) the key they refused; echoing all of it tests that Baton redacts it.
+  if (status === 401) return `Incorrect API key provided: ${key ?? '(none)'}.`;
+  if (status === 404) return `The model '${model}' does not exist or you do not have access to it.`;
+  if (status === 429) return 'Rate limit reached. Please try again later.';
+  if (status >= 500) return 'The server had an error while processing your request.';
+  return 'Bad request.';
+}
+
+function errorBody(protocol: FakeProtocol, status: number, message: string): unknown {
+  if (protocol === 'anthropic') {
+    const type =
+      { 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 429: 'rate_limit_error', 529: 'overloaded_error' }[
+        status
+      ] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+    return { type: 'error', error: { type, message } };
+  }
+  if (protocol === 'google') {
+    const googleStatus = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED' }[status] ?? 'INTERNAL';
+    const reason = message.startsWith('API key not valid') ? 'API_KEY_INVALID' : undefined;
+    const details = reason ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' }] : undefined;
+    return { error: { code: status, message, status: googleStatus, ...(details ? { details } : {}) } };
+  }
+  const code = { 401: 'invalid_api_key', 404: 'model_not_found', 429: 'rate_limit_exceeded' }[status] ?? null;
+  return { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code } };
+}
+
+/** A non-streamed answer, or half of one when the reply says to cut. */
+async function sendWhole(res: ServerResponse, protocol: FakeProtocol, a: Answer, reply: FakeReply, record: RecordedRequest) {
+  const body = JSON.stringify(wholeBody(protocol, a));
+  if (reply.cutAfterChunks !== undefined) {
+    res.writeHead(200, { 'content-type': 'application/json', ...CORS_HEADERS, ...reply.headers });
+    res.write(body.slice(0, Math.floor(body.length / 2)));
+    record.outcome = 'cut';
+    res.destroy();
+    return;
+  }
+  sendJson(res, 200, JSON.parse(body), reply.headers);
+}
+
+function wholeBody(protocol: FakeProtocol, a: Answer): unknown {
+  const text = a.chunks.join('');
+  if (protocol === 'openai') {
+    return {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: a.model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: text, ...(a.reasoning ? { reasoning_content: a.reasoning } : {}) },
+          finish_reason: a.finish,
+        },
+      ],
+      usage: openaiUsage(a.usage),
+    };
+  }
+  if (protocol === 'anthropic') {
+    const content = [
+      ...(a.reasoning ? [{ type: 'thinking', thinking: a.reasoning, signature: 'fake-signature' }] : []),
+      { type: 'text', text },
+    ];
+    return {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model: a.model,
+      content,
+      stop_reason: a.finish === 'length' ? 'max_tokens' : 'end_turn',
+      stop_sequence: null,
+      usage: anthropicUsage(a.usage, a.usage.output),
+    };
+  }
+  return geminiChunk(a, [...(a.reasoning ? [{ text: a.reasoning, thought: true }] : []), { text }], true);
+}
+
+/** A streamed answer as the protocol's SSE events; cut or slowed as the reply says. */
+async function sendStream(res: ServerResponse, protocol: FakeProtocol, a: Answer, reply: FakeReply, record: RecordedRequest) {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    ...CORS_HEADERS,
+    ...reply.headers,
+  });
+  const events = streamEvents(protocol, a);
+  let textChunksSent = 0;
+  for (const event of events) {
+    if (res.destroyed) return;
+    if (event.isText) {
+      if (reply.cutAfterChunks !== undefined && textChunksSent === reply.cutAfterChunks) {
+        // Let what was sent reach the client first, so it sees a stream that breaks off, not one that never began.
+        await delay(CUT_GRACE_MS, res);
+        record.outcome = 'cut';
+        res.destroy();
+        return;
+      }
+      if (reply.chunkDelayMs && textChunksSent > 0) await delay(reply.chunkDelayMs, res);
+      textChunksSent++;
+    }
+    if (res.destroyed) return;
+    await new Promise((resolve) => res.write(`${event.name ? `event: ${event.name}\n` : ''}data: ${event.data}\n\n`, resolve));
+  }
+  res.end();
+}
+
+interface SseEvent {
+  name?: string;
+  data: string;
+  /** Carries a piece of the answer text (what `cutAfterChunks` and `chunkDelayMs` count). */
+  isText?: boolean;
+}
+
+function streamEvents(protocol: FakeProtocol, a: Answer): SseEvent[] {
+  if (protocol === 'openai') return openaiEvents(a);
+  if (protocol === 'anthropic') return anthropicEvents(a);
+  return geminiEvents(a);
+}
+
+function openaiEvents(a: Answer): SseEvent[] {
+  const chunk = (delta: unknown, finish: string | null = null, extra: object = {}) =>
+    JSON.stringify({
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model: a.model,
+      choices: delta === undefined ? [] : [{ index: 0, delta, finish_reason: finish }],
+      ...extra,
+    });
+  // Real OpenAI sends the usage chunk only when asked with stream_options.include_usage; the SDK always asks.
+  return [
+    { data: chunk({ role: 'assistant', content: '' }) },
+    ...(a.reasoning ? [{ data: chunk({ reasoning_content: a.reasoning }) }] : []),
+    ...a.chunks.map((text) => ({ data: chunk({ content: text }), isText: true })),
+    { data: chunk({}, a.finish) },
+    { data: chunk(undefined, null, { usage: openaiUsage(a.usage) }) },
+    { data: '[DONE]' },
+  ];
+}
+
+function anthropicEvents(a: Answer): SseEvent[] {
+  const event = (name: string, data: object, isText = false): SseEvent => ({
+    name,
+    data: JSON.stringify({ type: name, ...data }),
+    isText,
+  });
+  const textIndex = a.reasoning ? 1 : 0;
+  return [
+    event('message_start', {
+      message: {
+        id: 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model: a.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: anthropicUsage(a.usage, 1),
+      },
+    }),
+    ...(a.reasoning
+      ? [
+          event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+          event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: a.reasoning } }),
+          event('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: 'fake-signature' } }),
+          event('content_block_stop', { index: 0 }),
+        ]
+      : []),
+    event('content_block_start', { index: textIndex, content_block: { type: 'text', text: '' } }),
+    ...a.chunks.map((text) => event('content_block_delta', { index: textIndex, delta: { type: 'text_delta', text } }, true)),
+    event('content_block_stop', { index: textIndex }),
+    event('message_delta', {
+      delta: { stop_reason: a.finish === 'length' ? 'max_tokens' : 'end_turn', stop_sequence: null },
+      usage: { output_tokens: a.usage.output },
+    }),
+    event('message_stop', {}),
+  ];
+}
+
+function geminiEvents(a: Answer): SseEvent[] {
+  return [
+    ...(a.reasoning ? [{ data: JSON.stringify(geminiChunk(a, [{ text: a.reasoning, thought: true }], false)) }] : []),
+    ...a.chunks.map((text, i) => ({
+      data: JSON.stringify(geminiChunk(a, [{ text }], i === a.chunks.length - 1)),
+      isText: true,
+    })),
+  ];
+}
+
+/** One Gemini response object; usage and the finish reason ride on the last one. */
+function geminiChunk(a: Answer, parts: object[], last: boolean): unknown {
+  return {
+    candidates: [
+      { content: { parts, role: 'model' }, index: 0, ...(last ? { finishReason: a.finish === 'length' ? 'MAX_TOKENS' : 'STOP' } : {}) },
+    ],
+    ...(last
+      ? {
+          usageMetadata: {
+            promptTokenCount: a.usage.input,
+            candidatesTokenCount: a.usage.output - a.usage.reasoning,
+            totalTokenCount: a.usage.input + a.usage.output,
+            ...(a.usage.cached ? { cachedContentTokenCount: a.usage.cached } : {}),
+            ...(a.usage.reasoning ? { thoughtsTokenCount: a.usage.reasoning } : {}),
+          },
+        }
+      : {}),
+    modelVersion: a.model,
+    responseId: 'fake-response',
+  };
+}
+
+function openaiUsage(u: Required<FakeUsage>) {
+  return {
+    prompt_tokens: u.input,
+    completion_tokens: u.output,
+    total_tokens: u.input + u.output,
+    prompt_tokens_details: { cached_tokens: u.cached },
+    completion_tokens_details: { reasoning_tokens: u.reasoning },
+  };
+}
+
+/** Anthropic counts cache reads apart from `input_tokens`. */
+function anthropicUsage(u: Required<FakeUsage>, output: number) {
+  return {
+    input_tokens: u.input - u.cached,
+    cache_read_input_tokens: u.cached,
+    cache_creation_input_tokens: 0,
+    output_tokens: output,
+  };
+}
+
+// ---------------------------------------------------------------- plumbing
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...CORS_HEADERS, ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = '';
+    req.setEncoding('utf8');
+    req.on('data', (part: string) => (data += part));
+    req.on('end', () => resolve(data));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function flattenHeaders(headers: IncomingMessage['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** Waits, but gives up early when the client hangs up. */
+function delay(ms: number, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    res.once('close', done);
+    function done() {
+      clearTimeout(timer);
+      res.off('close', done);
+      resolve();
+    }
+  });
+}

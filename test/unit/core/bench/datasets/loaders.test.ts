@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { formatMcqQuestion, loadAime, loadGsm8k, loadMath500, loadMmluCsv } from '../../../../../src/core/bench/datasets/index.ts';
+
+const DATA = new URL('../../../../../../shared/data/', import.meta.url);
+
+describe('dataset loaders (tiny inline fixtures)', () => {
+  it('GSM8K: the gold is the number after ####, without thousands commas', () => {
+    const text = '{"question": "How many?", "answer": "2 + 3 = <<2+3=5>>5\\n#### 1,250"}\n\n';
+    expect(loadGsm8k(text)).toEqual([{ question: 'How many?', answer: '1250', kind: 'gsm8k', dataset: 'gsm8k', itemId: '0' }]);
+  });
+
+  it('GSM8K: an item without #### is an error naming it', () => {
+    expect(() => loadGsm8k('{"question": "Q", "answer": "5"}')).toThrow(/gsm8k, item 1/);
+  });
+
+  it('MATH500: LaTeX answers and unique ids as they are', () => {
+    const text = JSON.stringify({ problem: 'Find x.', answer: '\\frac{1}{2}', unique_id: 'test/algebra/1.json' });
+    expect(loadMath500(text)).toEqual([{ question: 'Find x.', answer: '\\frac{1}{2}', kind: 'math', dataset: 'math500', itemId: 'test/algebra/1.json' }]);
+  });
+
+  it('AIME: zero-padded answers become plain integers', () => {
+    expect(loadAime('{"id": 60, "problem": "P", "answer": "033"}')[0]).toMatchObject({ answer: '33', kind: 'number', itemId: '60' });
+  });
+
+  it('MMLU: options lettered in the question, the answer index as a letter, the option texts kept', () => {
+    const [task] = loadMmluCsv('question,choice0,choice1,choice2,choice3,answer\n"Pick, one",w,x,y,z,2\n', 'anatomy');
+    expect(task).toEqual({
+      question: 'Pick, one\nA. w\nB. x\nC. y\nD. z',
+      answer: 'C',
+      kind: 'mcq',
+      dataset: 'mmlu',
+      itemId: 'anatomy/0',
+      choices: ['w', 'x', 'y', 'z'],
+    });
+    expect(() => loadMmluCsv('question,choice0,choice1,choice2,choice3,answer\nq,a,b,c,d,7\n')).toThrow(/answer must be 0-3/);
+  });
+});
+
+describe('dataset loaders on the real files', () => {
+  it('reads every item of GSM8K test, MATH500 and one MMLU subject', () => {
+    const gsm8k = loadGsm8k(readFileSync(new URL('gsm8k/test.jsonl', DATA), 'utf8'));
+    expect(gsm8k).toHaveLength(1319);
+    expect(gsm8k[0].answer).toBe('18');
+    const math = loadMath500(readFileSync(new URL('math500/test.jsonl', DATA), 'utf8'));
+    expect(math).toHaveLength(500);
+    expect(math[0].answer).toBe('\\left( 3, \\frac{\\pi}{2} \\right)');
+    const anatomy = loadMmluCsv(readFileSync(new URL('mmlu/test/anatomy_test.csv', DATA), 'utf8'), 'anatomy');
+    expect(anatomy).toHaveLength(135);
+    expect(anatomy[0].question).toBe(
+      formatMcqQuestion('A lesion causing compression of the facial nerve at the stylomastoid foramen will cause ipsilateral', anatomy[0].choices!),
+    );
+  });
+});

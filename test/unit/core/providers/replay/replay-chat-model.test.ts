@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createReplayWorker, mergeReplayTables, normalizeQuestion, parseRouteLlmCsv } from '../../../../../src/core/providers/replay/index.ts';
+import type { WorkerSpec } from '../../../../../src/core/providers/types.ts';
+import type { Task } from '../../../../../src/core/task.ts';
+import { loadGsm8k, loadMmluCsv } from '../../../../../src/core/bench/datasets/index.ts';
+
+const DATA = new URL('../../../../../../shared/data/', import.meta.url);
+
+const GSM8K_CSV =
+  'prompt,mistralai/Mixtral-8x7B-Instruct-v0.1,gpt-4-1106-preview,mistralai/Mixtral-8x7B-Instruct-v0.1_response,gpt-4-1106-preview_response\n' +
+  'Tom’s  cat has 3 kittens. How many?,False,True," He has 4.\n#### 4","Three kittens, so 3."\n';
+
+const MMLU_CSV =
+  'prompt,mistralai/Mixtral-8x7B-Instruct-v0.1,gpt-4-1106-preview\n' +
+  '"Pick one\nA. w\nB. x\nC. y\nD. z\nAnswer:",False,True\n';
+
+const spec = (model: string): WorkerSpec => ({ id: `replay-${model}`, provider: 'replay', model });
+const call = (worker: ReturnType<typeof createReplayWorker>, task: Task) =>
+  worker.call({ messages: [{ role: 'user', content: 'anything' }], task });
+
+describe('RouteLLM replay tables', () => {
+  it('keys by normalised question and keeps full responses where recorded', () => {
+    const table = parseRouteLlmCsv(GSM8K_CSV);
+    expect(table.models).toEqual(['mistralai/Mixtral-8x7B-Instruct-v0.1', 'gpt-4-1106-preview']);
+    expect(table.entries.get(normalizeQuestion("Tom's cat has 3 kittens. How many?"))).toEqual({
+      'mistralai/Mixtral-8x7B-Instruct-v0.1': { correct: false, response: ' He has 4.\n#### 4' },
+      'gpt-4-1106-preview': { correct: true, response: 'Three kittens, so 3.' },
+    });
+  });
+
+  it('rejects a correctness cell that is not True or False', () => {
+    expect(() => parseRouteLlmCsv('prompt,m\nq,maybe\n')).toThrow(/record 1, column m: expected True or False/);
+  });
+});
+
+describe('createReplayWorker', () => {
+  const table = mergeReplayTables([parseRouteLlmCsv(GSM8K_CSV), parseRouteLlmCsv(MMLU_CSV)]);
+  const mcq: Task = { question: 'Pick one\nA. w\nB. x\nC. y\nD. z', answer: 'B', kind: 'mcq', choices: ['w', 'x', 'y', 'z'] };
+
+  it('replays the recorded response of the model the spec names, matched without its organisation', async () => {
+    const task: Task = { question: "Tom's cat has 3 kittens. How many?", answer: '3', kind: 'gsm8k' };
+    expect((await call(createReplayWorker(spec('mixtral-8x7b-instruct-v0.1'), table), task)).text).toBe(' He has 4.\n#### 4');
+    expect((await call(createReplayWorker(spec('gpt-4-1106-preview'), table), task)).text).toBe('Three kittens, so 3.');
+  });
+
+  it('turns a correctness record into the gold letter or a wrong one, and says it is a replay', async () => {
+    const right = await call(createReplayWorker(spec('gpt-4-1106-preview'), table), mcq);
+    expect(right.text).toMatch(/^Replayed record: gpt-4-1106-preview answered this question correctly/);
+    expect(right.text).toContain('<answer>B</answer>');
+    const wrong = await call(createReplayWorker(spec('mixtral-8x7b-instruct-v0.1'), table), mcq);
+    expect(wrong.text).toMatch(/<answer>[ACD]<\/answer>$/);
+  });
+
+  it('never invents: unknown questions and unknown models are errors', async () => {
+    const worker = createReplayWorker(spec('gpt-4-1106-preview'), table);
+    await expect(call(worker, { question: 'Something else?', answer: '1', kind: 'number' })).rejects.toMatchObject({ code: 'provider/unknown-question' });
+    await expect(call(worker, { ...mcq, answer: undefined })).rejects.toMatchObject({ code: 'provider/unknown-question' });
+    expect(() => createReplayWorker(spec('claude-3'), table)).toThrowError(expect.objectContaining({ code: 'provider/unknown-model' }));
+  });
+});
+
+describe('replay over the real RouteLLM files', () => {
+  it('finds every GSM8K test question and an MMLU subject loaded by the dataset loaders', async () => {
+    const gsm8kTable = parseRouteLlmCsv(readFileSync(new URL('routellm/gsm8k_responses.csv', DATA), 'utf8'));
+    expect(gsm8kTable.entries.size).toBe(1319);
+    const tasks = loadGsm8k(readFileSync(new URL('gsm8k/test.jsonl', DATA), 'utf8'));
+    expect(tasks.filter((t) => !gsm8kTable.entries.has(normalizeQuestion(t.question)))).toEqual([]);
+    const gpt4 = createReplayWorker(spec('gpt-4-1106-preview'), gsm8kTable);
+    expect((await call(gpt4, tasks[0])).text).toContain('$18 every day');
+
+    const anatomyTable = parseRouteLlmCsv(readFileSync(new URL('routellm/mmlu/mmlu_anatomy.csv', DATA), 'utf8'));
+    const anatomy = loadMmluCsv(readFileSync(new URL('mmlu/test/anatomy_test.csv', DATA), 'utf8'), 'anatomy');
+    expect(anatomy.filter((t) => !anatomyTable.entries.has(normalizeQuestion(t.question)))).toEqual([]);
+  });
+});
