@@ -1,0 +1,171 @@
+/**
+ * The engine's one handle on WebGPU: made from a GPUAdapter (or an existing GPUDevice) that the
+ * caller passes in, never from a global. It owns every GPU object the engine makes (pipelines,
+ * pooled scratch buffers, the uniform ring) and turns GPU failures into BatonErrors: device loss
+ * and uncaptured errors are recorded as they happen and rethrown by `check()`, which every submit
+ * and readback calls ('engine/device-lost', 'engine/gpu'). Pattern from gpu.cpp's ErrorState/check().
+ */
+import { BatonError } from '../../core/errors/index.ts';
+import { BufferPool } from './buffer-pool.ts';
+import { raisedLimits, readCapabilities, type Capabilities } from './capabilities.ts';
+import { CommandBatch } from './command-batch.ts';
+import { PipelineCache } from './pipeline-cache.ts';
+import { BufferUsage, MapMode, STORAGE_USAGE } from './usage.ts';
+
+export async function createEngineDevice(adapter: GPUAdapter): Promise<EngineDevice> {
+  const requiredFeatures: GPUFeatureName[] = adapter.features.has('shader-f16') ? ['shader-f16'] : [];
+  let device: GPUDevice;
+  try {
+    device = await adapter.requestDevice({ label: 'baton', requiredFeatures, requiredLimits: raisedLimits(adapter) });
+  } catch (e) {
+    throw new BatonError({
+      code: 'engine/gpu',
+      message: `The WebGPU adapter refused to create a device (${(e as Error).message}); close other GPU-heavy tabs or apps and retry.`,
+      cause: e,
+      isRetryable: true,
+    });
+  }
+  return new EngineDevice(device, adapter.info);
+}
+
+export class EngineDevice {
+  readonly gpu: GPUDevice;
+  readonly caps: Capabilities;
+  readonly pipelines: PipelineCache;
+  readonly pool: BufferPool;
+  #lost: GPUDeviceLostInfo | undefined;
+  #destroyed = false;
+  #errors: string[] = [];
+  #uniforms: GPUBuffer | undefined;
+
+  constructor(device: GPUDevice, info?: GPUAdapterInfo) {
+    this.gpu = device;
+    this.caps = readCapabilities(device, info ?? device.adapterInfo);
+    this.pipelines = new PipelineCache(device);
+    this.pool = new BufferPool(device);
+    void device.lost.then((lost) => {
+      this.#lost = lost;
+    });
+    device.onuncapturederror = (event) => {
+      this.#errors.push(event.error.message);
+    };
+  }
+
+  /** Throws what went wrong on the GPU since the last check: a lost device first, then the first uncaptured error. */
+  check(): void {
+    if (this.#lost || this.#destroyed) {
+      throw new BatonError({
+        code: 'engine/device-lost',
+        message: this.#destroyed
+          ? 'The engine device was destroyed; create a new one.'
+          : `The GPU device was lost (${this.#lost?.reason}: ${this.#lost?.message}); reload the model to continue.`,
+        data: { reason: this.#lost?.reason ?? 'destroyed' },
+        isRetryable: true,
+      });
+    }
+    if (this.#errors.length > 0) {
+      const [first] = this.#errors;
+      const count = this.#errors.length;
+      this.#errors = [];
+      throw new BatonError({
+        code: 'engine/gpu',
+        message: `WebGPU reported an error (an engine bug; please report it${count > 1 ? `; ${count - 1} more followed` : ''}): ${first.trim()}`,
+        data: { count },
+      });
+    }
+  }
+
+  /** A storage buffer for weights or state that lives as long as its owner; zero-filled. */
+  createBuffer(bytes: number, label: string): GPUBuffer {
+    if (bytes > this.caps.maxBufferSize) {
+      throw new BatonError({
+        code: 'engine/out-of-memory',
+        message: `${label} needs ${bytes} bytes, above this GPU's largest buffer (${this.caps.maxBufferSize} bytes).`,
+        data: { label, bytes, maxBufferSize: this.caps.maxBufferSize },
+      });
+    }
+    return this.gpu.createBuffer({ label, size: Math.max(4, Math.ceil(bytes / 4) * 4), usage: STORAGE_USAGE });
+  }
+
+  /** A new buffer holding `data`; an allocation the GPU cannot make is an 'engine/out-of-memory' error. */
+  async upload(data: ArrayBufferView, label: string): Promise<GPUBuffer> {
+    this.check();
+    this.gpu.pushErrorScope('out-of-memory');
+    const buffer = this.createBuffer(data.byteLength, label);
+    const error = await this.gpu.popErrorScope();
+    if (error) {
+      buffer.destroy();
+      throw new BatonError({
+        code: 'engine/out-of-memory',
+        message: `Out of GPU memory while allocating ${label} (${data.byteLength} bytes); try a smaller model or int4 weights.`,
+        data: { label, bytes: data.byteLength },
+      });
+    }
+    this.write(buffer, data);
+    return buffer;
+  }
+
+  /** Queues a CPU-to-GPU copy; it lands before any batch submitted after this call. */
+  write(buffer: GPUBuffer, data: ArrayBufferView, byteOffset = 0): void {
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    // writeBuffer wants a multiple of 4 bytes; pad the tail (e.g. an odd number of f16 values).
+    const padded = bytes.byteLength % 4 === 0 ? bytes : padTo4(bytes);
+    this.gpu.queue.writeBuffer(buffer, byteOffset, padded.buffer as ArrayBuffer, padded.byteOffset, padded.byteLength);
+  }
+
+  batch(label = 'batch'): CommandBatch {
+    return new CommandBatch(this, label);
+  }
+
+  /** The uniform ring for a batch: one buffer, grown as needed, rewritten per submit (queue order keeps earlier batches intact). */
+  uniformBuffer(bytes: number): GPUBuffer {
+    if (!this.#uniforms || this.#uniforms.size < bytes) {
+      this.#uniforms?.destroy();
+      let size = 4096;
+      while (size < bytes) size *= 2;
+      this.#uniforms = this.gpu.createBuffer({ label: 'uniforms', size, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+    }
+    return this.#uniforms;
+  }
+
+  /** Copies `byteLength` bytes at `byteOffset` of `buffer` back to the CPU, after all work submitted so far. */
+  async read(buffer: GPUBuffer, byteOffset = 0, byteLength = buffer.size - byteOffset): Promise<ArrayBuffer> {
+    this.check();
+    const size = Math.ceil(byteLength / 4) * 4;
+    const staging = this.gpu.createBuffer({ label: 'readback', size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+    try {
+      const encoder = this.gpu.createCommandEncoder({ label: 'readback' });
+      encoder.copyBufferToBuffer(buffer, byteOffset, staging, 0, size);
+      this.gpu.queue.submit([encoder.finish()]);
+      await staging.mapAsync(MapMode.READ);
+      const out = staging.getMappedRange().slice(0, byteLength);
+      staging.unmap();
+      this.check();
+      return out;
+    } catch (e) {
+      this.check();
+      throw e;
+    } finally {
+      staging.destroy();
+    }
+  }
+
+  async readF32(buffer: GPUBuffer, offsetElements = 0, count?: number): Promise<Float32Array> {
+    const bytes = count === undefined ? undefined : count * 4;
+    return new Float32Array(await this.read(buffer, offsetElements * 4, bytes));
+  }
+
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    this.pool.destroy();
+    this.#uniforms?.destroy();
+    this.gpu.destroy();
+  }
+}
+
+function padTo4(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(Math.ceil(bytes.byteLength / 4) * 4);
+  out.set(bytes);
+  return out;
+}

@@ -1,0 +1,9 @@
+/** The engine's WGSL kernels (each a port of its float64 reference in ../model/ops.ref.ts). */
+export { attentionForward, type AttentionOptions } from './attention.ts';
+export { embeddingForward } from './embedding.ts';
+export { logprobsForward } from './logprobs.ts';
+export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
+export { rmsnormForward } from './rmsnorm.ts';
+export { ropeForward, ropeTable } from './rope.ts';
+export { swigluForward } from './swiglu.ts';
+export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';

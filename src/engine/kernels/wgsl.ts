@@ -1,0 +1,50 @@
+/**
+ * WGSL shared by all kernels: the binding and uniform declarations generated from a kernel's spec
+ * (so spec and shader cannot disagree), the weight storage type, and the 2-D grid that lets a
+ * kernel address more than 65,535 workgroups.
+ */
+import type { Grid, KernelSpec } from '../device/index.ts';
+
+/** Storage dtype of weights. Activations and accumulation are f32 in every kernel. */
+export type Dtype = 'f32' | 'f16';
+
+export interface DtypeOptions {
+  readonly dtype: Dtype;
+}
+
+/** WebGPU guarantees at least this many workgroups per grid dimension. */
+const MAX_GROUPS = 65535;
+
+/**
+ * `enable f16;` (only for f16), one storage declaration per spec binding with the element type
+ * given, the `Params` struct of the spec's uniforms bound as `p`.
+ */
+export function header<O, B extends string, U extends string>(
+  spec: KernelSpec<O, B, U>,
+  elementTypes: Record<B, string>,
+  dtype: Dtype = 'f32',
+): string {
+  const lines = dtype === 'f16' ? ['enable f16;'] : [];
+  spec.bindings.forEach((b, i) => {
+    const access = b.access === 'read' ? 'read' : 'read_write';
+    lines.push(`@group(0) @binding(${i}) var<storage, ${access}> ${b.name}: array<${elementTypes[b.name]}>;`);
+  });
+  const members = spec.uniforms.length > 0 ? spec.uniforms.map((u) => `${u.name}: ${u.type}`) : ['unused: u32'];
+  lines.push(`struct Params { ${members.join(', ')} }`);
+  lines.push(`@group(0) @binding(${spec.bindings.length}) var<uniform> p: Params;`);
+  lines.push(FLAT_ID);
+  return lines.join('\n');
+}
+
+/** Index of a workgroup in the grid made by `grid2d`. */
+const FLAT_ID = `fn flat_group(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }`;
+
+/** A grid of `groups` workgroups folded into two dimensions; kernels index it with `flat_group` and bound-check. */
+export function grid2d(groups: number): Grid {
+  if (groups <= MAX_GROUPS) return [groups, 1, 1];
+  return [MAX_GROUPS, Math.ceil(groups / MAX_GROUPS), 1];
+}
+
+export function ceilDiv(a: number, b: number): number {
+  return Math.ceil(a / b);
+}

@@ -1,0 +1,231 @@
+/**
+ * A causal LM on the GPU: weights loaded once, then prefill and KV-cache decode, exact per-token
+ * logprobs in one pass, greedy or seeded sampling with stop tokens, and a LoRA adapter applied
+ * beside the frozen weights (switchable, never merged). Passes run one at a time, in call order.
+ */
+import { BatonError } from '../../core/errors/index.ts';
+import type { CommandBatch, EngineDevice } from '../device/index.ts';
+import { logprobsForward, ropeTable, type Dtype } from '../kernels/index.ts';
+import { ropeInvFreq, type LoraAdapter, type ModelConfig, type TensorSource } from '../model/index.ts';
+import { encodeForward } from './forward.ts';
+import { KvCache } from './kv-cache.ts';
+import { linearForward } from './linear.ts';
+import { destroyLora, uploadLora, type GpuLora } from './lora-weights.ts';
+import { destroyModelWeights, loadModelWeights, type ModelWeights } from './model-weights.ts';
+import { createSampler, type SamplingOptions } from './sampling.ts';
+import { Scratch } from './scratch.ts';
+
+export interface LoadModelOptions {
+  /** Storage dtype of the weights: 'f16' needs shader-f16; default f16 where available, else f32. */
+  weights?: Dtype;
+  /** Split tensors and logits above this many bytes; defaults to the device's storage binding limit. */
+  maxBindingBytes?: number;
+  onProgress?(loaded: number, total: number): void;
+}
+
+export interface GenerateOptions {
+  maxNewTokens: number;
+  /** Generation stops after emitting one of these; defaults to the config's eos tokens. */
+  stopTokens?: readonly number[];
+  sampling?: SamplingOptions;
+  signal?: AbortSignal;
+  onToken?(token: number, logprob: number): void;
+}
+
+export interface Generation {
+  tokens: number[];
+  /** log p(token) under the sampling temperature (1 for greedy), one per token. */
+  logprobs: number[];
+  finishReason: 'stop' | 'length';
+}
+
+/** What a pass computes from the final hidden states (T, C): a buffer of `floats` f32 values to read back. */
+type Head = (batch: CommandBatch, scratch: Scratch, hidden: GPUBuffer, T: number) => { buffer: GPUBuffer; floats: number };
+
+export class GpuModel {
+  readonly device: EngineDevice;
+  readonly config: ModelConfig;
+  readonly weights: ModelWeights;
+  readonly #invFreq: Float64Array;
+  readonly #maxBindingBytes: number;
+  #lora: GpuLora | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(device: EngineDevice, config: ModelConfig, weights: ModelWeights, maxBindingBytes: number) {
+    this.device = device;
+    this.config = config;
+    this.weights = weights;
+    this.#invFreq = ropeInvFreq(config);
+    this.#maxBindingBytes = maxBindingBytes;
+  }
+
+  static async load(device: EngineDevice, model: { config: ModelConfig; tensors: TensorSource }, options: LoadModelOptions = {}): Promise<GpuModel> {
+    const dtype = options.weights ?? (device.caps.shaderF16 ? 'f16' : 'f32');
+    const maxBindingBytes = Math.min(options.maxBindingBytes ?? Infinity, device.caps.maxStorageBufferBindingSize);
+    const weights = await loadModelWeights(device, model.tensors, model.config, { dtype, maxBindingBytes, onProgress: options.onProgress });
+    return new GpuModel(device, model.config, weights, maxBindingBytes);
+  }
+
+  /** Applies `adapter` beside the base weights from the next pass on; undefined switches LoRA off. */
+  async setLora(adapter: LoraAdapter | undefined): Promise<void> {
+    const next = adapter ? await uploadLora(this.device, adapter, this.config) : undefined;
+    await this.#serial(async () => {
+      if (this.#lora) destroyLora(this.#lora);
+      this.#lora = next;
+    });
+  }
+
+  get hasLora(): boolean {
+    return this.#lora !== undefined;
+  }
+
+  createKvCache(capacity?: number): KvCache {
+    return new KvCache(this.device, this.config, capacity);
+  }
+
+  /**
+   * Logits (T, V) of `ids`, continuing `cache` when given (its keys then hold the earlier tokens);
+   * `lastOnly` returns just the last row (1, V).
+   */
+  async forward(ids: readonly number[], options: { cache?: KvCache; lastOnly?: boolean } = {}): Promise<Float32Array> {
+    const head: Head = options.lastOnly ? this.#lastRowHead : (batch, scratch, hidden, T) => this.#logitsHead(batch, scratch, hidden, 0, T);
+    if (options.cache) return this.#pass(ids, options.cache, head);
+    return this.#passWithoutCache(ids, head);
+  }
+
+  /** logprobs[i] = log p(ids[i + 1] | ids[0..i]) under logits / temperature; length ids.length - 1. */
+  async logprobs(ids: readonly number[], options: { temperature?: number } = {}): Promise<Float32Array> {
+    if (ids.length < 2) throw new BatonError({ code: 'data/invalid', message: 'logprobs needs at least two tokens: a context and one token to score.' });
+    const temperature = options.temperature ?? 1;
+    if (!(temperature > 0)) throw new BatonError({ code: 'run/config', message: `temperature must be positive, got ${temperature}.` });
+    const V = this.config.vocabSize;
+    const R = ids.length - 1;
+    const head: Head = (batch, scratch, hidden) => {
+      const targets = scratch.floats(R, 'targets');
+      this.device.write(targets, Uint32Array.from(ids.slice(1)));
+      const out = scratch.floats(R, 'logprobs');
+      const rowsPerChunk = this.#headRows();
+      for (let r0 = 0; r0 < R; r0 += rowsPerChunk) {
+        const rows = Math.min(rowsPerChunk, R - r0);
+        const logits = this.#logitsHead(batch, scratch, hidden, r0, rows).buffer;
+        const chunkTargets = r0 === 0 ? targets : scratch.floats(rows, 'targets chunk');
+        const chunkOut = r0 === 0 ? out : scratch.floats(rows, 'logprobs chunk');
+        if (r0 > 0) batch.copy(targets, r0 * 4, chunkTargets, 0, rows * 4);
+        batch.run(logprobsForward, {}, { logits, targets: chunkTargets, out: chunkOut }, { R: rows, V, invTemperature: 1 / temperature });
+        if (r0 > 0) batch.copy(chunkOut, 0, out, r0 * 4, rows * 4);
+      }
+      return { buffer: out, floats: R };
+    };
+    return this.#passWithoutCache(ids, head);
+  }
+
+  /** Continues `prompt` token by token through the KV cache until a stop token or maxNewTokens. */
+  async generate(prompt: readonly number[], options: GenerateOptions): Promise<Generation> {
+    const { maxNewTokens, signal } = options;
+    if (!Number.isInteger(maxNewTokens) || maxNewTokens < 1) {
+      throw new BatonError({ code: 'run/config', message: `maxNewTokens must be a positive integer, got ${maxNewTokens}.` });
+    }
+    const stop = new Set(options.stopTokens ?? this.config.eosTokenIds);
+    const sample = createSampler(options.sampling);
+    const cache = this.createKvCache(prompt.length + maxNewTokens);
+    const out: Generation = { tokens: [], logprobs: [], finishReason: 'length' };
+    try {
+      let logits = await this.#pass(prompt, cache, this.#lastRowHead);
+      for (;;) {
+        if (signal?.aborted) throw new BatonError({ code: 'run/aborted', message: 'Generation stopped.', cause: signal.reason });
+        const { token, logprob } = sample(logits);
+        out.tokens.push(token);
+        out.logprobs.push(logprob);
+        options.onToken?.(token, logprob);
+        if (stop.has(token)) {
+          out.finishReason = 'stop';
+          break;
+        }
+        if (out.tokens.length >= maxNewTokens) break;
+        logits = await this.#pass([token], cache, this.#lastRowHead);
+      }
+    } finally {
+      cache.destroy();
+    }
+    return out;
+  }
+
+  destroy(): void {
+    destroyModelWeights(this.weights);
+    if (this.#lora) destroyLora(this.#lora);
+    this.#lora = undefined;
+  }
+
+  /** Rows of logits that fit one storage binding. */
+  #headRows(): number {
+    return Math.max(1, Math.floor(this.#maxBindingBytes / (this.config.vocabSize * 4)));
+  }
+
+  readonly #lastRowHead: Head = (batch, scratch, hidden, T) => this.#logitsHead(batch, scratch, hidden, T - 1, 1);
+
+  /** Logits of hidden rows [r0, r0 + rows) into a new scratch buffer (rows, V). */
+  #logitsHead(batch: CommandBatch, scratch: Scratch, hidden: GPUBuffer, r0: number, rows: number): { buffer: GPUBuffer; floats: number } {
+    const { hiddenSize: C, vocabSize: V } = this.config;
+    if (rows > this.#headRows()) {
+      throw new BatonError({
+        code: 'engine/unsupported',
+        message: `${rows} rows of ${V} logits exceed this GPU's storage binding limit; ask for fewer tokens at once (or only the last row).`,
+        data: { rows, vocab: V },
+      });
+    }
+    let x = hidden;
+    if (r0 > 0) {
+      x = scratch.floats(rows * C, 'head rows');
+      batch.copy(hidden, r0 * C * 4, x, 0, rows * C * 4);
+    }
+    const logits = scratch.floats(rows * V, 'logits');
+    linearForward(batch, { x, M: rows, weight: this.weights.lmHead, out: logits });
+    return { buffer: logits, floats: rows * V };
+  }
+
+  #serial<R>(task: () => Promise<R>): Promise<R> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A pass over a whole sequence: attention still reads keys from a cache, made for it and freed. */
+  async #passWithoutCache(ids: readonly number[], head: Head): Promise<Float32Array> {
+    const cache = this.createKvCache(ids.length);
+    try {
+      return await this.#pass(ids, cache, head);
+    } finally {
+      cache.destroy();
+    }
+  }
+
+  #pass(ids: readonly number[], cache: KvCache, head: Head): Promise<Float32Array> {
+    const { vocabSize: V, headDim: D } = this.config;
+    if (ids.length === 0) return Promise.reject(new BatonError({ code: 'data/invalid', message: 'No tokens to run: give at least one token id.' }));
+    for (const id of ids) {
+      if (!Number.isInteger(id) || id < 0 || id >= V) {
+        return Promise.reject(new BatonError({ code: 'data/invalid', message: `token id ${id} is outside the vocabulary of ${V}.`, data: { id } }));
+      }
+    }
+    return this.#serial(async () => {
+      const T = ids.length;
+      const startPos = cache.length;
+      await cache.reserve(T);
+      const scratch = new Scratch(this.device);
+      try {
+        const idBuffer = scratch.floats(T, 'ids');
+        this.device.write(idBuffer, Uint32Array.from(ids));
+        const rope = scratch.floats(T * D, 'rope');
+        this.device.write(rope, ropeTable(this.#invFreq, startPos, T));
+        const batch = this.device.batch('forward');
+        const hidden = encodeForward(batch, scratch, this.config, this.weights, this.#lora, { ids: idBuffer, rope, T, startPos, cache });
+        const result = head(batch, scratch, hidden, T);
+        await batch.submit();
+        cache.length = startPos + T;
+        return await this.device.readF32(result.buffer, 0, result.floats);
+      } finally {
+        scratch.release();
+      }
+    });
+  }
+}

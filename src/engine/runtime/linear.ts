@@ -1,0 +1,42 @@
+/**
+ * A linear layer on the GPU: out (M, N) (+)= x (M, K) W^T + b, W (N, K) possibly in row chunks, and
+ * the LoRA delta scale * (x A^T) B^T added beside it when the layer is adapted (two thin matmuls
+ * through an (M, r) scratch; W itself is never changed).
+ */
+import type { CommandBatch } from '../device/index.ts';
+import { MAX_ROWS_PER_THREAD, matmulForward } from '../kernels/index.ts';
+import { wholeBuffer, type GpuTensor } from './gpu-tensor.ts';
+import type { GpuLoraModule } from './lora-weights.ts';
+import type { Scratch } from './scratch.ts';
+
+export interface LinearArgs {
+  x: GPUBuffer; // (M, K)
+  M: number;
+  weight: GpuTensor; // (N, K)
+  out: GPUBuffer; // (M, N)
+  bias?: GpuTensor; // (N)
+  /** Add into out instead of overwriting it (residual connections). */
+  accumulate?: boolean;
+  lora?: { module: GpuLoraModule; scale: number; scratch: Scratch };
+}
+
+function product(batch: CommandBatch, x: GPUBuffer, M: number, w: GpuTensor, out: GPUBuffer, accumulate: boolean, alpha: number, bias?: GpuTensor): void {
+  const options = { dtype: w.dtype, bias: bias !== undefined, accumulate, rowsPerThread: Math.min(M, MAX_ROWS_PER_THREAD), vec4: w.cols % 4 === 0 };
+  for (const chunk of w.chunks) {
+    batch.run(
+      matmulForward,
+      options,
+      { x, w: chunk.buffer, b: bias ? wholeBuffer(bias) : chunk.buffer, out },
+      { M, N: chunk.rows, K: w.cols, ldo: w.rows, col0: chunk.rowStart, alpha },
+    );
+  }
+}
+
+export function linearForward(batch: CommandBatch, a: LinearArgs): void {
+  product(batch, a.x, a.M, a.weight, a.out, a.accumulate ?? false, 1, a.bias);
+  if (!a.lora) return;
+  const { A, B } = a.lora.module;
+  const xa = a.lora.scratch.floats(a.M * A.rows, 'lora xA'); // (M, r)
+  product(batch, a.x, a.M, A, xa, false, 1);
+  product(batch, xa, a.M, B, a.out, true, a.lora.scale);
+}

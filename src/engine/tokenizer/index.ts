@@ -1,0 +1,4 @@
+export { loadTokenizer } from './tokenizer.ts';
+export type { RenderChatOptions, Tokenizer } from './tokenizer.ts';
+export { createDecodeStream } from './decode-stream.ts';
+export type { DecodeStream } from './decode-stream.ts';

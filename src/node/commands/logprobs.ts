@@ -1,0 +1,84 @@
+/**
+ * `baton logprobs`: the exact log-probability of each token of a sequence given the ones before it,
+ * from Baton's engine (WebGPU; Dawn under Node), with an optional LoRA adapter. Prints one JSON line
+ * {"tokens":[...],"logprobs":[...]} where logprobs[i] = log p(tokens[i+1] | tokens[0..i]).
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CliError, numberFlag, parseFlags, type CliIo } from '../io.ts';
+import { openNodeModel, weightsFlag } from '../webgpu.ts';
+
+const USAGE = `usage: baton logprobs --model DIR [--lora DIR] (--ids FILE | --text TEXT) [--weights f32|f16] [--temperature T]
+
+Prints {"tokens":[...],"logprobs":[...]}: logprobs[i] = log p(tokens[i+1] | tokens[0..i]).
+
+options:
+  --model DIR        Hugging Face model directory (config.json, safetensors, tokenizer for --text)
+  --lora DIR         PEFT LoRA adapter directory, applied beside the base weights
+  --ids FILE         token ids: a JSON array or whitespace-separated integers ("-" reads stdin)
+  --text TEXT        text, tokenised with the model's tokenizer
+  --weights W        weight storage: f32, or f16 where the GPU has shader-f16 (default: best available)
+  --temperature T    divide logits by T first, as GRPO does (default 1)
+`;
+
+/** Token ids from a JSON array or whitespace-separated integers. */
+export function parseIds(text: string, source: string): number[] {
+  const trimmed = text.trim();
+  const values: unknown[] = trimmed.startsWith('[') ? safeJson(trimmed, source) : trimmed.split(/\s+/).filter(Boolean).map(Number);
+  if (!values.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0)) {
+    throw new CliError(`${source}: token ids must be non-negative integers (a JSON array or whitespace-separated).`, 2);
+  }
+  return values as number[];
+}
+
+function safeJson(text: string, source: string): unknown[] {
+  try {
+    const v: unknown = JSON.parse(text);
+    if (Array.isArray(v)) return v;
+  } catch {
+    // reported below
+  }
+  throw new CliError(`${source}: not a JSON array of token ids.`, 2);
+}
+
+export async function logprobsCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(argv, {
+    model: { type: 'string' },
+    lora: { type: 'string' },
+    ids: { type: 'string' },
+    text: { type: 'string' },
+    weights: { type: 'string' },
+    temperature: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (!values.model) throw new CliError('--model DIR is required', 2);
+  if ((values.ids === undefined) === (values.text === undefined)) throw new CliError('give exactly one of --ids FILE and --text TEXT', 2);
+  const weights = weightsFlag(values.weights);
+  const temperature = numberFlag('temperature', values.temperature, 1)!;
+  if (temperature <= 0) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
+  let ids: number[] | undefined;
+  if (values.ids !== undefined) {
+    const text = values.ids === '-' ? await io.readStdin() : await readFile(resolve(io.cwd, values.ids), 'utf8');
+    ids = parseIds(text, values.ids === '-' ? 'stdin' : values.ids);
+  }
+
+  const loaded = await openNodeModel({
+    modelDir: resolve(io.cwd, values.model),
+    ...(values.lora ? { loraDir: resolve(io.cwd, values.lora) } : {}),
+    ...(weights ? { weights } : {}),
+    withTokenizer: ids === undefined,
+  });
+  try {
+    const tokens = ids ?? loaded.tokenizer!.encode(values.text!);
+    if (tokens.length < 2) throw new CliError('need at least two tokens: a context and one token to score', 2);
+    const logprobs = await loaded.model.logprobs(tokens, { temperature });
+    io.stdout(`${JSON.stringify({ tokens, logprobs: Array.from(logprobs) })}\n`);
+    return 0;
+  } finally {
+    loaded.close();
+  }
+}

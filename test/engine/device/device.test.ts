@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { BatonError } from '../../../src/core/errors/index.ts';
+import type { KernelSpec } from '../../../src/engine/device/index.ts';
+import { swigluForward } from '../../../src/engine/kernels/index.ts';
+import { createNodeGpu } from '../../../src/node/webgpu.ts';
+import { useTestDevice } from '../../support/webgpu.ts';
+
+const broken: KernelSpec<Record<string, never>, 'out', 'n'> = {
+  name: 'broken',
+  bindings: [{ name: 'out', access: 'read_write' }],
+  uniforms: [{ name: 'n', type: 'u32' }],
+  wgsl: () => '@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }',
+  grid: () => [1, 1, 1],
+};
+
+describe('EngineDevice', () => {
+  const device = useTestDevice();
+
+  it('reads capabilities once, frozen, with the adapter real binding limit', () => {
+    const caps = device().caps;
+    expect(Object.isFrozen(caps)).toBe(true);
+    expect(caps.maxStorageBufferBindingSize).toBeGreaterThan(128 * 1024 * 1024); // above the WebGPU default
+    expect(caps.shaderF16).toBe(device().gpu.features.has('shader-f16'));
+  });
+
+  it('round-trips data through a buffer, including an odd byte length', async () => {
+    const data = Uint16Array.from([1, 2, 3]);
+    const buffer = await device().upload(data, 'odd');
+    expect([...new Uint16Array(await device().read(buffer, 0, 6))]).toEqual([1, 2, 3]);
+    buffer.destroy();
+  });
+
+  it('caches a pipeline per (kernel, options)', async () => {
+    const d = device();
+    const n = 4;
+    const buf = d.createBuffer(n * 4, 'x');
+    const before = d.pipelines.size;
+    await d.batch().run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(n * 4, 'o') }, { n }).submit();
+    await d.batch().run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(n * 4, 'o2') }, { n }).submit();
+    expect(d.pipelines.size - before).toBeLessThanOrEqual(1);
+    expect(d.pipelines.get(swigluForward, {})).toBe(d.pipelines.get(swigluForward, {}));
+  });
+
+  it('reuses pooled scratch buffers by size class', () => {
+    const pool = device().pool;
+    const a = pool.acquire(1000);
+    pool.release(a);
+    expect(pool.acquire(900)).toBe(a);
+    expect(pool.acquire(900)).not.toBe(a);
+  });
+
+  it('turns invalid WGSL into an engine/gpu BatonError at submit', async () => {
+    const d = device();
+    const out = d.createBuffer(4, 'out');
+    const error = await d.batch().run(broken, {}, { out }, { n: 1 }).submit().catch((e: unknown) => e);
+    expect(BatonError.is(error, 'engine/gpu')).toBe(true);
+    expect((error as BatonError).message).toContain('broken');
+  });
+
+  it('rethrows an uncaptured GPU error at the next readback or submit, once', async () => {
+    const d = device();
+    d.gpu.createBuffer({ size: 4, usage: 0 }); // invalid: no usage
+    const error = await d.read(d.createBuffer(4, 'x')).catch((e: unknown) => e);
+    expect(BatonError.is(error, 'engine/gpu')).toBe(true);
+    expect((error as BatonError).message).toContain('usage');
+    expect(await d.read(d.createBuffer(4, 'y'))).toBeInstanceOf(ArrayBuffer);
+  });
+});
+
+describe('a lost device', () => {
+  it('throws engine/device-lost at the next submit', async () => {
+    const gpu = await createNodeGpu();
+    const n = 4;
+    const buf = gpu.device.createBuffer(n * 4, 'x');
+    gpu.device.gpu.destroy(); // behind the engine's back, as a driver reset would
+    await gpu.device.gpu.lost;
+    const error = await gpu.device
+      .batch()
+      .run(swigluForward, {}, { gate: buf, up: buf, out: buf }, { n })
+      .submit()
+      .catch((e: unknown) => e);
+    expect(BatonError.is(error, 'engine/device-lost')).toBe(true);
+    gpu.close();
+  });
+});
