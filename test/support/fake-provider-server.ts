@@ -3,15 +3,20 @@
  * generateContent wire formats (JSON and SSE streams) closely enough that the AI SDK clients cannot tell.
  * Tests script what each next request gets (text, an error status, a cut stream, a slow first byte) and
  * read back every request the server saw. CORS headers and OPTIONS preflights make it usable from a page.
+ * Streams follow the documented wire shapes, extras included: OpenAI's `usage: null` on every chunk and the
+ * `choices: []` usage chunk only when `stream_options.include_usage` asks; Anthropic's `ping` events and
+ * `error` events mid-stream; Gemini's usageMetadata on every chunk and CRLF line endings.
  *
  * Usage:
  *   const server = await startFakeProviderServer();
  *   server.script({ text: 'Paris.' }, { status: 429, headers: { 'retry-after': '1' } });
+ *   server.scriptModel('gpt-4o-mini', { text: 'Lyon.' });   // for calls that run in parallel
  *   ...point a provider's baseUrl at `${server.url}/v1` (OpenAI, Anthropic) or `${server.url}/v1beta` (Gemini)
  *   server.requests[0].body.model; await server.close();
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 
 export type FakeProtocol = 'openai' | 'anthropic' | 'google';
 
@@ -36,6 +41,8 @@ export interface FakeReply {
   /** An error status, answered with the protocol's own error body. */
   status?: number;
   errorMessage?: string;
+  /** The whole error body instead of the protocol's usual one (a real body recorded from a provider). */
+  errorBody?: unknown;
   /** Extra response headers, e.g. `{ 'retry-after': '1' }`. */
   headers?: Record<string, string>;
   /** Wait this long before sending anything (a slow first byte). */
@@ -44,6 +51,11 @@ export interface FakeReply {
   chunkDelayMs?: number;
   /** Close the connection after this many text chunks (streams) or half the body (JSON). */
   cutAfterChunks?: number;
+  /**
+   * Anthropic streams: after `afterChunks` text chunks, send an `error` event (e.g. `overloaded_error`, which
+   * would be a 529 outside a stream) and end the stream, as Anthropic does under load.
+   */
+  streamError?: { type: string; message: string; afterChunks: number };
 }
 
 export type RequestOutcome = 'pending' | 'completed' | 'cut' | 'client-closed';
@@ -81,6 +93,8 @@ export interface FakeProviderServer {
   readonly requests: RecordedRequest[];
   /** Queue replies for the next requests, one each, in order. */
   script(...replies: FakeReply[]): void;
+  /** Queue replies for the next requests naming `model`; these come before the shared queue (parallel calls). */
+  scriptModel(model: string, ...replies: FakeReply[]): void;
   /** Forget the recorded requests and any unused scripted replies (between tests). */
   reset(): void;
   /** Resolves once no reply is in progress (so outcomes are final). */
@@ -102,6 +116,7 @@ const CORS_HEADERS = {
 export async function startFakeProviderServer(options: FakeProviderServerOptions = {}): Promise<FakeProviderServer> {
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
+  const modelQueues = new Map<string, FakeReply[]>();
   const inFlight = new Set<Promise<void>>();
 
   const server = createServer((req, res) => {
@@ -141,17 +156,17 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
       sendJson(res, 404, { error: { message: `fake provider server: no route for ${record.method} ${record.path}` } });
       return;
     }
-    const reply = queue.shift() ?? options.fallback ?? {};
+    const reply = modelQueues.get(record.model ?? '')?.shift() ?? queue.shift() ?? options.fallback ?? {};
     if (reply.firstByteDelayMs) await delay(reply.firstByteDelayMs, res);
     if (res.destroyed) return;
 
     const key = keyOf(route.protocol, record.headers);
     const error = errorFor(reply, route.protocol, record.model, key, options);
     if (error) {
-      sendJson(res, error.status, errorBody(route.protocol, error.status, error.message), reply.headers);
+      sendJson(res, error.status, reply.errorBody ?? errorBody(route.protocol, error.status, error.message), reply.headers);
       return;
     }
-    const answer = answerOf(reply, record.model ?? 'fake-model');
+    const answer = answerOf(reply, record);
     if (record.stream) await sendStream(res, route.protocol, answer, reply, record);
     else await sendWhole(res, route.protocol, answer, reply, record);
   }
@@ -163,9 +178,11 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
     url: `http://127.0.0.1:${port}`,
     requests,
     script: (...replies) => void queue.push(...replies),
+    scriptModel: (model, ...replies) => void modelQueues.set(model, [...(modelQueues.get(model) ?? []), ...replies]),
     reset: () => {
       requests.length = 0;
       queue.length = 0;
+      modelQueues.clear();
     },
     settled: async () => {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
@@ -204,23 +221,31 @@ function keyOf(protocol: FakeProtocol, headers: Record<string, string>): string 
 // ---------------------------------------------------------------- replies
 
 interface Answer {
+  /** An id in the provider's own shape (`chatcmpl-...`, `msg_01...`), new for each request. */
+  id: string;
   model: string;
   chunks: string[];
   reasoning?: string;
   usage: Required<FakeUsage>;
   finish: 'stop' | 'length';
+  /** OpenAI streams carry usage only when the request asked with `stream_options.include_usage`. */
+  streamUsage: boolean;
 }
 
-function answerOf(reply: FakeReply, model: string): Answer {
+function answerOf(reply: FakeReply, record: RecordedRequest): Answer {
   const text = reply.chunks ? reply.chunks.join('') : (reply.text ?? 'ok');
   const chunks = reply.chunks ?? (text.match(/\S+\s*|\s+/g) ?? ['']);
   const usage = reply.usage ?? { input: 10, output: chunks.length };
+  const suffix = randomBytes(18).toString('base64url').replace(/[-_]/g, 'x');
+  const id = { openai: `chatcmpl-${suffix}`, anthropic: `msg_01${suffix}`, google: suffix.slice(0, 22) }[record.protocol ?? 'openai'];
   return {
-    model,
+    id,
+    model: record.model ?? 'fake-model',
     chunks,
     reasoning: reply.reasoning,
     usage: { cached: 0, reasoning: 0, ...usage },
     finish: reply.finish ?? 'stop',
+    streamUsage: record.body?.stream_options?.include_usage === true,
   };
 }
 
@@ -290,18 +315,27 @@ function wholeBody(protocol: FakeProtocol, a: Answer): unknown {
   const text = a.chunks.join('');
   if (protocol === 'openai') {
     return {
-      id: 'chatcmpl-fake',
+      id: a.id,
       object: 'chat.completion',
       created: 1_700_000_000,
       model: a.model,
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: text, ...(a.reasoning ? { reasoning_content: a.reasoning } : {}) },
+          message: {
+            role: 'assistant',
+            content: text,
+            refusal: null,
+            annotations: [],
+            ...(a.reasoning ? { reasoning_content: a.reasoning } : {}),
+          },
+          logprobs: null,
           finish_reason: a.finish,
         },
       ],
       usage: openaiUsage(a.usage),
+      service_tier: 'default',
+      system_fingerprint: OPENAI_FINGERPRINT,
     };
   }
   if (protocol === 'anthropic') {
@@ -310,7 +344,7 @@ function wholeBody(protocol: FakeProtocol, a: Answer): unknown {
       { type: 'text', text },
     ];
     return {
-      id: 'msg_fake',
+      id: a.id,
       type: 'message',
       role: 'assistant',
       model: a.model,
@@ -333,10 +367,17 @@ async function sendStream(res: ServerResponse, protocol: FakeProtocol, a: Answer
     ...reply.headers,
   });
   const events = streamEvents(protocol, a);
+  // Gemini (like Vertex AI) ends SSE lines with CRLF; OpenAI and Anthropic with LF.
+  const eol = protocol === 'google' ? '\r\n' : '\n';
   let textChunksSent = 0;
   for (const event of events) {
     if (res.destroyed) return;
     if (event.isText) {
+      if (protocol === 'anthropic' && reply.streamError && textChunksSent === reply.streamError.afterChunks) {
+        const { type, message } = reply.streamError;
+        res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`);
+        return;
+      }
       if (reply.cutAfterChunks !== undefined && textChunksSent === reply.cutAfterChunks) {
         // Let what was sent reach the client first, so it sees a stream that breaks off, not one that never began.
         await delay(CUT_GRACE_MS, res);
@@ -348,7 +389,8 @@ async function sendStream(res: ServerResponse, protocol: FakeProtocol, a: Answer
       textChunksSent++;
     }
     if (res.destroyed) return;
-    await new Promise((resolve) => res.write(`${event.name ? `event: ${event.name}\n` : ''}data: ${event.data}\n\n`, resolve));
+    const line = `${event.name ? `event: ${event.name}${eol}` : ''}data: ${event.data}${eol}${eol}`;
+    await new Promise((resolve) => res.write(line, resolve));
   }
   res.end();
 }
@@ -366,23 +408,29 @@ function streamEvents(protocol: FakeProtocol, a: Answer): SseEvent[] {
   return geminiEvents(a);
 }
 
+/**
+ * OpenAI's chunks: every one carries `usage: null` when usage was asked for, then one last chunk with
+ * `choices: []` and the usage before `[DONE]`; without `stream_options.include_usage` no usage at all.
+ */
 function openaiEvents(a: Answer): SseEvent[] {
-  const chunk = (delta: unknown, finish: string | null = null, extra: object = {}) =>
+  const chunk = (delta: unknown, finish: string | null = null, usage: unknown = null) =>
     JSON.stringify({
-      id: 'chatcmpl-fake',
+      id: a.id,
       object: 'chat.completion.chunk',
       created: 1_700_000_000,
       model: a.model,
-      choices: delta === undefined ? [] : [{ index: 0, delta, finish_reason: finish }],
-      ...extra,
+      service_tier: 'default',
+      system_fingerprint: OPENAI_FINGERPRINT,
+      choices: delta === undefined ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      ...(a.streamUsage ? { usage } : {}),
+      obfuscation: 'Xq3',
     });
-  // Real OpenAI sends the usage chunk only when asked with stream_options.include_usage; the SDK always asks.
   return [
-    { data: chunk({ role: 'assistant', content: '' }) },
+    { data: chunk({ role: 'assistant', content: '', refusal: null }) },
     ...(a.reasoning ? [{ data: chunk({ reasoning_content: a.reasoning }) }] : []),
     ...a.chunks.map((text) => ({ data: chunk({ content: text }), isText: true })),
     { data: chunk({}, a.finish) },
-    { data: chunk(undefined, null, { usage: openaiUsage(a.usage) }) },
+    ...(a.streamUsage ? [{ data: chunk(undefined, null, openaiUsage(a.usage)) }] : []),
     { data: '[DONE]' },
   ];
 }
@@ -397,7 +445,7 @@ function anthropicEvents(a: Answer): SseEvent[] {
   return [
     event('message_start', {
       message: {
-        id: 'msg_fake',
+        id: a.id,
         type: 'message',
         role: 'assistant',
         model: a.model,
@@ -407,6 +455,8 @@ function anthropicEvents(a: Answer): SseEvent[] {
         usage: anthropicUsage(a.usage, 1),
       },
     }),
+    // Anthropic streams may hold any number of keep-alive pings.
+    event('ping', {}),
     ...(a.reasoning
       ? [
           event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
@@ -416,6 +466,7 @@ function anthropicEvents(a: Answer): SseEvent[] {
         ]
       : []),
     event('content_block_start', { index: textIndex, content_block: { type: 'text', text: '' } }),
+    event('ping', {}),
     ...a.chunks.map((text) => event('content_block_delta', { index: textIndex, delta: { type: 'text_delta', text } }, true)),
     event('content_block_stop', { index: textIndex }),
     event('message_delta', {
@@ -436,35 +487,40 @@ function geminiEvents(a: Answer): SseEvent[] {
   ];
 }
 
-/** One Gemini response object; usage and the finish reason ride on the last one. */
+/**
+ * One Gemini response object. Every streamed one carries usageMetadata so far (the prompt from the first,
+ * the candidates' count growing); the finish reason and the final counts ride on the last.
+ * `candidatesTokenCount` leaves out thoughts, `promptTokenCount` includes cached content.
+ */
 function geminiChunk(a: Answer, parts: object[], last: boolean): unknown {
+  const candidates = last ? a.usage.output - a.usage.reasoning : 0;
+  const thoughts = a.usage.reasoning;
   return {
     candidates: [
       { content: { parts, role: 'model' }, index: 0, ...(last ? { finishReason: a.finish === 'length' ? 'MAX_TOKENS' : 'STOP' } : {}) },
     ],
-    ...(last
-      ? {
-          usageMetadata: {
-            promptTokenCount: a.usage.input,
-            candidatesTokenCount: a.usage.output - a.usage.reasoning,
-            totalTokenCount: a.usage.input + a.usage.output,
-            ...(a.usage.cached ? { cachedContentTokenCount: a.usage.cached } : {}),
-            ...(a.usage.reasoning ? { thoughtsTokenCount: a.usage.reasoning } : {}),
-          },
-        }
-      : {}),
+    usageMetadata: {
+      promptTokenCount: a.usage.input,
+      ...(last ? { candidatesTokenCount: candidates } : {}),
+      totalTokenCount: a.usage.input + candidates + thoughts,
+      ...(a.usage.cached ? { cachedContentTokenCount: a.usage.cached } : {}),
+      promptTokensDetails: [{ modality: 'TEXT', tokenCount: a.usage.input }],
+      ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+    },
     modelVersion: a.model,
-    responseId: 'fake-response',
+    responseId: a.id,
   };
 }
+
+const OPENAI_FINGERPRINT = 'fp_560af6e559';
 
 function openaiUsage(u: Required<FakeUsage>) {
   return {
     prompt_tokens: u.input,
     completion_tokens: u.output,
     total_tokens: u.input + u.output,
-    prompt_tokens_details: { cached_tokens: u.cached },
-    completion_tokens_details: { reasoning_tokens: u.reasoning },
+    prompt_tokens_details: { cached_tokens: u.cached, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: u.reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }
 
@@ -472,9 +528,11 @@ function openaiUsage(u: Required<FakeUsage>) {
 function anthropicUsage(u: Required<FakeUsage>, output: number) {
   return {
     input_tokens: u.input - u.cached,
-    cache_read_input_tokens: u.cached,
     cache_creation_input_tokens: 0,
+    cache_read_input_tokens: u.cached,
+    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
     output_tokens: output,
+    service_tier: 'standard',
   };
 }
 

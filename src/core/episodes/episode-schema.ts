@@ -36,7 +36,13 @@ const access = oneOf(literal('all'), array(count));
 
 const workflow = object({ steps: array(object({ worker: count, subtask: string, access })) });
 
-const completion = object({ text: string, tokenIds: optional(array(count)), logprobs: optional(array(number)) });
+const completion = object({
+  text: string,
+  tokenIds: optional(array(count)),
+  logprobs: optional(array(number)),
+  usage: optional(usage),
+  costUsd: optional(nullable(number)),
+});
 
 const price = object({ input: number, output: number, cachedInput: optional(number) });
 
@@ -130,6 +136,7 @@ const episode = object({
   group: optional(string),
   tags: array(string),
   totals: object({ usage, costUsd: nullable(number), latencyMs: number }),
+  error: optional(object({ code: string, message: string })),
   status: literal('ok', 'format-error', 'infra-error', 'aborted', 'budget'),
 });
 

@@ -30,10 +30,19 @@ export interface StepRecord {
   error?: { code: string; message: string };
 }
 
+/** What the Conductor wrote; usage and cost where its runtime bills them (a pool worker playing it). */
+export interface Completion {
+  text: string;
+  tokenIds?: number[];
+  logprobs?: number[];
+  usage?: Usage;
+  costUsd?: number | null;
+}
+
 export interface RoundRecord {
   /** The Conductor's prompt and completion for this round (round 0 mirrors the top-level fields). */
   prompt: ChatMessage[];
-  completion: { text: string; tokenIds?: number[]; logprobs?: number[] };
+  completion: Completion;
   workflow?: Workflow;
   parseError?: string;
   /** True when the Conductor answered three empty lists (keep the previous answer). */
@@ -61,7 +70,7 @@ export interface Episode {
   conductor: ConductorInfo;
   /** First round's Conductor prompt, completion, workflow and steps. */
   prompt: ChatMessage[];
-  completion: { text: string; tokenIds?: number[]; logprobs?: number[] };
+  completion: Completion;
   workflow?: Workflow;
   parseError?: string;
   steps: StepRecord[];
@@ -72,7 +81,9 @@ export interface Episode {
   /** GRPO group id, when the episode is one rollout of a group. */
   group?: string;
   tags: string[];
+  /** Every worker call's, and the Conductor's own where it has usage. */
   totals: { usage: Usage; costUsd: number | null; latencyMs: number };
-  /** Set when the run did not finish: 'aborted' | 'budget' | 'infra' | 'format'. */
+  /** Why the run stopped where no step says so (the Conductor's own call failed). */
+  error?: { code: string; message: string };
   status: 'ok' | 'format-error' | 'infra-error' | 'aborted' | 'budget';
 }

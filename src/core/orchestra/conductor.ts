@@ -1,5 +1,5 @@
 import type { ConductorInfo } from '../episodes/types.ts';
-import type { ChatMessage } from '../providers/types.ts';
+import type { ChatMessage, Usage } from '../providers/types.ts';
 
 export interface ConductorRequest {
   /** System + user messages, ending with the assistant prefill the Conductor continues. */
@@ -13,6 +13,9 @@ export interface ConductorOutput {
   text: string;
   tokenIds?: number[];
   logprobs?: number[];
+  /** Tokens and dollars of the Conductor's own call, where it has a price (a pool worker playing it). */
+  usage?: Usage;
+  costUsd?: number | null;
 }
 
 /** Anything that writes workflows: a fixed text, a pool worker, Baton's engine, web-llm, a remote endpoint. */

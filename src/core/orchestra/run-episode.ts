@@ -1,5 +1,5 @@
 import { EPISODE_VERSION, type Episode, type Reward, type RoundRecord, type StepRecord } from '../episodes/types.ts';
-import { BatonError } from '../errors/index.ts';
+import { toBatonError } from '../errors/index.ts';
 import { addCosts } from '../pricing/cost.ts';
 import type { ChatMessage, Usage, WorkerModel } from '../providers/types.ts';
 import { computeReward, gradeAnswer, isGradable, type RewardScheme } from '../reward/index.ts';
@@ -46,13 +46,13 @@ function statusOfSteps(steps: StepRecord[], signal: AbortSignal | undefined): St
   return codes.every((c) => c === 'run/aborted') ? 'aborted' : 'infra-error';
 }
 
-function sumUsage(steps: StepRecord[]): Usage {
+function sumUsage(usages: Usage[]): Usage {
   const total: Usage = { input: 0, output: 0 };
-  for (const s of steps) {
-    total.input += s.usage.input;
-    total.output += s.usage.output;
-    if (s.usage.cached !== undefined) total.cached = (total.cached ?? 0) + s.usage.cached;
-    if (s.usage.reasoning !== undefined) total.reasoning = (total.reasoning ?? 0) + s.usage.reasoning;
+  for (const u of usages) {
+    total.input += u.input;
+    total.output += u.output;
+    if (u.cached !== undefined) total.cached = (total.cached ?? 0) + u.cached;
+    if (u.reasoning !== undefined) total.reasoning = (total.reasoning ?? 0) + u.reasoning;
   }
   return total;
 }
@@ -62,6 +62,8 @@ function completionOf(output: ConductorOutput): RoundRecord['completion'] {
     text: output.text,
     ...(output.tokenIds ? { tokenIds: output.tokenIds } : {}),
     ...(output.logprobs ? { logprobs: output.logprobs } : {}),
+    ...(output.usage ? { usage: output.usage } : {}),
+    ...(output.costUsd !== undefined ? { costUsd: output.costUsd } : {}),
   };
 }
 
@@ -79,8 +81,8 @@ function rewardOf(task: Task, status: Status, answer: string, costUsd: number | 
 
 /**
  * One question end to end: the Conductor writes a workflow, the pool runs it, recursion rounds follow if
- * asked, and the answer is graded when the task has a gold answer. Stopping via `signal` returns the
- * episode so far with status 'aborted'; only a Conductor that fails for another reason throws.
+ * asked, and the answer is graded when the task has a gold answer. Nothing throws: stopping via `signal`
+ * gives status 'aborted', a Conductor whose own call fails gives 'infra-error' with the error recorded.
  */
 export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   const { task, pool, conductor, signal } = input;
@@ -106,14 +108,20 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   let final = '';
   let answer = '';
   let previousRound: SharedStep[] | undefined;
+  let error: Episode['error'];
 
   for (let round = 0; round <= depth; round++) {
     let output: ConductorOutput;
     try {
       output = await conductor.generate({ messages, signal, onDelta: (text) => emit({ type: 'conductor-delta', round, text }) });
     } catch (e) {
-      if (!signal?.aborted && !BatonError.is(e, 'run/aborted')) throw e;
-      status = 'aborted';
+      const failure = toBatonError(e);
+      if (signal?.aborted || failure.code === 'run/aborted') {
+        status = 'aborted';
+      } else {
+        status = 'infra-error';
+        error = { code: failure.code, message: `The Conductor failed: ${failure.message}` };
+      }
       if (round === 0) rounds.push({ prompt: messages, completion: { text: '' }, steps: [], final: '' });
       break;
     }
@@ -148,7 +156,8 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   }
 
   const allSteps = rounds.flatMap((r) => r.steps);
-  const costUsd = allSteps.reduce<number | null>((sum, s) => addCosts(sum, s.costUsd), 0);
+  const completions = rounds.map((r) => r.completion);
+  const costUsd = [...allSteps, ...completions].reduce<number | null>((sum, c) => addCosts(sum, c.costUsd ?? 0), 0);
   const reward = rewardOf(task, status, answer, costUsd, options);
   const first = rounds[0];
   const episode: Episode = {
@@ -168,8 +177,9 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
     ...(reward ? { reward } : {}),
     ...(options.group !== undefined ? { group: options.group } : {}),
     tags: options.tags ?? [],
+    ...(error ? { error } : {}),
     totals: {
-      usage: sumUsage(allSteps),
+      usage: sumUsage([...allSteps.map((s) => s.usage), ...completions.flatMap((c) => (c.usage ? [c.usage] : []))]),
       costUsd,
       latencyMs: performance.now() - started,
     },

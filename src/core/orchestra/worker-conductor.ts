@@ -1,3 +1,4 @@
+import { costUsd } from '../pricing/cost.ts';
 import type { WorkerModel } from '../providers/types.ts';
 import type { Conductor, ConductorOutput, ConductorRequest } from './conductor.ts';
 
@@ -15,7 +16,7 @@ export function createWorkerConductor(worker: WorkerModel, options: { maxTokens?
       const last = req.messages.at(-1);
       const messages = !worker.supportsPrefill && last?.role === 'assistant' ? req.messages.slice(0, -1) : req.messages;
       const result = await worker.call({ messages, maxTokens, temperature, signal: req.signal, onDelta: req.onDelta });
-      return { text: result.text };
+      return { text: result.text, usage: result.usage, costUsd: costUsd(result.usage, worker.spec.price) };
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The price of a model by name. Names are compared lower-case with '.' and '@' read as '-', so
  * OpenRouter's `anthropic/claude-sonnet-4.5` finds `claude-sonnet-4-5`; a vendor prefix (`openai/`) is
- * tried with and without; a dated snapshot or alias (`-20250929`, `-2024-08-06`, `-latest`, `-0`,
+ * tried with and without; a dated snapshot or alias (`-20250929`, `-2024-08-06`, `-0125`, `-latest`, `-0`,
  * `-preview-...`) finds its base model. Anything else is unknown: undefined, never zero.
  */
 import type { Price, WorkerSpec } from '../providers/types.ts';
@@ -10,7 +10,7 @@ import { PRICE_TABLE, type PriceEntry } from './price-table.ts';
 /** User prices by model name, merged on top of the table (same matching rules). */
 export type PriceOverrides = Readonly<Record<string, Price>>;
 
-const SNAPSHOT_SUFFIX = /^-(\d{8}|\d{4}-\d{2}-\d{2}|\d{3}|0|latest|preview(-[a-z0-9-]+)?|exp(-[a-z0-9-]+)?)$/;
+const SNAPSHOT_SUFFIX = /^-(\d{8}|\d{4}-\d{2}-\d{2}|\d{3,4}|0|latest|preview(-[a-z0-9-]+)?|exp(-[a-z0-9-]+)?)$/;
 const FREE: Price = { input: 0, output: 0 };
 const OPENROUTER_URL = /^https?:\/\/([a-z0-9-]+\.)*openrouter\.ai(\/|:|$)/i;
 

@@ -35,6 +35,11 @@ export const PRICE_TABLE: readonly PriceEntry[] = [
   { model: 'o3', input: 2, output: 8, cachedInput: 0.5 },
   { model: 'o3-mini', input: 1.1, output: 4.4, cachedInput: 0.55 },
   { model: 'o4-mini', input: 1.1, output: 4.4, cachedInput: 0.275 },
+  // Older OpenAI models still on the price list.
+  { model: 'o1', input: 15, output: 60, cachedInput: 7.5 },
+  { model: 'o1-mini', input: 1.1, output: 4.4, cachedInput: 0.55 },
+  { model: 'gpt-4-turbo', input: 10, output: 30 },
+  { model: 'gpt-3.5-turbo', input: 0.5, output: 1.5 },
   // Anthropic
   { model: 'claude-opus-4-5', input: 5, output: 25, cachedInput: 0.5 },
   { model: 'claude-opus-4-1', input: 15, output: 75, cachedInput: 1.5 },

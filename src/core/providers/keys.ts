@@ -11,8 +11,8 @@ export interface ResolvedKey {
   keyName?: string;
 }
 
-/** Gemini's variable, then the one the AI SDK reads. */
-const GOOGLE_KEY_NAMES = ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'];
+/** Gemini's variable, the one the AI SDK reads, then the one Google's own SDKs also read. */
+const GOOGLE_KEY_NAMES = ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_API_KEY'];
 
 /** The environment variable a worker's key is expected in, or undefined when it needs none. */
 export function defaultKeyName(spec: WorkerSpec): string | undefined {

@@ -93,7 +93,9 @@ function failure(ep: Episode): string | undefined {
   const all = [ep, ...ep.rounds];
   const parseError = all.map((r) => r.parseError).find((e) => e !== undefined);
   if (ep.status === 'format-error') return `the Conductor's completion did not parse: ${parseError}`;
-  const failed = [...ep.steps, ...ep.rounds.flatMap((r) => r.steps)].find((s) => s.error && !s.error.message.startsWith('Not started'));
+  if (ep.error) return ep.error.message;
+  // Steps never started carry 'run/aborted'; the cause is the first other error.
+  const failed = [...ep.steps, ...ep.rounds.flatMap((r) => r.steps)].find((s) => s.error && s.error.code !== 'run/aborted');
   if (ep.status !== 'ok') return failed ? `step ${failed.index} (${failed.workerId}) failed: ${failed.error!.message}` : `run ended with status ${ep.status}`;
   return undefined;
 }

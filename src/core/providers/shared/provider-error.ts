@@ -7,7 +7,7 @@ import { APICallError } from 'ai';
 import { BatonError } from '../../errors/index.ts';
 import type { ProviderIdentity } from './provider-identity.ts';
 import { redactSecret } from './redact.ts';
-import { retryAfterMs } from './retry-after.ts';
+import { retryAfterMs, retryInfoDelayMs } from './retry-after.ts';
 
 const MAX_DETAIL_CHARS = 300;
 
@@ -28,8 +28,9 @@ export function toProviderError(e: unknown, who: ProviderIdentity, secret: strin
   if (e instanceof BatonError) return e;
   const api = findCause(e, (c): c is APICallError => APICallError.isInstance(c));
   // A 2xx in an SDK error means the response broke off or could not be read, not an HTTP refusal.
-  const status = api?.statusCode !== undefined && api.statusCode >= 400 ? api.statusCode : undefined;
-  const detail = redactSecret(truncate(detailOf(api, e)), secret);
+  const status = api?.statusCode !== undefined && api.statusCode >= 400 ? api.statusCode : streamErrorStatus(e);
+  // Redacted before truncation, so a key cut in half at the edge cannot survive as a prefix.
+  const detail = truncate(redactSecret(detailOf(api, e), secret));
   const data = { provider: who.label, model: who.model, keyName: who.keyName, ...(status ? { status } : {}), detail };
   const make = (code: BatonError['code'], message: string, isRetryable = false, extra: Record<string, unknown> = {}) =>
     new BatonError({ code, message, data: { ...data, ...extra }, isRetryable });
@@ -37,9 +38,12 @@ export function toProviderError(e: unknown, who: ProviderIdentity, secret: strin
   if (status !== undefined) {
     if (status === 401 || status === 403 || isGeminiKeyRefusal(api, status)) return make('provider/auth', authMessage(who, status, detail));
     if (status === 404) return make('provider/unknown-model', unknownModelMessage(who));
+    if (status === 429 && isOutOfCredit(api)) {
+      return make('provider/rate-limit', `${who.label} refused the call: the account behind ${who.keyName ?? 'this key'} is out of credit or quota (429). Add credit or raise the plan's limits; waiting will not help.`);
+    }
     if (status === 429) {
       return make('provider/rate-limit', `${who.label} is rate-limiting requests (429). Wait a little, run fewer calls at once, or check your plan's limits.`, true, {
-        retryAfterMs: retryAfterMs(api?.responseHeaders),
+        retryAfterMs: retryAfterMs(api?.responseHeaders) ?? retryInfoDelayMs(api?.responseBody),
       });
     }
     if (status >= 500 || status === 408 || status === 409) {
@@ -77,6 +81,33 @@ function corsMessage(who: ProviderIdentity): string {
     ? 'Start the server so that it allows this page (Ollama: OLLAMA_ORIGINS=*; vLLM: --allowed-origins), or run Baton from the CLI.'
     : 'Use a local proxy, reach the model through an OpenAI-compatible route that allows browsers (such as OpenRouter), or run Baton from the CLI.';
   return `${who.label} could not be reached from this page: the browser got no answer, which usually means the server blocks calls from web pages (CORS). ${fix}`;
+}
+
+/**
+ * An error event inside a 200 stream (Anthropic's `{"type":"error","error":{"type":"overloaded_error",...}}`,
+ * which the SDK passes on as the bare `error` object) read as the HTTP status the same error has outside a stream.
+ */
+const STATUS_OF_STREAM_ERROR: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  server_error: 500,
+  overloaded_error: 529,
+};
+
+function streamErrorStatus(e: unknown): number | undefined {
+  if (!e || typeof e !== 'object' || e instanceof Error) return undefined;
+  const type = (e as { type?: unknown }).type;
+  return typeof type === 'string' ? STATUS_OF_STREAM_ERROR[type] : undefined;
+}
+
+/** OpenAI's 429 `insufficient_quota`: waiting does not help, only billing does, so it is not retried. */
+function isOutOfCredit(api: APICallError | undefined): boolean {
+  return /"(code|type)"\s*:\s*"insufficient_quota"/.test(api?.responseBody ?? '');
 }
 
 /** Gemini answers a bad key with 400 and reason API_KEY_INVALID. */
@@ -119,7 +150,9 @@ function detailOf(api: APICallError | undefined, e: unknown): string {
   }
   const network = findCause(e, (c): c is Error & { code: string } => c instanceof Error && typeof (c as { code?: unknown }).code === 'string');
   if (network) return `${network.message} (${network.code})`;
-  return e instanceof Error ? e.message : String(e);
+  if (e instanceof Error) return e.message;
+  // A stream's error event arrives as a plain object.
+  return messageIn(e) ?? JSON.stringify(e) ?? String(e);
 }
 
 function messageIn(body: unknown): string | undefined {

@@ -56,7 +56,7 @@ export function createSdkWorker(options: SdkWorkerOptions): WorkerModel {
       maxTokens: req.maxTokens ?? spec.maxTokens,
       temperature: req.temperature ?? spec.temperature,
     });
-    const sdkModel = await (loaded ??= model());
+    const sdkModel = await (loaded ??= loadModel(model));
     const deadline = callDeadline(identity, req.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, req.signal);
     // A stream that already showed text is not retried here: a second answer would repeat it.
     let shown = '';
@@ -90,6 +90,17 @@ export function createSdkWorker(options: SdkWorkerOptions): WorkerModel {
   }
 
   return { spec, supportsPrefill, call };
+}
+
+/**
+ * Loads the SDK model with the SDK's console warnings off (unless the embedding app chose a logger): they
+ * would add lines to the CLI's stderr, which promises one line per failure, and they speak of SDK
+ * settings the user never wrote.
+ */
+function loadModel(model: () => Promise<LanguageModel>): Promise<LanguageModel> {
+  const global = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+  global.AI_SDK_LOG_WARNINGS ??= false;
+  return model();
 }
 
 /** A stream that failed after showing text: the caller decides whether to ask again, knowing what it saw. */

@@ -8,7 +8,7 @@ function recordingWorker(supportsPrefill: boolean): WorkerModel & { sent: CallRe
   return {
     sent,
     supportsPrefill,
-    spec: { id: 'w', provider: 'openai-compatible', model: 'some-model', temperature: 0.3 },
+    spec: { id: 'w', provider: 'openai-compatible', model: 'some-model', temperature: 0.3, price: { input: 2, output: 8 } },
     async call(req) {
       sent.push(req);
       req.onDelta?.('model_id = [0]');
@@ -28,7 +28,8 @@ describe('createWorkerConductor', () => {
     const worker = recordingWorker(true);
     const deltas: string[] = [];
     const out = await createWorkerConductor(worker).generate({ messages: prompt, onDelta: (t) => deltas.push(t) });
-    expect(out).toEqual({ text: 'model_id = [0]' });
+    // The Conductor's own call is billed like any worker's: 1 input and 1 output token at $2 and $8 per million.
+    expect(out).toEqual({ text: 'model_id = [0]', usage: { input: 1, output: 1 }, costUsd: 10e-6 });
     expect(deltas).toEqual(['model_id = [0]']);
     expect(worker.sent[0]).toMatchObject({ messages: prompt, maxTokens: 1024, temperature: 0.3 });
   });

@@ -18,6 +18,10 @@ describe('priceFor', () => {
     expect(priceFor('gpt-5-mini-2025-08-07')).toEqual(priceFor('gpt-5-mini'));
     expect(priceFor('claude-3-7-sonnet-latest')).toMatchObject({ input: 3 });
     expect(priceFor('gemini-2.5-flash-preview-09-2025')).toEqual(priceFor('gemini-2.5-flash'));
+    // OpenAI's four-digit snapshots; 'gpt-4-turbo' is its own row, never read as 'gpt-4' plus a suffix.
+    expect(priceFor('gpt-3.5-turbo-0125')).toEqual({ input: 0.5, output: 1.5 });
+    expect(priceFor('gpt-4-turbo-2024-04-09')).toEqual({ input: 10, output: 30 });
+    expect(priceFor('o1-mini-2024-09-12')).toEqual(priceFor('o1-mini'));
   });
 
   it('lets a listed snapshot keep its own price', () => {

@@ -16,11 +16,12 @@ describe('resolveApiKey', () => {
     });
   });
 
-  it('falls back to GOOGLE_GENERATIVE_AI_API_KEY for Gemini', () => {
-    expect(resolveApiKey(spec({ provider: 'google' }), { GOOGLE_GENERATIVE_AI_API_KEY: 'g2' })).toEqual({
+  it('falls back to GOOGLE_GENERATIVE_AI_API_KEY, then GOOGLE_API_KEY, for Gemini', () => {
+    expect(resolveApiKey(spec({ provider: 'google' }), { GOOGLE_GENERATIVE_AI_API_KEY: 'g2', GOOGLE_API_KEY: 'g3' })).toEqual({
       key: 'g2',
       keyName: 'GOOGLE_GENERATIVE_AI_API_KEY',
     });
+    expect(resolveApiKey(spec({ provider: 'google' }), { GOOGLE_API_KEY: 'g3' })).toEqual({ key: 'g3', keyName: 'GOOGLE_API_KEY' });
     expect(resolveApiKey(spec({ provider: 'google' }), {})).toEqual({ keyName: 'GEMINI_API_KEY' });
   });
 

@@ -123,4 +123,20 @@ describe('Anthropic Messages worker', () => {
     expect(result.attempts).toBe(2);
     expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(250);
   });
+
+  it('retries an overloaded_error event that ends a stream before any text', async () => {
+    server.script({ text: 'late', streamError: { type: 'overloaded_error', message: 'Overloaded', afterChunks: 0 } }, { text: 'Recovered.' });
+    const result = await worker().call({ messages: [{ role: 'user', content: 'hi' }], onDelta: () => {} });
+    expect(result).toMatchObject({ text: 'Recovered.', attempts: 2 });
+  });
+
+  it("reports an overloaded_error event after some text in Anthropic's own words, with the text kept", async () => {
+    server.script({ text: 'The answer is 42.', streamError: { type: 'overloaded_error', message: 'Overloaded', afterChunks: 2 } });
+    const error = await rejectionOf(worker().call({ messages: [{ role: 'user', content: 'hi' }], onDelta: () => {} }));
+    expect(error.code).toBe('provider/server');
+    expect(error.isRetryable).toBe(true);
+    expect(error.message).toBe("Anthropic stopped sending the answer of 'claude-sonnet-4-5' after 11 characters (Overloaded). Try the step again.");
+    expect(error.data.partialText).toBe('The answer ');
+    expect(server.requests).toHaveLength(1);
+  });
 });

@@ -72,4 +72,22 @@ describe('Gemini worker', () => {
     expect(error.code).toBe('provider/unknown-model');
     expect(error.message).toContain("'gemini-0.1-nope'");
   });
+
+  it('waits the retryDelay that a 429 RESOURCE_EXHAUSTED body asks for (Gemini sends no retry-after header)', async () => {
+    const quotaBody = {
+      error: {
+        code: 429,
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        status: 'RESOURCE_EXHAUSTED',
+        details: [
+          { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' }] },
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.3s' },
+        ],
+      },
+    };
+    server.script({ status: 429, errorBody: quotaBody }, { text: 'ok' });
+    const result = await worker().call({ messages: [{ role: 'user', content: 'hi' }], onDelta: () => {} });
+    expect(result.attempts).toBe(2);
+    expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(250);
+  });
 });

@@ -113,4 +113,21 @@ describe('OpenAI chat completions worker', () => {
     expect(error.message).toContain('OPENAI_API_KEY');
     expect(server.requests).toHaveLength(0);
   });
+
+  it('hides a key echoed where the detail is cut short, leaving no prefix of it', async () => {
+    server.script({ status: 400, errorMessage: `${'x'.repeat(290)} ${KEY}` });
+    const error = await rejectionOf(worker().call({ messages: [{ role: 'user', content: 'hi' }] }));
+    expect(error.code).toBe('provider/bad-request');
+    expect(error.message).not.toContain(KEY.slice(0, 9));
+  });
+
+  it('does not retry a 429 insufficient_quota: waiting does not add credit', async () => {
+    const body = { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } };
+    server.script({ status: 429, errorBody: body }, { text: 'never reached' });
+    const error = await rejectionOf(worker().call({ messages: [{ role: 'user', content: 'hi' }] }));
+    expect(error.code).toBe('provider/rate-limit');
+    expect(error.isRetryable).toBe(false);
+    expect(error.message).toContain('out of credit or quota');
+    expect(server.requests).toHaveLength(1);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterMs } from '../../../../../src/core/providers/shared/retry-after.ts';
+import { retryAfterMs, retryInfoDelayMs } from '../../../../../src/core/providers/shared/retry-after.ts';
 
 describe('retryAfterMs', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -14,5 +14,17 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(undefined, now)).toBeUndefined();
     expect(retryAfterMs({}, now)).toBeUndefined();
     expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
+  });
+});
+
+describe('retryInfoDelayMs', () => {
+  it("reads Gemini's RetryInfo detail, and nothing from other bodies", () => {
+    const body = (details: unknown) => JSON.stringify({ error: { code: 429, status: 'RESOURCE_EXHAUSTED', details } });
+    expect(retryInfoDelayMs(body([{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '36s' }]))).toBe(36_000);
+    expect(retryInfoDelayMs(body([{ '@type': 'x.Help' }, { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' }]))).toBe(1_500);
+    expect(retryInfoDelayMs(body([{ retryDelay: 'soon' }]))).toBeUndefined();
+    expect(retryInfoDelayMs(JSON.stringify({ error: { message: 'Rate limit reached.' } }))).toBeUndefined();
+    expect(retryInfoDelayMs('not json')).toBeUndefined();
+    expect(retryInfoDelayMs(undefined)).toBeUndefined();
   });
 });
