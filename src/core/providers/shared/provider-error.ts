@@ -3,13 +3,22 @@
  * The key itself never enters a message or data: provider bodies (which echo refused keys) are redacted,
  * and the SDK error (which holds request and response bodies) is not kept as the cause.
  */
-import { APICallError } from 'ai';
+import type { APICallError } from 'ai';
 import { BatonError } from '../../errors/index.ts';
 import type { ProviderIdentity } from './provider-identity.ts';
 import { redactSecret } from './redact.ts';
 import { retryAfterMs, retryInfoDelayMs } from './retry-after.ts';
 
 const MAX_DETAIL_CHARS = 300;
+
+/**
+ * The SDK's own APICallError.isInstance test (a global symbol marker), without importing the SDK: this
+ * module loads with every worker, the SDK only when a network worker is first called.
+ */
+const API_CALL_ERROR = Symbol.for('vercel.ai.error.AI_APICallError');
+function isApiCallError(c: unknown): c is APICallError {
+  return typeof c === 'object' && c !== null && (c as Record<symbol, unknown>)[API_CALL_ERROR] === true;
+}
 
 /** The error for a call that has no key although the provider needs one. */
 export function missingKeyError(who: ProviderIdentity): BatonError {
@@ -26,7 +35,7 @@ export function missingKeyError(who: ProviderIdentity): BatonError {
 /** Any failure of one HTTP attempt (SDK error, fetch TypeError, other) as a BatonError. */
 export function toProviderError(e: unknown, who: ProviderIdentity, secret: string | undefined): BatonError {
   if (e instanceof BatonError) return e;
-  const api = findCause(e, (c): c is APICallError => APICallError.isInstance(c));
+  const api = findCause(e, isApiCallError);
   // A 2xx in an SDK error means the response broke off or could not be read, not an HTTP refusal.
   const status = api?.statusCode !== undefined && api.statusCode >= 400 ? api.statusCode : streamErrorStatus(e);
   // Redacted before truncation, so a key cut in half at the edge cannot survive as a prefix.

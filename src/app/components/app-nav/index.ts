@@ -1,0 +1,1 @@
+export { default as AppNav } from './app-nav.svelte';

@@ -1,0 +1,1 @@
+export { default as ConductorTrace } from './conductor-trace.svelte';

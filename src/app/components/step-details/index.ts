@@ -1,0 +1,1 @@
+export { default as StepDetails } from './step-details.svelte';

@@ -1,0 +1,39 @@
+/** How numbers read in the UI: tokens, seconds and dollars with a sensible precision. */
+import type { StepRecord } from '../core/episodes/types.ts';
+import type { Usage } from '../core/providers/types.ts';
+
+export function formatUsd(usd: number | null): string {
+  if (usd === null) return '$?';
+  if (usd === 0) return '$0';
+  if (usd < 0.0001) return '<$0.0001';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(3)}`;
+}
+
+export function formatSeconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+export function formatTokens(usage: Usage): string {
+  return `${usage.input + usage.output} tok`;
+}
+
+export function formatStepStats(step: Pick<StepRecord, 'usage' | 'latencyMs' | 'costUsd'>): string {
+  return `${formatTokens(step.usage)} · ${formatSeconds(step.latencyMs)} · ${formatUsd(step.costUsd)}`;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value < 10 && unit > 0 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+/** The end of a streaming text, so a small box shows what was written last. */
+export function tail(text: string, chars: number): string {
+  return text.length <= chars ? text : `…${text.slice(text.length - chars)}`;
+}

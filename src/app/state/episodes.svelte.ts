@@ -1,0 +1,84 @@
+import { getContext, setContext } from 'svelte';
+import { episodeStore } from '../../client/episodes.ts';
+import type { Episode, EpisodeFilter, EpisodeStats, ImportReport } from '../../core/episodes/index.ts';
+import { toBatonError } from '../../core/errors/index.ts';
+
+const PAGE_SIZE = 20;
+
+/** The Episodes page: a filtered, paged list over the IndexedDB store, plus export and import. */
+export class EpisodesState {
+  filter = $state<EpisodeFilter>({});
+  episodes = $state.raw<Episode[]>([]);
+  stats = $state.raw<EpisodeStats | undefined>(undefined);
+  loading = $state(false);
+  error = $state<string | undefined>(undefined);
+  lastImport = $state.raw<ImportReport | undefined>(undefined);
+  #nextCursor = $state<string | null>(null);
+
+  get hasMore(): boolean {
+    return this.#nextCursor !== null;
+  }
+
+  /** Reloads the first page (after a filter change, a delete or an import). */
+  async reload(): Promise<void> {
+    await this.#attempt(async () => {
+      const store = await episodeStore();
+      const filter = $state.snapshot(this.filter);
+      const [page, stats] = await Promise.all([store.list({ filter, limit: PAGE_SIZE }), store.stats(filter)]);
+      this.episodes = page.episodes;
+      this.#nextCursor = page.nextCursor;
+      this.stats = stats;
+    });
+  }
+
+  async loadMore(): Promise<void> {
+    const cursor = this.#nextCursor;
+    if (cursor === null) return;
+    await this.#attempt(async () => {
+      const page = await (await episodeStore()).list({ filter: $state.snapshot(this.filter), limit: PAGE_SIZE, cursor });
+      this.episodes = [...this.episodes, ...page.episodes];
+      this.#nextCursor = page.nextCursor;
+    });
+  }
+
+  async get(id: string): Promise<Episode | undefined> {
+    return (await episodeStore()).get(id);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.#attempt(async () => {
+      await (await episodeStore()).delete(id);
+    });
+    await this.reload();
+  }
+
+  /** Every episode matching the filter as one JSONL file (one JSON object per line). */
+  async exportBlob(): Promise<Blob> {
+    const lines: string[] = [];
+    for await (const line of (await episodeStore()).exportJsonl($state.snapshot(this.filter))) lines.push(line);
+    return new Blob(lines.length === 0 ? [] : [lines.join('\n') + '\n'], { type: 'application/x-ndjson' });
+  }
+
+  async importText(text: string): Promise<void> {
+    await this.#attempt(async () => {
+      this.lastImport = await (await episodeStore()).importJsonl(text);
+    });
+    await this.reload();
+  }
+
+  async #attempt(action: () => Promise<void>): Promise<void> {
+    this.loading = true;
+    this.error = undefined;
+    try {
+      await action();
+    } catch (e) {
+      this.error = toBatonError(e, 'store/io').message;
+    } finally {
+      this.loading = false;
+    }
+  }
+}
+
+const KEY = Symbol('episodes');
+export const setEpisodes = (e: EpisodesState): EpisodesState => setContext(KEY, e);
+export const useEpisodes = (): EpisodesState => getContext<EpisodesState>(KEY);

@@ -1,0 +1,87 @@
+import { getContext, setContext } from 'svelte';
+import { KeyStore, type KeyInfo } from '../../client/keys/index.ts';
+import { toBatonError } from '../../core/errors/index.ts';
+
+/** Stored API keys as the UI sees them (masked), and the passphrase while the tab is unlocked. */
+export class KeysState {
+  keys = $state.raw<KeyInfo[]>([]);
+  error = $state<string | undefined>(undefined);
+  /** Held in memory only, for this tab's life; never stored. */
+  #passphrase: string | undefined;
+  unlocked = $state(false);
+  #store: Promise<KeyStore> | undefined;
+
+  get locked(): boolean {
+    return this.keys.some((k) => k.encrypted) && !this.unlocked;
+  }
+
+  #open(): Promise<KeyStore> {
+    this.#store ??= KeyStore.open(indexedDB);
+    return this.#store;
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      this.keys = await (await this.#open()).list();
+    } catch (e) {
+      this.error = toBatonError(e, 'store/io').message; // e.g. storage blocked in a private window
+    }
+  }
+
+  async save(slot: string, key: string, passphrase: string): Promise<boolean> {
+    return this.#attempt(async (store) => {
+      await store.set(slot, key, passphrase === '' ? undefined : passphrase);
+      if (passphrase !== '') this.#unlockWith(passphrase);
+    });
+  }
+
+  async remove(slot: string): Promise<void> {
+    await this.#attempt((store) => store.remove(slot));
+  }
+
+  /** Checks the passphrase against one encrypted key before keeping it. */
+  async unlock(passphrase: string): Promise<boolean> {
+    const sample = this.keys.find((k) => k.encrypted);
+    return this.#attempt(async (store) => {
+      if (sample) await store.get(sample.slot, passphrase);
+      this.#unlockWith(passphrase);
+    });
+  }
+
+  lock(): void {
+    this.#passphrase = undefined;
+    this.unlocked = false;
+  }
+
+  async keyFor(slot: string): Promise<string | undefined> {
+    return (await this.#open()).get(slot, this.#passphrase);
+  }
+
+  /** The stored keys of these slots (those with none are left out); throws when a needed key is locked. */
+  async unlockedKeys(slots: string[]): Promise<Record<string, string>> {
+    const entries = await Promise.all(slots.map(async (slot) => [slot, await this.keyFor(slot)] as const));
+    return Object.fromEntries(entries.filter((e): e is readonly [string, string] => e[1] !== undefined));
+  }
+
+  #unlockWith(passphrase: string): void {
+    this.#passphrase = passphrase;
+    this.unlocked = true;
+  }
+
+  async #attempt(action: (store: KeyStore) => Promise<void>): Promise<boolean> {
+    this.error = undefined;
+    try {
+      await action(await this.#open());
+      this.keys = await (await this.#open()).list();
+      return true;
+    } catch (e) {
+      // Messages from the store never contain the key itself.
+      this.error = toBatonError(e, 'store/io').message;
+      return false;
+    }
+  }
+}
+
+const KEY = Symbol('keys');
+export const setKeys = (k: KeysState): KeysState => setContext(KEY, k);
+export const useKeys = (): KeysState => getContext<KeysState>(KEY);

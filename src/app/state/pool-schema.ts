@@ -1,0 +1,36 @@
+/** The stored worker pool, checked on load: malformed entries are dropped, an unreadable pool is the demo pool. */
+import type { ProviderName, WorkerSpec } from '../../core/providers/types.ts';
+// demo-pool.ts directly: the simulated index also pulls in the graders (mathjs), which first paint must not load.
+import { DEMO_POOL } from '../../core/providers/simulated/demo-pool.ts';
+
+const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];
+
+export function defaultPool(): WorkerSpec[] {
+  return structuredClone([...DEMO_POOL]);
+}
+
+function isWorkerSpec(value: unknown): value is WorkerSpec {
+  const v = value as Partial<WorkerSpec> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.id === 'string' &&
+    v.id !== '' &&
+    typeof v.model === 'string' &&
+    PROVIDERS.includes(v.provider as ProviderName)
+  );
+}
+
+export function readPool(raw: unknown): WorkerSpec[] {
+  if (!Array.isArray(raw)) return defaultPool();
+  const seen = new Set<string>();
+  return raw.filter((w): w is WorkerSpec => isWorkerSpec(w) && !seen.has(w.id) && seen.add(w.id) !== undefined);
+}
+
+/** A fresh id for a new worker: the model name as a slug, numbered when taken. */
+export function newWorkerId(model: string, taken: readonly string[]): string {
+  const base = model.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'worker';
+  let id = base;
+  for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
+  return id;
+}

@@ -1,0 +1,50 @@
+import { getContext, setContext } from 'svelte';
+import { clearReplay, importReplayCsv, loadReplay, type StoredReplay } from '../../client/replay/index.ts';
+import { toBatonError } from '../../core/errors/index.ts';
+
+export interface ReplaySummary {
+  sources: string[];
+  models: string[];
+  questions: number;
+  /** A few of the recorded questions (normalised text), so the user can ask one. */
+  examples: string[];
+}
+
+function summarise(replay: StoredReplay | undefined): ReplaySummary | undefined {
+  if (!replay) return undefined;
+  const { table, sources } = replay;
+  return { sources, models: table.models, questions: table.entries.size, examples: [...table.entries.keys()].slice(0, 3) };
+}
+
+/** Recorded answers for 'replay' workers (Workers page): what is loaded, import, clear. */
+export class ReplayState {
+  summary = $state.raw<ReplaySummary | undefined>(undefined);
+  error = $state<string | undefined>(undefined);
+
+  async refresh(): Promise<void> {
+    try {
+      this.summary = summarise(await loadReplay(indexedDB));
+    } catch (e) {
+      this.error = toBatonError(e, 'store/io').message;
+    }
+  }
+
+  async importFiles(files: File[]): Promise<void> {
+    this.error = undefined;
+    try {
+      const texts = await Promise.all(files.map(async (f) => ({ name: f.name, text: await f.text() })));
+      this.summary = summarise(await importReplayCsv(indexedDB, texts));
+    } catch (e) {
+      this.error = toBatonError(e, 'data/invalid').message;
+    }
+  }
+
+  async clear(): Promise<void> {
+    await clearReplay(indexedDB);
+    this.summary = undefined;
+  }
+}
+
+const KEY = Symbol('replay');
+export const setReplay = (r: ReplayState): ReplayState => setContext(KEY, r);
+export const useReplay = (): ReplayState => getContext<ReplayState>(KEY);

@@ -1,0 +1,31 @@
+/** The app's pages and how a URL hash names one. Pure; tested by test/unit/app/state/route.test.ts. */
+
+/** In nav order. */
+export const PAGES = [
+  { id: 'ask', title: 'Ask' },
+  { id: 'workers', title: 'Workers' },
+  { id: 'conductor', title: 'Conductor' },
+  { id: 'episodes', title: 'Episodes' },
+  { id: 'settings', title: 'Settings' },
+] as const;
+
+export type PageId = (typeof PAGES)[number]['id'];
+
+export interface Route {
+  page: PageId;
+  /** What follows the page in the hash, e.g. an episode id in `#/episodes/<id>`. */
+  param?: string;
+}
+
+/** `#/episodes/abc` -> { page: 'episodes', param: 'abc' }; anything unknown is the Ask page. */
+export function parseHash(hash: string): Route {
+  const [page, ...rest] = hash.replace(/^#\/?/, '').split('/');
+  const known = PAGES.find((p) => p.id === page);
+  if (!known) return { page: 'ask' };
+  const param = rest.length > 0 && rest[0] !== '' ? decodeURIComponent(rest.join('/')) : undefined;
+  return param === undefined ? { page: known.id } : { page: known.id, param };
+}
+
+export function routeHref(route: Route): string {
+  return `#/${route.page}${route.param === undefined ? '' : `/${encodeURIComponent(route.param)}`}`;
+}

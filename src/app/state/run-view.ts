@@ -1,0 +1,113 @@
+/**
+ * What the Ask page shows of a run, built from the orchestra's events. Plain data and a pure reducer, so
+ * it is tested without a browser (test/unit/app/state/run-view.test.ts); RunState wraps it in $state.
+ */
+import type { Episode, StepRecord } from '../../core/episodes/types.ts';
+import type { RunEvent } from '../../core/orchestra/events.ts';
+import type { ChatMessage, Usage } from '../../core/providers/types.ts';
+import type { Workflow } from '../../core/workflow/types.ts';
+
+export type StepStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface StepView {
+  index: number;
+  worker: number;
+  status: StepStatus;
+  messages: ChatMessage[];
+  output: string;
+  record?: StepRecord;
+}
+
+export interface RoundView {
+  conductorText: string;
+  conductorDone: boolean;
+  workflow?: Workflow;
+  parseError?: string;
+  kept?: boolean;
+  steps: StepView[];
+}
+
+export interface RunView {
+  rounds: RoundView[];
+  episode?: Episode;
+}
+
+export function emptyRunView(): RunView {
+  return { rounds: [] };
+}
+
+function round(view: RunView, r: number): RoundView {
+  while (view.rounds.length <= r) view.rounds.push({ conductorText: '', conductorDone: false, steps: [] });
+  return view.rounds[r];
+}
+
+function step(view: RunView, r: number, index: number, worker = -1): StepView {
+  const steps = round(view, r).steps;
+  steps[index] ??= { index, worker, status: 'queued', messages: [], output: '' };
+  return steps[index];
+}
+
+/** Applies one event in place (Svelte's $state proxy turns the writes into updates). */
+export function applyRunEvent(view: RunView, e: RunEvent): void {
+  switch (e.type) {
+    case 'conductor-delta':
+      round(view, e.round).conductorText += e.text;
+      return;
+    case 'conductor-done': {
+      const r = round(view, e.round);
+      Object.assign(r, { conductorText: e.completion, conductorDone: true, workflow: e.workflow, parseError: e.parseError, kept: e.kept });
+      return;
+    }
+    case 'step-queued':
+      step(view, e.round, e.index, e.worker).worker = e.worker;
+      return;
+    case 'step-started': {
+      const s = step(view, e.round, e.index);
+      s.status = 'running';
+      s.messages = e.messages;
+      return;
+    }
+    case 'step-delta':
+      step(view, e.round, e.index).output += e.text;
+      return;
+    case 'step-done':
+    case 'step-failed': {
+      const s = step(view, e.round, e.index, e.step.worker);
+      Object.assign(s, { status: e.type === 'step-done' ? 'done' : 'failed', output: e.step.output, record: e.step });
+      return;
+    }
+    case 'round-done':
+      return;
+    case 'run-done':
+      view.episode = e.episode;
+      return;
+  }
+}
+
+/** Tokens, seconds and dollars of the steps finished so far (unknown price makes dollars unknown). */
+export function runTotals(view: RunView): { usage: Usage; costUsd: number | null; latencyMs: number; steps: number } {
+  const usage: Usage = { input: 0, output: 0 };
+  let costUsd: number | null = 0;
+  let latencyMs = 0;
+  let steps = 0;
+  for (const r of view.rounds) {
+    for (const s of r.steps) {
+      if (!s?.record) continue;
+      steps++;
+      usage.input += s.record.usage.input;
+      usage.output += s.record.usage.output;
+      costUsd = costUsd === null || s.record.costUsd === null ? null : costUsd + s.record.costUsd;
+      latencyMs += s.record.latencyMs;
+    }
+  }
+  return { usage, costUsd, latencyMs, steps };
+}
+
+/** A stored round's steps as the graph shows them when replaying: the first `shown` done, the rest queued. */
+export function replayViews(steps: StepRecord[], shown: number): StepView[] {
+  return steps.map((s, i) =>
+    i < shown
+      ? { index: s.index, worker: s.worker, status: s.error ? 'failed' : 'done', messages: s.messages, output: s.output, record: s }
+      : { index: s.index, worker: s.worker, status: 'queued', messages: [], output: '' },
+  );
+}

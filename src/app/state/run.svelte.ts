@@ -1,0 +1,74 @@
+import { getContext, setContext } from 'svelte';
+import { askInWorker, slotsNeeded, stopAsk, type AskRequest } from '../../client/ask/index.ts';
+import { toBatonError } from '../../core/errors/index.ts';
+import type { WorkerSpec } from '../../core/providers/types.ts';
+import type { Task } from '../../core/task.ts';
+import type { KeysState } from './keys.svelte.ts';
+import { applyRunEvent, emptyRunView, runTotals, type RunView } from './run-view.ts';
+import type { SettingsState } from './settings.svelte.ts';
+
+export type RunStatus = 'idle' | 'running' | 'done' | 'stopped' | 'error';
+
+/** The Ask page's current run: streamed events in, a view of the plan, steps, totals and answer out. */
+export class RunState {
+  view = $state<RunView>(emptyRunView());
+  status = $state<RunStatus>('idle');
+  error = $state<{ code: string; message: string } | undefined>(undefined);
+  /** Pool as it was when the run started, so labels stay right if the pool is edited meanwhile. */
+  pool = $state.raw<WorkerSpec[]>([]);
+  startedAt = $state(0);
+  endedAt = $state(0);
+  totals = $derived(runTotals(this.view));
+
+  constructor(
+    private readonly settings: SettingsState,
+    private readonly keys: KeysState,
+  ) {}
+
+  get running(): boolean {
+    return this.status === 'running';
+  }
+
+  async start(task: Task, pool: WorkerSpec[]): Promise<void> {
+    if (this.running) return;
+    const s = this.settings.value;
+    this.view = emptyRunView();
+    this.error = undefined;
+    this.pool = $state.snapshot(pool) as WorkerSpec[];
+    this.status = 'running';
+    this.startedAt = performance.now();
+    this.endedAt = 0;
+    try {
+      const request: Omit<AskRequest, 'keys'> = {
+        task: $state.snapshot(task) as Task,
+        pool: this.pool,
+        conductor: $state.snapshot(s.conductor),
+        options: {
+          maxSteps: s.maxSteps,
+          access: s.access,
+          recursionDepth: s.recursion,
+          budgetUsd: s.maxUsdPerRun,
+          stepTimeoutMs: s.stepTimeoutS * 1000,
+        },
+      };
+      const keys = await this.keys.unlockedKeys(slotsNeeded(request));
+      const episode = await askInWorker({ ...request, keys }, (e) => applyRunEvent(this.view, e));
+      this.view.episode = episode;
+      this.status = episode.status === 'aborted' ? 'stopped' : 'done';
+    } catch (e) {
+      const err = toBatonError(e);
+      this.error = { code: err.code, message: err.message };
+      this.status = err.code === 'run/aborted' ? 'stopped' : 'error';
+    } finally {
+      this.endedAt = performance.now();
+    }
+  }
+
+  stop(): void {
+    if (this.running) void stopAsk();
+  }
+}
+
+const KEY = Symbol('run');
+export const setRun = (r: RunState): RunState => setContext(KEY, r);
+export const useRun = (): RunState => getContext<RunState>(KEY);

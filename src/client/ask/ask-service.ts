@@ -1,0 +1,27 @@
+import type { Episode } from '../../core/episodes/index.ts';
+import type { RunEvent } from '../../core/orchestra/index.ts';
+import type { AskRequest } from './ask-request.ts';
+import { runAsk } from './run-ask.ts';
+
+/**
+ * What workers/conductor.worker.ts exposes: runs questions off the page's thread and streams their
+ * events back. The same class runs in-thread in tests.
+ */
+export class AskService {
+  #runs = new Set<AbortController>();
+
+  async ask(request: AskRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
+    const controller = new AbortController();
+    this.#runs.add(controller);
+    try {
+      return await runAsk(request, { signal: controller.signal, onEvent });
+    } finally {
+      this.#runs.delete(controller);
+    }
+  }
+
+  /** Stops every run in progress; each still resolves, with status 'aborted'. */
+  stop(): void {
+    for (const run of this.#runs) run.abort();
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * One Ask run: build the pool's workers with their keys, build the chosen Conductor, run the episode,
+ * save it. Runs inside workers/conductor.worker.ts (and in-thread in tests); the providers and the AI SDK
+ * behind them load on the first run.
+ */
+import type { Episode } from '../../core/episodes/index.ts';
+import type { RunEventListener } from '../../core/orchestra/index.ts';
+import type { ReplayTable } from '../../core/providers/index.ts';
+import type { WorkerModel, WorkerSpec } from '../../core/providers/types.ts';
+import { createConductor } from '../conductors/create-conductor.ts';
+import { episodeStore } from '../episodes.ts';
+import { keySlot } from '../keys/index.ts';
+import { loadProviders } from '../providers.ts';
+import { loadReplay } from '../replay/index.ts';
+import type { AskRequest } from './ask-request.ts';
+
+async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], replay?: ReplayTable): Promise<WorkerModel> {
+  const { createWorkerModel } = await loadProviders();
+  const slot = keySlot(spec);
+  return createWorkerModel(spec, { apiKey: slot === undefined ? undefined : keys[slot], keyName: slot, replay });
+}
+
+/** The key slots a request's workers and Conductor may use: the page unlocks just these. */
+export function slotsNeeded(request: Pick<AskRequest, 'pool' | 'conductor'>): string[] {
+  const c = request.conductor;
+  const remote = c.kind === 'remote' ? keySlot({ provider: 'openai-compatible', baseUrl: c.baseUrl }) : undefined;
+  return [...new Set([...request.pool.flatMap((w) => keySlot(w) ?? []), ...(remote ? [remote] : [])])];
+}
+
+/** Runs one question and stores the episode; returns it (also when stopped: status 'aborted'). */
+export async function runAsk(request: AskRequest, run: { signal?: AbortSignal; onEvent?: RunEventListener } = {}): Promise<Episode> {
+  const { runEpisode } = await import('../../core/orchestra/index.ts');
+  const replay = request.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
+  const pool = await Promise.all(request.pool.map((spec) => buildWorker(spec, request.keys, replay)));
+  const { options } = request;
+  const conductor = await createConductor(request.conductor, {
+    pool,
+    maxSteps: options.maxSteps,
+    access: options.access,
+    remoteWorker: (baseUrl, model) => buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys),
+  });
+  const episode = await runEpisode({
+    task: request.task,
+    pool,
+    conductor,
+    options: {
+      maxSteps: options.maxSteps,
+      access: options.access,
+      recursionDepth: options.recursionDepth,
+      timeoutMs: options.stepTimeoutMs,
+      ...(options.budgetUsd === null ? {} : { budgetUsd: options.budgetUsd }),
+      tags: ['ask'],
+    },
+    signal: run.signal,
+    onEvent: run.onEvent,
+  });
+  await (await episodeStore()).put(episode);
+  return episode;
+}

@@ -1,0 +1,43 @@
+/**
+ * Debian's Chromium, headless, through playwright-core: WebGPU on SwiftShader, a fresh profile per launch
+ * (removed on close), nothing reaching the network but what a test serves. Used by test/e2e.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** ENVIRONMENT.md's flags; playwright-core adds the headless switch and --user-data-dir itself. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--use-webgpu-adapter=swiftshader',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface BrowserSession {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(viewport = { width: 1280, height: 800 }): Promise<BrowserSession> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'baton-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

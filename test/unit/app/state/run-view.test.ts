@@ -1,0 +1,44 @@
+import { expect, test } from 'vitest';
+import { applyRunEvent, emptyRunView, replayViews, runTotals } from '../../../../src/app/state/run-view.ts';
+import type { StepRecord } from '../../../../src/core/episodes/types.ts';
+
+const record = (index: number, cost: number | null, extra: Partial<StepRecord> = {}): StepRecord => ({
+  index, worker: 1, workerId: 'w', subtask: 's', access: [], messages: [{ role: 'user', content: 'm' }], output: `out ${index}`,
+  usage: { input: 10, output: 5 }, costUsd: cost, latencyMs: 100, attempts: 1, ...extra,
+});
+
+test('events build the plan, the streaming steps and the totals', () => {
+  const view = emptyRunView();
+  applyRunEvent(view, { type: 'conductor-delta', round: 0, text: 'think ' });
+  applyRunEvent(view, { type: 'conductor-delta', round: 0, text: 'more' });
+  expect(view.rounds[0].conductorText).toBe('think more');
+  const workflow = { steps: [{ worker: 1, subtask: 's', access: [] as number[] }, { worker: 1, subtask: 's', access: 'all' as const }] };
+  applyRunEvent(view, { type: 'conductor-done', round: 0, completion: 'full text', workflow });
+  applyRunEvent(view, { type: 'step-queued', round: 0, index: 1, worker: 1, workerId: 'w' });
+  applyRunEvent(view, { type: 'step-started', round: 0, index: 1, messages: [{ role: 'user', content: 'hi' }] });
+  applyRunEvent(view, { type: 'step-delta', round: 0, index: 1, text: 'par' });
+  applyRunEvent(view, { type: 'step-delta', round: 0, index: 1, text: 'tial' });
+  const r = view.rounds[0];
+  expect(r).toMatchObject({ conductorText: 'full text', conductorDone: true, workflow });
+  expect(r.steps[1]).toMatchObject({ status: 'running', output: 'partial', messages: [{ content: 'hi' }] });
+  expect(runTotals(view)).toEqual({ usage: { input: 0, output: 0 }, costUsd: 0, latencyMs: 0, steps: 0 });
+  applyRunEvent(view, { type: 'step-done', round: 0, index: 1, step: record(1, 0.5) });
+  applyRunEvent(view, { type: 'step-failed', round: 0, index: 0, step: record(0, 0.25, { error: { code: 'provider/server', message: 'down' } }) });
+  expect(r.steps.map((s) => s.status)).toEqual(['failed', 'done']);
+  expect(r.steps[1].output).toBe('out 1');
+  expect(runTotals(view)).toEqual({ usage: { input: 20, output: 10 }, costUsd: 0.75, latencyMs: 200, steps: 2 });
+});
+
+test('one unknown price makes the dollar total unknown', () => {
+  const view = emptyRunView();
+  applyRunEvent(view, { type: 'step-done', round: 0, index: 0, step: record(0, 0.5) });
+  applyRunEvent(view, { type: 'step-done', round: 1, index: 0, step: record(0, null) });
+  expect(runTotals(view).costUsd).toBeNull();
+});
+
+test('replay shows the first n stored steps as done and the rest queued', () => {
+  const views = replayViews([record(0, 0), record(1, 0, { error: { code: 'x', message: 'y' } }), record(2, 0)], 2);
+  expect(views.map((v) => v.status)).toEqual(['done', 'failed', 'queued']);
+  expect(views[2].output).toBe('');
+  expect(views[0].output).toBe('out 0');
+});

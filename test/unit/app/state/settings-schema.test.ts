@@ -1,0 +1,13 @@
+import { expect, test } from 'vitest';
+import { DEFAULT_SETTINGS, readSettings } from '../../../../src/app/state/settings-schema.ts';
+
+test('nothing stored reads as the defaults', () => {
+  expect(readSettings(undefined)).toEqual(DEFAULT_SETTINGS);
+  expect(readSettings('garbage')).toEqual(DEFAULT_SETTINGS);
+});
+
+test('valid fields are kept, malformed ones fall back one by one', () => {
+  const s = readSettings({ maxSteps: 3, access: 'binary', recursion: 9, maxUsdPerRun: null, stepTimeoutS: 'x', conductor: { kind: 'worker', workerId: 'gpt-5' } });
+  expect(s).toEqual({ ...DEFAULT_SETTINGS, maxSteps: 3, access: 'binary', maxUsdPerRun: null, conductor: { kind: 'worker', workerId: 'gpt-5' } });
+  expect(readSettings({ maxUsdPerRun: -1, conductor: { kind: 'remote' } })).toMatchObject({ maxUsdPerRun: DEFAULT_SETTINGS.maxUsdPerRun, conductor: { kind: 'demo' } });
+});
