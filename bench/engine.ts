@@ -1,72 +1,158 @@
 /**
- * Engine prefill and decode speed on this machine's WebGPU adapter (SwiftShader when there is no GPU).
- * Run: npx tsx bench/engine.ts [--model DIR] [--prompt-tokens P] [--decode-tokens N] [--weights f32|f16]
- * Without --model it writes a tiny random Qwen2 (64 wide, 2 layers, 256-token vocabulary) to a temp dir.
- * Prints one JSON line: adapter, model shape, weight bytes, prefill and decode tokens/s (best of 3).
- * Compare figures as ratios on the same adapter, never as absolute times across machines.
+ * Engine prefill and decode speed, and GPU memory, on this machine's WebGPU adapter (SwiftShader when
+ * there is no GPU), for each model and weight format asked for:
+ *   tiny       the tiny random Qwen2 of the tests (64 wide, 2 layers, 256-token vocabulary)
+ *   qwen0.5b   random weights in Qwen2.5-0.5B's shape (896 wide, 24 layers, 14/2 heads, MLP 4864,
+ *              151,936-token tied vocabulary), written as BF16 safetensors to a temp dir
+ *   DIR        any model directory
+ * Run: npx tsx bench/engine.ts [--models tiny,qwen0.5b] [--formats f32,int4] [--prompt-tokens P]
+ *        [--decode-tokens N] [--group G] [--trials K]
+ * Prints one JSON line: the adapter, then per model and format: weight bytes, the bytes one decode
+ * step reads (weights it touches + the KV cache at the last step), prefill and decode tokens/s
+ * (best of K), decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
+ * engine's GPU buffers. Compare figures as ratios on one adapter, never across machines.
+ * On 2 CPU cores with SwiftShader, qwen0.5b takes about 8 minutes with
+ * --prompt-tokens 8 --decode-tokens 4 --trials 1 (most of it decoding f32 at ~9 s a token).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GpuModel, type Dtype } from '../src/engine/index.ts';
+import { GpuModel, type WeightFormat } from '../src/engine/index.ts';
 import { filesFromDir } from '../src/engine/model/files-node.ts';
-import { openModel } from '../src/engine/model/index.ts';
-import { createNodeGpu } from '../src/node/webgpu.ts';
-import { writeTinyModel } from '../test/support/tiny-model.ts';
-
-const TRIALS = 3;
+import { openModel, type OpenedModel } from '../src/engine/model/index.ts';
+import type { ModelWeights } from '../src/engine/runtime/index.ts';
+import { createNodeGpu, type NodeGpu } from '../src/node/webgpu.ts';
+import { writeTinyModel, type TinyModelOptions } from '../test/support/tiny-model.ts';
 
 const { values } = parseArgs({
   options: {
-    model: { type: 'string' },
-    'prompt-tokens': { type: 'string', default: '32' },
-    'decode-tokens': { type: 'string', default: '16' },
-    weights: { type: 'string' },
+    models: { type: 'string', default: 'tiny,qwen0.5b' },
+    formats: { type: 'string', default: 'f32,int4' },
+    'prompt-tokens': { type: 'string', default: '16' },
+    'decode-tokens': { type: 'string', default: '8' },
+    group: { type: 'string', default: '4' },
+    trials: { type: 'string', default: '2' },
   },
 });
 const P = Number(values['prompt-tokens']);
 const N = Number(values['decode-tokens']);
+const G = Number(values.group);
+const TRIALS = Number(values.trials);
 
-const tmp = values.model ? undefined : await mkdtemp(join(tmpdir(), 'baton-bench-'));
-const dir = values.model ?? (await writeTinyModel(tmp!, { architecture: 'qwen2', dtype: 'F32', seed: 1, vocab: 256 })).dir;
+const SHAPES: Record<string, Omit<TinyModelOptions, 'seed'>> = {
+  tiny: { architecture: 'qwen2', dtype: 'F32', vocab: 256, tokenizer: 'none' },
+  'qwen0.5b': {
+    architecture: 'qwen2',
+    dtype: 'BF16',
+    hidden: 896,
+    layers: 24,
+    heads: 14,
+    kvHeads: 2,
+    intermediate: 4864,
+    vocab: 151936,
+    tied: true,
+    ropeTheta: 1000000,
+    tokenizer: 'none',
+  },
+};
+
+/** Bytes a decode step reads: every weight except the embedding (one row of it), plus the keys and values of `tokens` positions. */
+function decodeStepBytes(model: GpuModel, tokens: number): { weights: number; kv: number } {
+  const w: ModelWeights = model.weights;
+  const c = model.config;
+  const tensors = new Set([w.norm, w.lmHead, ...w.layers.flatMap((l) => Object.values(l).filter((t) => t !== undefined))]);
+  let weights = w.embed.chunks[0].buffer.size / w.embed.chunks[0].rows; // one embedding row
+  for (const t of tensors) for (const ch of t.chunks) weights += ch.buffer.size + (ch.scales?.size ?? 0);
+  const kv = tokens * c.numLayers * 2 * c.numKvHeads * c.headDim * 4;
+  return { weights, kv };
+}
+
+async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat) {
+  const device = gpu.device;
+  const before = device.memory.current;
+  device.memory.resetPeak();
+  const loadStart = performance.now();
+  const model = await GpuModel.load(device, opened, { weights: format });
+  const loadS = (performance.now() - loadStart) / 1000;
+  try {
+    const V = opened.config.vocabSize;
+    const prompt = Array.from({ length: P }, (_, i) => (i * 7919 + 13) % V);
+    await model.generateGroup(prompt.slice(0, 4), { n: 2, maxNewTokens: 2, stopTokens: [] }); // compile pipelines
+    let prefillMs = Infinity;
+    let decodeMs = Infinity;
+    let groupPrefillMs = Infinity;
+    let groupMs = Infinity;
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const cache = model.createKvCache(P + N);
+      let t = performance.now();
+      await model.forward(prompt, { cache, lastOnly: true });
+      prefillMs = Math.min(prefillMs, performance.now() - t);
+      t = performance.now();
+      for (let i = 0; i < N; i++) await model.forward([prompt[i % P]], { cache, lastOnly: true });
+      decodeMs = Math.min(decodeMs, performance.now() - t);
+      cache.destroy();
+      // Greedy, so CPU sampling stays cheap. One new token costs the prefill alone; N more cost N batched steps.
+      t = performance.now();
+      await model.generateGroup(prompt, { n: G, maxNewTokens: 1, stopTokens: [] });
+      groupPrefillMs = Math.min(groupPrefillMs, performance.now() - t);
+      t = performance.now();
+      await model.generateGroup(prompt, { n: G, maxNewTokens: N + 1, stopTokens: [] });
+      groupMs = Math.min(groupMs, performance.now() - t);
+    }
+    groupMs -= groupPrefillMs;
+    const step = decodeStepBytes(model, P + N);
+    return {
+      format,
+      weightBytes: model.weights.bytes,
+      decodeStepReadBytes: { weights: Math.round(step.weights), kv: step.kv },
+      loadS: round(loadS),
+      prefillTokensPerS: round((P * 1000) / prefillMs),
+      decodeTokensPerS: round((N * 1000) / decodeMs),
+      decodeMsPerToken: round(decodeMs / N),
+      groupDecodeTokensPerS: round((G * N * 1000) / groupMs),
+      peakGpuBytes: device.memory.peak - before,
+    };
+  } finally {
+    model.destroy();
+  }
+}
+
+function round(x: number): number {
+  return Number(x.toPrecision(4));
+}
+
+const tmp = await mkdtemp(join(tmpdir(), 'baton-bench-'));
 const gpu = await createNodeGpu();
 try {
-  const opened = await openModel(filesFromDir(dir));
-  const model = await GpuModel.load(gpu.device, opened, values.weights ? { weights: values.weights as Dtype } : {});
-  const V = opened.config.vocabSize;
-  const prompt = Array.from({ length: P }, (_, i) => (i * 7919 + 13) % V);
-  await model.generate(prompt.slice(0, 8), { maxNewTokens: 2, stopTokens: [] }); // compile pipelines
-
-  let prefillMs = Infinity;
-  let decodeMs = Infinity;
-  for (let trial = 0; trial < TRIALS; trial++) {
-    const cache = model.createKvCache(P + N);
-    let t = performance.now();
-    await model.forward(prompt, { cache, lastOnly: true });
-    prefillMs = Math.min(prefillMs, performance.now() - t);
-    t = performance.now();
-    for (let i = 0; i < N; i++) await model.forward([prompt[i % P]], { cache, lastOnly: true });
-    decodeMs = Math.min(decodeMs, performance.now() - t);
-    cache.destroy();
+  const results = [];
+  for (const name of values.models!.split(',')) {
+    const shape = SHAPES[name];
+    const dir = shape ? (await writeTinyModel(join(tmp, name), { ...shape, seed: 1 })).dir : name;
+    const opened = await openModel(filesFromDir(dir));
+    const c = opened.config;
+    for (const format of values.formats!.split(',') as WeightFormat[]) {
+      results.push({
+        model: name,
+        shape: { hidden: c.hiddenSize, layers: c.numLayers, heads: c.numHeads, kvHeads: c.numKvHeads, intermediate: c.intermediateSize, vocab: c.vocabSize, tied: c.tieWordEmbeddings },
+        ...(await measure(gpu, opened, format)),
+      });
+    }
+    if (shape) await rm(dir, { recursive: true, force: true });
   }
-  const c = opened.config;
   const caps = gpu.device.caps;
   console.log(
     JSON.stringify({
       bench: 'engine',
       adapter: { kind: gpu.kind, ...caps.adapter, shaderF16: caps.shaderF16, maxStorageBufferBindingSize: caps.maxStorageBufferBindingSize },
-      model: { dir: values.model ?? 'tiny-random-qwen2', architecture: c.architecture, hidden: c.hiddenSize, layers: c.numLayers, vocab: V },
-      weights: { dtype: model.weights.dtype, bytes: model.weights.bytes },
       promptTokens: P,
       decodeTokens: N,
-      prefillTokensPerS: Number(((P * 1000) / prefillMs).toFixed(2)),
-      decodeTokensPerS: Number(((N * 1000) / decodeMs).toFixed(2)),
-      decodeMsPerToken: Number((decodeMs / N).toFixed(2)),
+      group: G,
+      trials: TRIALS,
+      results,
     }),
   );
-  model.destroy();
 } finally {
   gpu.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true });
 }

@@ -1,17 +1,25 @@
 /**
  * Baton's WebGPU engine, its public face: a device made from a GPUAdapter the caller passes in
  * (navigator.gpu in a browser worker, Dawn under Node via src/node/webgpu.ts), then a GpuModel
- * loaded from a model directory's tensors, with optional LoRA, for logprobs and generation.
+ * loaded from a model directory's tensors (f32, f16 or int4 weights), with optional LoRA, for
+ * logprobs, generation and batched group sampling; EnginePolicy puts it behind core's Policy.
  */
-export { createEngineDevice, EngineDevice, type Capabilities } from './device/index.ts';
+export { createEngineDevice, EngineDevice, MemoryMeter, type Capabilities } from './device/index.ts';
 export {
   createSampler,
+  EnginePolicy,
   GpuModel,
   KvCache,
+  streamSeed,
   type Generation,
+  type EngineGroupOptions,
+  type EnginePolicyOptions,
   type GenerateOptions,
+  type GroupGenerateOptions,
   type LoadModelOptions,
   type Sampled,
   type SamplingOptions,
+  type TokenMasks,
+  type WeightFormat,
 } from './runtime/index.ts';
 export type { Dtype } from './kernels/index.ts';

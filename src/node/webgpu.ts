@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BatonError } from '../core/errors/index.ts';
-import { createEngineDevice, GpuModel, type Dtype, type EngineDevice } from '../engine/index.ts';
+import { createEngineDevice, GpuModel, type EngineDevice, type WeightFormat } from '../engine/index.ts';
 import { filesFromDir } from '../engine/model/files-node.ts';
 import { openModel, readPeftAdapter } from '../engine/model/index.ts';
 import { loadTokenizer, type Tokenizer } from '../engine/tokenizer/index.ts';
@@ -126,7 +126,7 @@ export interface NodeModel {
  * A model directory on disk loaded onto this machine's WebGPU device, with its LoRA adapter when
  * `loraDir` is given and its tokenizer when `withTokenizer`. `close()` frees everything.
  */
-export async function openNodeModel(options: { modelDir: string; loraDir?: string; weights?: Dtype; withTokenizer?: boolean }): Promise<NodeModel> {
+export async function openNodeModel(options: { modelDir: string; loraDir?: string; weights?: WeightFormat; withTokenizer?: boolean }): Promise<NodeModel> {
   const files = filesFromDir(options.modelDir);
   const opened = await openModel(files);
   const tokenizer = options.withTokenizer ? await loadTokenizer(files) : undefined;
@@ -150,9 +150,8 @@ export async function openNodeModel(options: { modelDir: string; loraDir?: strin
   }
 }
 
-/** The CLI's --weights value: f32 or f16 (int4 comes later), undefined for the device's default. */
-export function weightsFlag(value: string | undefined): Dtype | undefined {
-  if (value === undefined || value === 'f32' || value === 'f16') return value;
-  if (value === 'int4') throw new CliError('--weights int4 is not yet supported by the engine; use f32 or f16.', 2);
+/** The CLI's --weights value: f32, f16 or int4, undefined for the device's default. */
+export function weightsFlag(value: string | undefined): WeightFormat | undefined {
+  if (value === undefined || value === 'f32' || value === 'f16' || value === 'int4') return value;
   throw new CliError(`--weights must be f32, f16 or int4, got "${value}"`, 2);
 }

@@ -2,7 +2,7 @@
  * Scratch storage buffers reused across forward passes, pooled by size class (powers of two from
  * 256 bytes), so a decode step allocates nothing. Buffers go back with `release`; `destroy` frees all.
  */
-import { STORAGE_USAGE } from './usage.ts';
+import type { EngineDevice } from './device.ts';
 
 const MIN_CLASS = 256;
 
@@ -13,11 +13,11 @@ function sizeClass(bytes: number): number {
 }
 
 export class BufferPool {
-  readonly #device: GPUDevice;
+  readonly #device: EngineDevice;
   readonly #free = new Map<number, GPUBuffer[]>();
   readonly #all = new Set<GPUBuffer>();
 
-  constructor(device: GPUDevice) {
+  constructor(device: EngineDevice) {
     this.#device = device;
   }
 
@@ -26,7 +26,7 @@ export class BufferPool {
     const size = sizeClass(bytes);
     const reused = this.#free.get(size)?.pop();
     if (reused) return reused;
-    const buffer = this.#device.createBuffer({ label, size, usage: STORAGE_USAGE });
+    const buffer = this.#device.createBuffer(size, label);
     this.#all.add(buffer);
     return buffer;
   }
@@ -39,7 +39,7 @@ export class BufferPool {
   }
 
   destroy(): void {
-    for (const b of this.#all) b.destroy();
+    for (const b of this.#all) this.#device.free(b);
     this.#all.clear();
     this.#free.clear();
   }

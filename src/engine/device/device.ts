@@ -7,6 +7,7 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import { BufferPool } from './buffer-pool.ts';
+import { MemoryMeter } from './memory-meter.ts';
 import { raisedLimits, readCapabilities, type Capabilities } from './capabilities.ts';
 import { CommandBatch } from './command-batch.ts';
 import { PipelineCache } from './pipeline-cache.ts';
@@ -33,6 +34,8 @@ export class EngineDevice {
   readonly caps: Capabilities;
   readonly pipelines: PipelineCache;
   readonly pool: BufferPool;
+  /** Bytes held in buffers made through this device (weights, caches, scratch, uniforms), and their peak. */
+  readonly memory = new MemoryMeter();
   #lost: GPUDeviceLostInfo | undefined;
   #destroyed = false;
   #errors: string[] = [];
@@ -42,7 +45,7 @@ export class EngineDevice {
     this.gpu = device;
     this.caps = readCapabilities(device, info ?? device.adapterInfo);
     this.pipelines = new PipelineCache(device);
-    this.pool = new BufferPool(device);
+    this.pool = new BufferPool(this);
     void device.lost.then((lost) => {
       this.#lost = lost;
     });
@@ -84,7 +87,18 @@ export class EngineDevice {
         data: { label, bytes, maxBufferSize: this.caps.maxBufferSize },
       });
     }
-    return this.gpu.createBuffer({ label, size: Math.max(4, Math.ceil(bytes / 4) * 4), usage: STORAGE_USAGE });
+    return this.#track(this.gpu.createBuffer({ label, size: Math.max(4, Math.ceil(bytes / 4) * 4), usage: STORAGE_USAGE }));
+  }
+
+  /** Destroys a buffer made by this device and stops counting it. */
+  free(buffer: GPUBuffer): void {
+    this.memory.freed(buffer);
+    buffer.destroy();
+  }
+
+  #track(buffer: GPUBuffer): GPUBuffer {
+    this.memory.allocated(buffer);
+    return buffer;
   }
 
   /** A new buffer holding `data`; an allocation the GPU cannot make is an 'engine/out-of-memory' error. */
@@ -94,7 +108,7 @@ export class EngineDevice {
     const buffer = this.createBuffer(data.byteLength, label);
     const error = await this.gpu.popErrorScope();
     if (error) {
-      buffer.destroy();
+      this.free(buffer);
       throw new BatonError({
         code: 'engine/out-of-memory',
         message: `Out of GPU memory while allocating ${label} (${data.byteLength} bytes); try a smaller model or int4 weights.`,
@@ -120,10 +134,10 @@ export class EngineDevice {
   /** The uniform ring for a batch: one buffer, grown as needed, rewritten per submit (queue order keeps earlier batches intact). */
   uniformBuffer(bytes: number): GPUBuffer {
     if (!this.#uniforms || this.#uniforms.size < bytes) {
-      this.#uniforms?.destroy();
+      if (this.#uniforms) this.free(this.#uniforms);
       let size = 4096;
       while (size < bytes) size *= 2;
-      this.#uniforms = this.gpu.createBuffer({ label: 'uniforms', size, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+      this.#uniforms = this.#track(this.gpu.createBuffer({ label: 'uniforms', size, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST }));
     }
     return this.#uniforms;
   }
@@ -132,7 +146,7 @@ export class EngineDevice {
   async read(buffer: GPUBuffer, byteOffset = 0, byteLength = buffer.size - byteOffset): Promise<ArrayBuffer> {
     this.check();
     const size = Math.ceil(byteLength / 4) * 4;
-    const staging = this.gpu.createBuffer({ label: 'readback', size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+    const staging = this.#track(this.gpu.createBuffer({ label: 'readback', size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST }));
     try {
       const encoder = this.gpu.createCommandEncoder({ label: 'readback' });
       encoder.copyBufferToBuffer(buffer, byteOffset, staging, 0, size);
@@ -146,7 +160,7 @@ export class EngineDevice {
       this.check();
       throw e;
     } finally {
-      staging.destroy();
+      this.free(staging);
     }
   }
 
@@ -159,7 +173,7 @@ export class EngineDevice {
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.pool.destroy();
-    this.#uniforms?.destroy();
+    if (this.#uniforms) this.free(this.#uniforms);
     this.gpu.destroy();
   }
 }

@@ -1,5 +1,6 @@
 export { createEngineDevice, EngineDevice } from './device.ts';
 export { CommandBatch } from './command-batch.ts';
+export { MemoryMeter } from './memory-meter.ts';
 export type { Capabilities } from './capabilities.ts';
 export type { BindingSpec, BufferArg, Grid, KernelSpec, UniformSpec } from './kernel-spec.ts';
 export { BufferUsage, MapMode, STORAGE_USAGE } from './usage.ts';

@@ -3,10 +3,11 @@
  * refForward (Qwen2, Qwen3, Llama). For T tokens at positions startPos .. startPos + T - 1 it
  * appends their keys and values to the cache and leaves the final-normed hidden states (T, C).
  * Dimension letters as in ops.ref.ts: T tokens, C hidden, H query heads, KV kv heads, D head size,
- * I MLP size, V vocabulary.
+ * I MLP size, V vocabulary. The T tokens may belong to several sequences decoded together (a group):
+ * T / slots.length consecutive tokens per sequence, each sequence with its own slot of the cache.
  */
 import type { CommandBatch } from '../device/index.ts';
-import { attentionForward, embeddingForward, rmsnormForward, ropeForward, swigluForward } from '../kernels/index.ts';
+import { attentionForward, embeddingForward, embeddingInt4Forward, rmsnormForward, ropeForward, swigluForward } from '../kernels/index.ts';
 import type { ModelConfig } from '../model/index.ts';
 import { wholeBuffer, type GpuTensor } from './gpu-tensor.ts';
 import type { KvCache } from './kv-cache.ts';
@@ -20,7 +21,10 @@ export interface ForwardInputs {
   rope: GPUBuffer; // (T, D/2, 2) cos, sin for this call's positions
   T: number;
   startPos: number;
-  cache: KvCache; // holds startPos tokens, room for T more
+  cache: KvCache; // holds startPos tokens in each slot, room for T / slots.length more
+  /** The cache slot of each sequence, in the order of their tokens. */
+  slots: readonly number[];
+  slotBuffer: GPUBuffer; // the same, (slots.length) u32
 }
 
 export function encodeForward(
@@ -43,8 +47,14 @@ export function encodeForward(
     batch.run(rmsnormForward, { dtype }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps });
 
   const x = scratch.floats(T * C, 'x'); // (T, C) residual stream
+  const embedInt4 = weights.embed.int4;
   for (const chunk of weights.embed.chunks) {
-    batch.run(embeddingForward, { dtype }, { ids: input.ids, table: chunk.buffer, out: x }, { T, C, rowStart: chunk.rowStart, rows: chunk.rows });
+    const shape = { T, C, rowStart: chunk.rowStart, rows: chunk.rows };
+    if (embedInt4) {
+      batch.run(embeddingInt4Forward, { dtype, groupSize: embedInt4.groupSize }, { ids: input.ids, table: chunk.buffer, scales: chunk.scales!, out: x }, shape);
+    } else {
+      batch.run(embeddingForward, { dtype }, { ids: input.ids, table: chunk.buffer, out: x }, shape);
+    }
   }
   const h = scratch.floats(T * C, 'h'); // (T, C)
   const q = scratch.floats(T * H * D, 'q'); // (T, H, D)
@@ -56,8 +66,10 @@ export function encodeForward(
   const gate = scratch.floats(T * I, 'gate'); // (T, I)
   const up = scratch.floats(T * I, 'up'); // (T, I)
   const act = scratch.floats(T * I, 'swiglu'); // (T, I)
-  const kvOffset = startPos * cache.rowBytes;
-  const kvBytes = T * cache.rowBytes;
+  const Tq = T / input.slots.length;
+  const kvBytes = Tq * cache.rowBytes;
+  const appendToCache = (src: GPUBuffer, dst: GPUBuffer) =>
+    input.slots.forEach((slot, b) => batch.copy(src, b * kvBytes, dst, slot * cache.slotBytes + startPos * cache.rowBytes, kvBytes));
 
   weights.layers.forEach((l, layer) => {
     rmsnorm(x, l.inputNorm, h, T, C);
@@ -70,13 +82,13 @@ export function encodeForward(
     }
     batch.run(ropeForward, {}, { x: qn, cs: input.rope }, { T, H, D });
     batch.run(ropeForward, {}, { x: kn, cs: input.rope }, { T, H: KV, D });
-    batch.copy(kn, 0, cache.k[layer], kvOffset, kvBytes);
-    batch.copy(v, 0, cache.v[layer], kvOffset, kvBytes);
+    appendToCache(kn, cache.k[layer]);
+    appendToCache(v, cache.v[layer]);
     batch.run(
       attentionForward,
       { headDim: D },
-      { q: qn, k: cache.k[layer], v: cache.v[layer], out: att },
-      { T, Hq: H, Hkv: KV, startPos, scale: 1 / Math.sqrt(D) },
+      { q: qn, k: cache.k[layer], v: cache.v[layer], slots: input.slotBuffer, out: att },
+      { T, Tq, slotStride: cache.slotBytes / 4, Hq: H, Hkv: KV, startPos, scale: 1 / Math.sqrt(D) },
     );
     linear({ x: att, weight: l.o, out: x, accumulate: true });
 

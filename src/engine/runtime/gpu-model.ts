@@ -1,7 +1,8 @@
 /**
- * A causal LM on the GPU: weights loaded once, then prefill and KV-cache decode, exact per-token
- * logprobs in one pass, greedy or seeded sampling with stop tokens, and a LoRA adapter applied
- * beside the frozen weights (switchable, never merged). Passes run one at a time, in call order.
+ * A causal LM on the GPU: weights loaded once (f32, f16 or int4 projections), then prefill and
+ * KV-cache decode, exact per-token logprobs in one pass, greedy or seeded sampling with stop tokens,
+ * groups of samples of one prompt decoded as a batch (GRPO), and a LoRA adapter applied beside the
+ * frozen weights (switchable, never merged). Passes run one at a time, in call order.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { CommandBatch, EngineDevice } from '../device/index.ts';
@@ -11,13 +12,18 @@ import { encodeForward } from './forward.ts';
 import { KvCache } from './kv-cache.ts';
 import { linearForward } from './linear.ts';
 import { destroyLora, uploadLora, type GpuLora } from './lora-weights.ts';
-import { destroyModelWeights, loadModelWeights, type ModelWeights } from './model-weights.ts';
-import { createSampler, type SamplingOptions } from './sampling.ts';
+import { destroyModelWeights, loadModelWeights, type ModelWeights, type WeightFormat } from './model-weights.ts';
+import { createSampler, streamSeed, type Sampler, type SamplingOptions } from './sampling.ts';
 import { Scratch } from './scratch.ts';
 
 export interface LoadModelOptions {
-  /** Storage dtype of the weights: 'f16' needs shader-f16; default f16 where available, else f32. */
-  weights?: Dtype;
+  /**
+   * Storage of the weights: 'f16' needs shader-f16; 'int4' stores the projection matrices as int4
+   * groups and the rest in f16 where available, else f32. Default f16 where available, else f32.
+   */
+  weights?: WeightFormat;
+  /** With int4 weights, quantise the LM head too (default true); a tied head is the embedding, then int4 too. */
+  int4Head?: boolean;
   /** Split tensors and logits above this many bytes; defaults to the device's storage binding limit. */
   maxBindingBytes?: number;
   onProgress?(loaded: number, total: number): void;
@@ -30,6 +36,23 @@ export interface GenerateOptions {
   sampling?: SamplingOptions;
   signal?: AbortSignal;
   onToken?(token: number, logprob: number): void;
+  /**
+   * Called before each token: the bitmask (bit id & 31 of word id >> 5) of the ids that may come next
+   * (format-constrained sampling), or undefined for any. Logprobs stay those of the unmasked model.
+   */
+  allowedTokens?(tokens: readonly number[]): Uint32Array | undefined;
+}
+
+export interface GroupGenerateOptions extends Omit<GenerateOptions, 'onToken' | 'allowedTokens'> {
+  /** Number of completions of the prompt. */
+  n: number;
+  /** Completion i samples with seed streamSeed(sampling.seed, i). */
+  sampling?: SamplingOptions;
+  /** Called after each token; true ends completion `index` there with finishReason 'stop' (e.g. a stop string). */
+  stopWhen?(index: number, tokens: readonly number[]): boolean;
+  /** As GenerateOptions.allowedTokens, for completion `index`. */
+  allowedTokens?(index: number, tokens: readonly number[]): Uint32Array | undefined;
+  onToken?(index: number, token: number, logprob: number): void;
 }
 
 export interface Generation {
@@ -60,9 +83,16 @@ export class GpuModel {
   }
 
   static async load(device: EngineDevice, model: { config: ModelConfig; tensors: TensorSource }, options: LoadModelOptions = {}): Promise<GpuModel> {
-    const dtype = options.weights ?? (device.caps.shaderF16 ? 'f16' : 'f32');
+    const format = options.weights ?? (device.caps.shaderF16 ? 'f16' : 'f32');
+    const dtype: Dtype = format === 'int4' ? (device.caps.shaderF16 ? 'f16' : 'f32') : format;
     const maxBindingBytes = Math.min(options.maxBindingBytes ?? Infinity, device.caps.maxStorageBufferBindingSize);
-    const weights = await loadModelWeights(device, model.tensors, model.config, { dtype, maxBindingBytes, onProgress: options.onProgress });
+    const weights = await loadModelWeights(device, model.tensors, model.config, {
+      dtype,
+      int4: format === 'int4',
+      ...(options.int4Head === undefined ? {} : { int4Head: options.int4Head }),
+      maxBindingBytes,
+      onProgress: options.onProgress,
+    });
     return new GpuModel(device, model.config, weights, maxBindingBytes);
   }
 
@@ -70,7 +100,7 @@ export class GpuModel {
   async setLora(adapter: LoraAdapter | undefined): Promise<void> {
     const next = adapter ? await uploadLora(this.device, adapter, this.config) : undefined;
     await this.#serial(async () => {
-      if (this.#lora) destroyLora(this.#lora);
+      if (this.#lora) destroyLora(this.device, this.#lora);
       this.#lora = next;
     });
   }
@@ -93,8 +123,11 @@ export class GpuModel {
     return this.#passWithoutCache(ids, head);
   }
 
-  /** logprobs[i] = log p(ids[i + 1] | ids[0..i]) under logits / temperature; length ids.length - 1. */
-  async logprobs(ids: readonly number[], options: { temperature?: number } = {}): Promise<Float32Array> {
+  /**
+   * logprobs[i] = log p(ids[i + 1] | ids[0..i]) under logits / temperature; length ids.length - 1.
+   * `baseOnly` leaves the LoRA adapter out (GRPO's KL reference is the base model).
+   */
+  async logprobs(ids: readonly number[], options: { temperature?: number; baseOnly?: boolean } = {}): Promise<Float32Array> {
     if (ids.length < 2) throw new BatonError({ code: 'data/invalid', message: 'logprobs needs at least two tokens: a context and one token to score.' });
     const temperature = options.temperature ?? 1;
     if (!(temperature > 0)) throw new BatonError({ code: 'run/config', message: `temperature must be positive, got ${temperature}.` });
@@ -116,43 +149,91 @@ export class GpuModel {
       }
       return { buffer: out, floats: R };
     };
-    return this.#passWithoutCache(ids, head);
+    return this.#passWithoutCache(ids, head, options.baseOnly ?? false);
   }
 
   /** Continues `prompt` token by token through the KV cache until a stop token or maxNewTokens. */
   async generate(prompt: readonly number[], options: GenerateOptions): Promise<Generation> {
+    const { onToken, allowedTokens, sampling, ...rest } = options;
+    const [out] = await this.#decode(prompt, [createSampler(sampling)], {
+      ...rest,
+      ...(onToken ? { onToken: (_: number, token: number, logprob: number) => onToken(token, logprob) } : {}),
+      ...(allowedTokens ? { allowedTokens: (_: number, tokens: readonly number[]) => allowedTokens(tokens) } : {}),
+    });
+    return out;
+  }
+
+  /**
+   * `n` completions of one prompt: the prompt is prefilled once and its keys and values copied into
+   * one cache slot per completion; then every step is one forward pass over the completions still
+   * running (finished ones leave the batch). Each completion has its own stop and its own random
+   * stream, so completion i equals `generate` with seed streamSeed(seed, i).
+   */
+  async generateGroup(prompt: readonly number[], options: GroupGenerateOptions): Promise<Generation[]> {
+    const { n, sampling, ...rest } = options;
+    if (!Number.isInteger(n) || n < 1) throw new BatonError({ code: 'run/config', message: `n must be a positive integer, got ${n}.` });
+    const seed = sampling?.seed ?? 0;
+    return this.#decode(
+      prompt,
+      Array.from({ length: n }, (_, i) => createSampler({ ...sampling, seed: streamSeed(seed, i) })),
+      rest,
+    );
+  }
+
+  /** The decoding loop of generate and generateGroup: one completion per sampler. */
+  async #decode(prompt: readonly number[], samplers: readonly Sampler[], options: Omit<GroupGenerateOptions, 'n' | 'sampling'>): Promise<Generation[]> {
     const { maxNewTokens, signal } = options;
     if (!Number.isInteger(maxNewTokens) || maxNewTokens < 1) {
       throw new BatonError({ code: 'run/config', message: `maxNewTokens must be a positive integer, got ${maxNewTokens}.` });
     }
+    const n = samplers.length;
+    const V = this.config.vocabSize;
     const stop = new Set(options.stopTokens ?? this.config.eosTokenIds);
-    const sample = createSampler(options.sampling);
-    const cache = this.createKvCache(prompt.length + maxNewTokens);
-    const out: Generation = { tokens: [], logprobs: [], finishReason: 'length' };
+    const outs: Generation[] = Array.from({ length: n }, () => ({ tokens: [], logprobs: [], finishReason: 'length' }));
+    // Each completion feeds at most maxNewTokens - 1 tokens back. A lone completion decodes in the prompt's own cache.
+    const promptCache = this.createKvCache(prompt.length + (n === 1 ? maxNewTokens - 1 : 0));
+    let cache: KvCache | undefined = n === 1 ? promptCache : undefined;
     try {
-      let logits = await this.#pass(prompt, cache, this.#lastRowHead);
+      const first = await this.#pass(prompt, promptCache, this.#lastRowHead);
+      let running = outs.map((_, i) => i);
+      let rows = running.map(() => first);
       for (;;) {
         if (signal?.aborted) throw new BatonError({ code: 'run/aborted', message: 'Generation stopped.', cause: signal.reason });
-        const { token, logprob } = sample(logits);
-        out.tokens.push(token);
-        out.logprobs.push(logprob);
-        options.onToken?.(token, logprob);
-        if (stop.has(token)) {
-          out.finishReason = 'stop';
-          break;
+        const next: number[] = [];
+        running.forEach((i, r) => {
+          const out = outs[i];
+          const { token, logprob } = samplers[i](rows[r], options.allowedTokens?.(i, out.tokens));
+          out.tokens.push(token);
+          out.logprobs.push(logprob);
+          options.onToken?.(i, token, logprob);
+          if (stop.has(token) || options.stopWhen?.(i, out.tokens)) out.finishReason = 'stop';
+          else if (out.tokens.length < maxNewTokens) next.push(i);
+        });
+        if (next.length === 0) break;
+        if (!cache) {
+          cache = new KvCache(this.device, this.config, prompt.length + maxNewTokens - 1, n);
+          await cache.fillFrom(promptCache);
+          promptCache.destroy();
         }
-        if (out.tokens.length >= maxNewTokens) break;
-        logits = await this.#pass([token], cache, this.#lastRowHead);
+        const logits = await this.#pass(
+          next.map((i) => outs[i].tokens[outs[i].tokens.length - 1]),
+          cache,
+          (batch, scratch, hidden, T) => this.#logitsHead(batch, scratch, hidden, 0, T),
+          { slots: next },
+        );
+        rows = next.map((_, r) => logits.subarray(r * V, (r + 1) * V));
+        running = next;
       }
     } finally {
-      cache.destroy();
+      promptCache.destroy();
+      cache?.destroy();
     }
-    return out;
+    return outs;
   }
 
   destroy(): void {
-    destroyModelWeights(this.weights);
-    if (this.#lora) destroyLora(this.#lora);
+    destroyModelWeights(this.device, this.weights);
+    if (this.#lora) destroyLora(this.device, this.#lora);
     this.#lora = undefined;
   }
 
@@ -190,16 +271,22 @@ export class GpuModel {
   }
 
   /** A pass over a whole sequence: attention still reads keys from a cache, made for it and freed. */
-  async #passWithoutCache(ids: readonly number[], head: Head): Promise<Float32Array> {
+  async #passWithoutCache(ids: readonly number[], head: Head, baseOnly = false): Promise<Float32Array> {
     const cache = this.createKvCache(ids.length);
     try {
-      return await this.#pass(ids, cache, head);
+      return await this.#pass(ids, cache, head, { baseOnly });
     } finally {
       cache.destroy();
     }
   }
 
-  #pass(ids: readonly number[], cache: KvCache, head: Head): Promise<Float32Array> {
+  /**
+   * One forward pass of `ids` continuing `cache`, then `head`. With several `slots`, ids are
+   * ids.length / slots.length tokens of each sequence in turn, each continuing its own cache slot.
+   * `baseOnly` runs without the LoRA adapter.
+   */
+  #pass(ids: readonly number[], cache: KvCache, head: Head, options: { slots?: readonly number[]; baseOnly?: boolean } = {}): Promise<Float32Array> {
+    const slots = options.slots ?? [0];
     const { vocabSize: V, headDim: D } = this.config;
     if (ids.length === 0) return Promise.reject(new BatonError({ code: 'data/invalid', message: 'No tokens to run: give at least one token id.' }));
     for (const id of ids) {
@@ -209,19 +296,26 @@ export class GpuModel {
     }
     return this.#serial(async () => {
       const T = ids.length;
+      const Tq = T / slots.length;
       const startPos = cache.length;
-      await cache.reserve(T);
+      await cache.reserve(Tq);
       const scratch = new Scratch(this.device);
       try {
         const idBuffer = scratch.floats(T, 'ids');
         this.device.write(idBuffer, Uint32Array.from(ids));
         const rope = scratch.floats(T * D, 'rope');
-        this.device.write(rope, ropeTable(this.#invFreq, startPos, T));
+        const table = ropeTable(this.#invFreq, startPos, Tq); // every sequence is at the same positions
+        const tiled = new Float32Array(T * D);
+        for (let b = 0; b < slots.length; b++) tiled.set(table, b * table.length);
+        this.device.write(rope, tiled);
+        const slotBuffer = scratch.floats(slots.length, 'slots');
+        this.device.write(slotBuffer, Uint32Array.from(slots));
         const batch = this.device.batch('forward');
-        const hidden = encodeForward(batch, scratch, this.config, this.weights, this.#lora, { ids: idBuffer, rope, T, startPos, cache });
+        const lora = options.baseOnly ? undefined : this.#lora;
+        const hidden = encodeForward(batch, scratch, this.config, this.weights, lora, { ids: idBuffer, rope, T, startPos, cache, slots, slotBuffer });
         const result = head(batch, scratch, hidden, T);
         await batch.submit();
-        cache.length = startPos + T;
+        cache.length = startPos + Tq;
         return await this.device.readF32(result.buffer, 0, result.floats);
       } finally {
         scratch.release();

@@ -3,14 +3,20 @@
  * when it is larger than one storage binding may be, as row chunks each within the limit (a 0.5B
  * model's embedding, 151936 x 896, is above WebGPU's default 128 MiB). Kernels that read weights
  * run once per chunk (see linear.ts and the embedding step of forward.ts).
+ * A projection matrix may instead be stored as int4 (quant/int4.ts): packed levels per chunk with
+ * their group scales beside them; `dtype` is then the scales' dtype.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { EngineDevice } from '../device/index.ts';
 import type { Dtype } from '../kernels/index.ts';
 import { f32ToF16, type TensorSource } from '../model/index.ts';
+import { INT4_GROUP_SIZE, quantizeInt4 } from '../quant/index.ts';
 
 export interface RowChunk {
+  /** (rows, cols) in `dtype`, or (rows, cols / 8) u32 for an int4 tensor. */
   readonly buffer: GPUBuffer;
+  /** int4 only: (rows, cols / groupSize) in `dtype`. */
+  readonly scales?: GPUBuffer;
   readonly rowStart: number;
   readonly rows: number;
 }
@@ -19,7 +25,10 @@ export interface GpuTensor {
   readonly name: string;
   readonly rows: number;
   readonly cols: number;
+  /** The values' storage dtype, or the scales' for an int4 tensor. */
   readonly dtype: Dtype;
+  /** Present when the tensor is stored as int4 groups. */
+  readonly int4?: { readonly groupSize: number };
   readonly chunks: readonly RowChunk[];
 }
 
@@ -69,15 +78,7 @@ export async function uploadValues(
   dtype: Dtype,
   maxBindingBytes = device.caps.maxStorageBufferBindingSize,
 ): Promise<GpuTensor> {
-  const rowBytes = cols * BYTES[dtype];
-  const rowsPerChunk = Math.floor(maxBindingBytes / rowBytes);
-  if (rowsPerChunk < 1) {
-    throw new BatonError({
-      code: 'engine/unsupported',
-      message: `tensor ${name}: one row of ${rowBytes} bytes exceeds this GPU's storage binding limit (${maxBindingBytes} bytes); this model is too large for the device.`,
-      data: { tensor: name, rowBytes, maxBindingBytes },
-    });
-  }
+  const rowsPerChunk = rowsPerBinding(name, cols * BYTES[dtype], maxBindingBytes);
   const chunks: RowChunk[] = [];
   for (let rowStart = 0; rowStart < rows; rowStart += rowsPerChunk) {
     const n = Math.min(rowsPerChunk, rows - rowStart);
@@ -87,12 +88,72 @@ export async function uploadValues(
   return { name, rows, cols, dtype, chunks };
 }
 
+/**
+ * Reads one (rows, cols) f32-readable tensor, quantises it to int4 with scales in `scaleDtype` and
+ * uploads it in row chunks (packed levels and scales chunked alike).
+ */
+export async function uploadInt4Tensor(
+  device: EngineDevice,
+  source: TensorSource,
+  name: string,
+  scaleDtype: Dtype,
+  maxBindingBytes = device.caps.maxStorageBufferBindingSize,
+): Promise<GpuTensor> {
+  const info = source.tensors.get(name);
+  if (!info || info.shape.length !== 2) {
+    throw new BatonError({ code: 'engine/model-file', message: `tensor ${name} is missing or not a matrix; int4 applies to linear-layer weights.`, data: { tensor: name } });
+  }
+  const [rows, cols] = info.shape;
+  const q = quantizeInt4(await source.read(name), rows, cols, scaleDtype, INT4_GROUP_SIZE);
+  const groups = cols / INT4_GROUP_SIZE;
+  const rowsPerChunk = rowsPerBinding(name, cols / 2, maxBindingBytes);
+  const chunks: RowChunk[] = [];
+  try {
+    for (let rowStart = 0; rowStart < rows; rowStart += rowsPerChunk) {
+      const n = Math.min(rowsPerChunk, rows - rowStart);
+      const label = chunks.length === 0 ? name : `${name}[${rowStart}:]`;
+      // Each buffer joins `chunks` as soon as it exists, so a failed upload frees everything before it.
+      const chunk: { buffer: GPUBuffer; scales?: GPUBuffer; rowStart: number; rows: number } = {
+        buffer: await device.upload(q.packed.subarray((rowStart * cols) / 8, ((rowStart + n) * cols) / 8), `${label} int4`),
+        rowStart,
+        rows: n,
+      };
+      chunks.push(chunk);
+      chunk.scales = await device.upload(q.scales.subarray(rowStart * groups, (rowStart + n) * groups), `${label} scales`);
+    }
+  } catch (e) {
+    destroyTensor(device, { name, rows, cols, dtype: scaleDtype, chunks });
+    throw e;
+  }
+  return { name, rows, cols, dtype: scaleDtype, int4: { groupSize: INT4_GROUP_SIZE }, chunks };
+}
+
+function rowsPerBinding(name: string, rowBytes: number, maxBindingBytes: number): number {
+  const rows = Math.floor(maxBindingBytes / rowBytes);
+  if (rows < 1) {
+    throw new BatonError({
+      code: 'engine/unsupported',
+      message: `tensor ${name}: one row of ${rowBytes} bytes exceeds this GPU's storage binding limit (${maxBindingBytes} bytes); this model is too large for the device.`,
+      data: { tensor: name, rowBytes, maxBindingBytes },
+    });
+  }
+  return rows;
+}
+
+/** Bytes a tensor holds on the GPU. */
+export function tensorBytes(t: GpuTensor): number {
+  return t.chunks.reduce((sum, c) => sum + c.buffer.size + (c.scales?.size ?? 0), 0);
+}
+
 /** The one buffer of a tensor that is never split (norms, biases: a single row). */
 export function wholeBuffer(t: GpuTensor): GPUBuffer {
   if (t.chunks.length !== 1) throw new BatonError({ code: 'engine/unsupported', message: `tensor ${t.name} is split in ${t.chunks.length} chunks where one buffer is needed.` });
   return t.chunks[0].buffer;
 }
 
-export function destroyTensor(t: GpuTensor): void {
-  for (const c of t.chunks) c.buffer.destroy();
+export function destroyTensor(device: EngineDevice, t: GpuTensor): void {
+  for (const c of t.chunks) {
+    device.free(c.buffer);
+    if (c.scales) device.free(c.scales);
+  }
 }

@@ -1,10 +1,10 @@
 /**
- * A linear layer on the GPU: out (M, N) (+)= x (M, K) W^T + b, W (N, K) possibly in row chunks, and
- * the LoRA delta scale * (x A^T) B^T added beside it when the layer is adapted (two thin matmuls
- * through an (M, r) scratch; W itself is never changed).
+ * A linear layer on the GPU: out (M, N) (+)= x (M, K) W^T + b, W (N, K) in the float dtype or int4,
+ * possibly in row chunks, and the LoRA delta scale * (x A^T) B^T added beside it when the layer is
+ * adapted (two thin matmuls through an (M, r) scratch; W itself is never changed, QLoRA-style).
  */
 import type { CommandBatch } from '../device/index.ts';
-import { MAX_ROWS_PER_THREAD, matmulForward } from '../kernels/index.ts';
+import { MAX_ROWS_PER_THREAD, matmulForward, matmulInt4Forward } from '../kernels/index.ts';
 import { wholeBuffer, type GpuTensor } from './gpu-tensor.ts';
 import type { GpuLoraModule } from './lora-weights.ts';
 import type { Scratch } from './scratch.ts';
@@ -21,14 +21,15 @@ export interface LinearArgs {
 }
 
 function product(batch: CommandBatch, x: GPUBuffer, M: number, w: GpuTensor, out: GPUBuffer, accumulate: boolean, alpha: number, bias?: GpuTensor): void {
-  const options = { dtype: w.dtype, bias: bias !== undefined, accumulate, rowsPerThread: Math.min(M, MAX_ROWS_PER_THREAD), vec4: w.cols % 4 === 0 };
+  const common = { dtype: w.dtype, bias: bias !== undefined, accumulate, rowsPerThread: Math.min(M, MAX_ROWS_PER_THREAD) };
   for (const chunk of w.chunks) {
-    batch.run(
-      matmulForward,
-      options,
-      { x, w: chunk.buffer, b: bias ? wholeBuffer(bias) : chunk.buffer, out },
-      { M, N: chunk.rows, K: w.cols, ldo: w.rows, col0: chunk.rowStart, alpha },
-    );
+    const b = bias ? wholeBuffer(bias) : chunk.buffer;
+    const shape = { M, N: chunk.rows, K: w.cols, ldo: w.rows, col0: chunk.rowStart, alpha };
+    if (w.int4) {
+      batch.run(matmulInt4Forward, { ...common, groupSize: w.int4.groupSize }, { x, w: chunk.buffer, scales: chunk.scales!, b, out }, shape);
+    } else {
+      batch.run(matmulForward, { ...common, vec4: w.cols % 4 === 0 }, { x, w: chunk.buffer, b, out }, shape);
+    }
   }
 }
 

@@ -43,15 +43,15 @@ export async function uploadLora(device: EngineDevice, adapter: LoraAdapter, con
       });
     }
   } catch (e) {
-    destroyLora({ rank: r, scale: 0, modules });
+    destroyLora(device, { rank: r, scale: 0, modules });
     throw e;
   }
   return { rank: r, scale: loraScale(adapter.config), modules };
 }
 
-export function destroyLora(lora: GpuLora): void {
+export function destroyLora(device: EngineDevice, lora: GpuLora): void {
   for (const m of lora.modules.values()) {
-    destroyTensor(m.A);
-    destroyTensor(m.B);
+    destroyTensor(device, m.A);
+    destroyTensor(device, m.B);
   }
 }

@@ -1,13 +1,16 @@
 /**
  * `baton generate`: continues a prompt with Baton's engine (WebGPU; Dawn under Node): greedy by
  * default, or seeded sampling with temperature / top-k / top-p, optionally with a LoRA adapter.
- * Prints the completion text, or with --json one JSON line per sample with its token ids and the
+ * --n samples a group decoded as one batch after a single prefill (as GRPO samples). Prints the
+ * completion text, or with --json one JSON line per sample with its token ids and the
  * log-probability of each under the sampling temperature.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ChatMessage } from '../../core/providers/types.ts';
 import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
+import { createWorkflowConstraint, tokenVocabOf, type WorkflowFormat } from '../../engine/constrain/index.ts';
+import { EnginePolicy } from '../../engine/index.ts';
 import { openNodeModel, weightsFlag } from '../webgpu.ts';
 
 const USAGE = `usage: baton generate --model DIR [--lora DIR] (--prompt TEXT | --messages FILE) [options]
@@ -22,9 +25,12 @@ options:
   --temperature T        0 is greedy (default); above 0 samples
   --top-k K              sample among the K most likely tokens (default: all)
   --top-p P              sample within the smallest set of probability >= P (default 1)
-  --seed S               sampling seed (default 0); sample i of --n uses S + i
-  --n G                  number of samples (default 1)
-  --weights W            weight storage: f32, or f16 where the GPU has shader-f16
+  --seed S               sampling seed (default 0); sample i of --n draws from its own stream of (S, i)
+  --n G                  number of samples, decoded together as one batch (default 1)
+  --weights W            weight storage: f32, f16 (needs shader-f16) or int4 (projections as int4)
+  --constrain workflow   sample only text that is a valid Conductor workflow (needs --workers)
+  --workers N            with --constrain workflow: the worker pool size (model ids 0..N-1)
+  --max-steps K          with --constrain workflow: the most steps a workflow may have
   --json                 one JSON line per sample: {index, text, tokens, logprobs, finishReason}
 `;
 
@@ -43,6 +49,20 @@ function parseMessages(text: string, file: string): ChatMessage[] {
   return value as ChatMessage[];
 }
 
+/** The workflow format of --constrain workflow --workers N [--max-steps K], or undefined without --constrain. */
+function constrainFlags(constrain: string | undefined, workers: string | undefined, maxSteps: string | undefined): WorkflowFormat | undefined {
+  if (constrain === undefined) {
+    if (workers !== undefined || maxSteps !== undefined) throw new CliError('--workers and --max-steps apply to --constrain workflow only', 2);
+    return undefined;
+  }
+  if (constrain !== 'workflow') throw new CliError(`--constrain must be "workflow", got "${constrain}"`, 2);
+  const pool = intFlag('workers', workers, undefined);
+  if (pool === undefined || pool < 1) throw new CliError('--constrain workflow needs --workers N (the pool size, at least 1)', 2);
+  const steps = intFlag('max-steps', maxSteps, undefined);
+  if (steps !== undefined && steps < 1) throw new CliError(`--max-steps must be at least 1, got ${steps}`, 2);
+  return { workers: pool, ...(steps === undefined ? {} : { maxSteps: steps }) };
+}
+
 export async function generateCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseFlags(argv, {
     model: { type: 'string' },
@@ -58,6 +78,8 @@ export async function generateCommand(argv: string[], io: CliIo): Promise<number
     n: { type: 'string' },
     weights: { type: 'string' },
     constrain: { type: 'string' },
+    workers: { type: 'string' },
+    'max-steps': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -65,7 +87,6 @@ export async function generateCommand(argv: string[], io: CliIo): Promise<number
     io.stdout(USAGE);
     return 0;
   }
-  if (values.constrain !== undefined) throw new CliError('--constrain is not yet supported by the engine.', 2);
   if (!values.model) throw new CliError('--model DIR is required', 2);
   if ((values.prompt === undefined) === (values.messages === undefined)) throw new CliError('give exactly one of --prompt TEXT and --messages FILE', 2);
   if (values.raw && values.messages !== undefined) throw new CliError('--raw applies to --prompt only', 2);
@@ -81,6 +102,7 @@ export async function generateCommand(argv: string[], io: CliIo): Promise<number
   if (topK < 0) throw new CliError(`--top-k must be 0 or more, got ${topK}`, 2);
   if (!(topP > 0 && topP <= 1)) throw new CliError(`--top-p must be in (0, 1], got ${topP}`, 2);
   if (n < 1) throw new CliError(`--n must be at least 1, got ${n}`, 2);
+  const workflowFormat = constrainFlags(values.constrain, values.workers, values['max-steps']);
   const messages = values.messages === undefined ? undefined : parseMessages(await readFile(resolve(io.cwd, values.messages), 'utf8'), values.messages);
 
   const loaded = await openNodeModel({
@@ -91,19 +113,21 @@ export async function generateCommand(argv: string[], io: CliIo): Promise<number
   });
   try {
     const tokenizer = loaded.tokenizer!;
-    const prompt = values.raw
-      ? tokenizer.encode(values.prompt!)
-      : tokenizer.encodeChat(messages ?? [{ role: 'user', content: values.prompt! }], {
-          continueFinal: messages?.[messages.length - 1]?.role === 'assistant',
-        });
-    const stopTokens = [...new Set([...loaded.model.config.eosTokenIds, ...(tokenizer.eosTokenId === undefined ? [] : [tokenizer.eosTokenId])])];
-    for (let index = 0; index < n; index++) {
-      const g = await loaded.model.generate(prompt, { maxNewTokens, stopTokens, sampling: { temperature, topK, topP, seed: seed + index } });
-      const text = tokenizer.decode(g.tokens, { skipSpecialTokens: true });
+    const policy = new EnginePolicy(loaded.model, tokenizer);
+    const prompt = values.raw ? tokenizer.encode(values.prompt!) : (messages ?? [{ role: 'user' as const, content: values.prompt! }]);
+    const tokens = workflowFormat ? tokenVocabOf(tokenizer, loaded.model.config.vocabSize) : undefined;
+    const completions = await policy.generateGroup(prompt, {
+      n,
+      maxNewTokens,
+      sampling: { temperature, topK, topP, seed },
+      continueFinal: messages?.[messages.length - 1]?.role === 'assistant',
+      ...(workflowFormat && tokens ? { constraint: createWorkflowConstraint({ ...tokens, ...workflowFormat }), stopTokens: tokens.eosIds } : {}),
+    });
+    for (const c of completions) {
       if (values.json) {
-        io.stdout(`${JSON.stringify({ index, text, tokens: g.tokens, logprobs: g.logprobs, finishReason: g.finishReason })}\n`);
+        io.stdout(`${JSON.stringify({ index: c.index, text: c.text, tokens: c.tokens, logprobs: c.logprobs, finishReason: c.finishReason })}\n`);
       } else {
-        io.stdout(n > 1 ? `--- sample ${index}\n${text}\n` : `${text}\n`);
+        io.stdout(n > 1 ? `--- sample ${c.index}\n${c.text}\n` : `${c.text}\n`);
       }
     }
     return 0;

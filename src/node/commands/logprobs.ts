@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { CliError, numberFlag, parseFlags, type CliIo } from '../io.ts';
 import { openNodeModel, weightsFlag } from '../webgpu.ts';
 
-const USAGE = `usage: baton logprobs --model DIR [--lora DIR] (--ids FILE | --text TEXT) [--weights f32|f16] [--temperature T]
+const USAGE = `usage: baton logprobs --model DIR [--lora DIR] (--ids FILE | --text TEXT) [--weights f32|f16|int4] [--temperature T]
 
 Prints {"tokens":[...],"logprobs":[...]}: logprobs[i] = log p(tokens[i+1] | tokens[0..i]).
 
@@ -17,7 +17,7 @@ options:
   --lora DIR         PEFT LoRA adapter directory, applied beside the base weights
   --ids FILE         token ids: a JSON array or whitespace-separated integers ("-" reads stdin)
   --text TEXT        text, tokenised with the model's tokenizer
-  --weights W        weight storage: f32, or f16 where the GPU has shader-f16 (default: best available)
+  --weights W        weight storage: f32, f16 (needs shader-f16) or int4 projections (default: f16 where available, else f32)
   --temperature T    divide logits by T first, as GRPO does (default 1)
 `;
 

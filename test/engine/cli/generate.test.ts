@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesFromDir } from '../../../src/engine/model/files-node.ts';
 import { loadRefModel, logSoftmaxRef, openModel, refForward, type RefModel } from '../../../src/engine/model/index.ts';
+import { createWorkflowConstraint, tokenVocabOf } from '../../../src/engine/constrain/index.ts';
 import { loadTokenizer, type Tokenizer } from '../../../src/engine/tokenizer/index.ts';
 import { main } from '../../../src/node/cli.ts';
 import { writeTinyModel } from '../../support/tiny-model.ts';
+import { int4TensorNames, roundTripped } from '../quant/round-tripped-model.ts';
 import { recordingIo } from './cli-io.ts';
 
 describe('baton generate', () => {
@@ -54,6 +56,24 @@ describe('baton generate', () => {
     expect(fromFile.out).toBe(`${out.text}\n`);
   });
 
+  it('decodes with int4 weights the greedy chain of the reference on the weights int4 reads back', async () => {
+    const steps = 3;
+    const V = ref.config.vocabSize;
+    const quantRef = roundTripped(ref, int4TensorNames(ref, true));
+    const ids = tokenizer.encodeChat([{ role: 'user', content: 'Hi' }], { continueFinal: false });
+    const chain: number[] = [];
+    for (let i = 0; i < steps; i++) {
+      const last = refForward(quantRef, ids).subarray((ids.length - 1) * V);
+      let best = 0;
+      for (let v = 1; v < V; v++) if (last[v] > last[best]) best = v;
+      chain.push(best);
+      ids.push(best);
+    }
+    const io = recordingIo(dir);
+    expect(await main(['generate', '--model', 'model', '--prompt', 'Hi', '--max-new-tokens', String(steps), '--weights', 'int4', '--json'], io)).toBe(0);
+    expect(JSON.parse(io.out).tokens).toEqual(chain);
+  });
+
   it('samples with a seed: --n gives distinct samples, the same seed the same ones', async () => {
     const args = ['generate', '--model', 'model', '--prompt', 'Hi', '--max-new-tokens', '4', '--temperature', '1.5', '--top-k', '50', '--seed', '4', '--n', '2', '--json'];
     const first = recordingIo(dir);
@@ -67,10 +87,27 @@ describe('baton generate', () => {
     for (const s of samples) expect(s.logprobs.every((lp: number) => lp < 0)).toBe(true);
   });
 
-  it('rejects what the engine does not support yet, saying so', async () => {
+  it('samples only valid workflow text with --constrain workflow', async () => {
+    await writeTinyModel(join(dir, 'small'), { architecture: 'qwen3', dtype: 'F32', seed: 14, layers: 1, tokenizer: 'small' });
+    const io = recordingIo(dir);
+    const args = ['--model', 'small', '--prompt', 'Hi', '--max-new-tokens', '24', '--temperature', '1', '--seed', '2', '--n', '2', '--json'];
+    expect(await main(['generate', ...args, '--constrain', 'workflow', '--workers', '2', '--max-steps', '2'], io)).toBe(0);
+    const small = await loadTokenizer(filesFromDir(join(dir, 'small')));
+    const constraint = createWorkflowConstraint({ ...tokenVocabOf(small, 1024), workers: 2, maxSteps: 2 });
+    for (const line of io.out.trim().split('\n')) {
+      const { tokens, finishReason } = JSON.parse(line) as { tokens: number[]; finishReason: string };
+      let state = constraint.start();
+      for (const id of tokens) state = constraint.advance(state, id); // throws on a token the format forbids
+      if (finishReason === 'stop') expect(constraint.isFinished(state)).toBe(true);
+    }
+  });
+
+  it('rejects unsupported or wrong flags, saying so', async () => {
     const cases: [string[], RegExp][] = [
-      [['--model', 'model', '--prompt', 'Hi', '--constrain', 'workflow'], /--constrain is not yet supported/],
-      [['--model', 'model', '--prompt', 'Hi', '--weights', 'int4'], /int4 is not yet supported/],
+      [['--model', 'model', '--prompt', 'Hi', '--constrain', 'json'], /--constrain must be "workflow"/],
+      [['--model', 'model', '--prompt', 'Hi', '--constrain', 'workflow'], /--constrain workflow needs --workers N/],
+      [['--model', 'model', '--prompt', 'Hi', '--workers', '3'], /apply to --constrain workflow only/],
+      [['--model', 'model', '--prompt', 'Hi', '--weights', 'int8'], /--weights must be f32, f16 or int4/],
       [['--model', 'model'], /exactly one of --prompt TEXT and --messages FILE/],
       [['--model', 'model', '--prompt', 'Hi', '--top-p', '0'], /--top-p must be in \(0, 1\]/],
     ];

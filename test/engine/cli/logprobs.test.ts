@@ -9,6 +9,7 @@ import { loadTokenizer } from '../../../src/engine/tokenizer/index.ts';
 import { main } from '../../../src/node/cli.ts';
 import { checkTensor } from '../../support/check-tensor.ts';
 import { writeRandomAdapter, writeTinyModel } from '../../support/tiny-model.ts';
+import { int4TensorNames, roundTripped } from '../quant/round-tripped-model.ts';
 import { recordingIo } from './cli-io.ts';
 
 const IDS = [12, 250, 3, 64, 9];
@@ -41,6 +42,13 @@ describe('baton logprobs', () => {
     checkTensor('cli logprobs (LoRA)', JSON.parse(io2.out).logprobs, refLogprobs(ref, IDS, { lora }), { abs: 1e-4, rel: 1e-3 });
   });
 
+  it('scores with int4 weights as the reference does on the weights int4 reads back', async () => {
+    const io = recordingIo(dir);
+    expect(await main(['logprobs', '--model', 'model', '--ids', 'ids.json', '--weights', 'int4'], io)).toBe(0);
+    const quantRef = roundTripped(ref, int4TensorNames(ref, true));
+    checkTensor('cli int4 logprobs', JSON.parse(io.out).logprobs, refLogprobs(quantRef, IDS), { abs: 1e-4, rel: 1e-3 });
+  });
+
   it('reads ids from stdin with --ids -', async () => {
     const io = recordingIo(dir, IDS.join(' '));
     expect(await main(['logprobs', '--model', 'model', '--ids', '-'], io)).toBe(0);
@@ -49,7 +57,7 @@ describe('baton logprobs', () => {
 
   it('says plainly what is not supported or wrong', async () => {
     const cases: [string[], number, RegExp][] = [
-      [['--model', 'model', '--ids', 'ids.json', '--weights', 'int4'], 2, /int4 is not yet supported/],
+      [['--model', 'model', '--ids', 'ids.json', '--weights', 'int8'], 2, /--weights must be f32, f16 or int4/],
       [['--model', 'model'], 2, /exactly one of --ids FILE and --text TEXT/],
       [['--model', 'model', '--ids', 'model/config.json'], 2, /token ids must be non-negative integers/],
     ];

@@ -27,7 +27,23 @@ describe('EngineDevice', () => {
     const data = Uint16Array.from([1, 2, 3]);
     const buffer = await device().upload(data, 'odd');
     expect([...new Uint16Array(await device().read(buffer, 0, 6))]).toEqual([1, 2, 3]);
-    buffer.destroy();
+    device().free(buffer);
+  });
+
+  it('counts the bytes its buffers hold, and their peak', () => {
+    const d = device();
+    d.memory.resetPeak();
+    const start = d.memory.current;
+    const a = d.createBuffer(4000, 'a');
+    const b = d.createBuffer(1000, 'b');
+    expect(d.memory.current - start).toBe(5000);
+    d.free(a);
+    expect(d.memory.current - start).toBe(1000);
+    expect(d.memory.peak - start).toBe(5000);
+    d.memory.resetPeak();
+    expect(d.memory.peak).toBe(d.memory.current);
+    d.free(b);
+    expect(d.memory.current).toBe(start);
   });
 
   it('caches a pipeline per (kernel, options)', async () => {

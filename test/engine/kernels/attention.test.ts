@@ -25,8 +25,8 @@ describe('attentionForward', () => {
       device(),
       attentionForward,
       { headDim: D },
-      { q, k, v, out: T * H * D },
-      { T, Hq: H, Hkv: KV, startPos, scale: 1 / Math.sqrt(D) },
+      { q, k, v, slots: Uint32Array.of(0), out: T * H * D },
+      { T, Tq: T, slotStride: 0, Hq: H, Hkv: KV, startPos, scale: 1 / Math.sqrt(D) },
     );
     checkTensor('attention', out, attentionRef(q, k, v, { T, S, H, KV, D }));
   });
@@ -41,9 +41,35 @@ describe('attentionForward', () => {
       device(),
       attentionForward,
       { headDim: Dw },
-      { q, k, v, out: T * Hq * Dw },
-      { T, Hq, Hkv, startPos, scale: 1 / Math.sqrt(Dw) },
+      { q, k, v, slots: Uint32Array.of(0), out: T * Hq * Dw },
+      { T, Tq: T, slotStride: 0, Hq, Hkv, startPos, scale: 1 / Math.sqrt(Dw) },
     );
     checkTensor('attention D=128', out, attentionRef(q, k, v, { T, S, H: Hq, KV: Hkv, D: Dw }));
+  });
+
+  it('attends each sequence of a batch to its own cache slot (group decoding)', async () => {
+    // 3 sequences of 2 query rows each, at positions 68 and 69; slot 3 of the cache is unused.
+    const [Tq, startPos, capacity] = [2, 68, 72];
+    const slots = [2, 0, 1];
+    const T = Tq * slots.length;
+    const S = startPos + Tq;
+    const slotStride = capacity * KV * D;
+    const q = randomTensor(T * H * D, 57, -2, 2);
+    const k = randomTensor(4 * slotStride, 58, -2, 2);
+    const v = randomTensor(4 * slotStride, 59);
+    const { out } = await runKernel(
+      device(),
+      attentionForward,
+      { headDim: D },
+      { q, k, v, slots: Uint32Array.from(slots), out: T * H * D },
+      { T, Tq, slotStride, Hq: H, Hkv: KV, startPos, scale: 1 / Math.sqrt(D) },
+    );
+    const expected = new Float64Array(T * H * D);
+    slots.forEach((slot, b) => {
+      const rows = Tq * H * D;
+      const cache = (x: Float32Array) => x.subarray(slot * slotStride, slot * slotStride + S * KV * D);
+      expected.set(attentionRef(q.subarray(b * rows, (b + 1) * rows), cache(k), cache(v), { T: Tq, S, H, KV, D }), b * rows);
+    });
+    checkTensor('batched attention', out, expected);
   });
 });

@@ -47,6 +47,9 @@ describe('GpuModel with a LoRA adapter', () => {
     const adapted = refForward(ref, IDS, { lora: adapter });
     checkTensor('lora logits', await model.forward(IDS), adapted, LOGITS);
     checkTensor('lora logprobs', await model.logprobs(IDS), refLogprobs(ref, IDS, { lora: adapter }), LOGITS);
+    // GRPO's KL reference: the base model, with the adapter still loaded.
+    checkTensor('base-only logprobs', await model.logprobs(IDS, { baseOnly: true }), refLogprobs(ref, IDS), LOGITS);
+    expect(model.hasLora).toBe(true);
 
     await model.setLora(undefined);
     const base = refForward(ref, IDS);

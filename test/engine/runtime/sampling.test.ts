@@ -48,9 +48,44 @@ describe('createSampler', () => {
     expect([...seenP].sort()).toEqual([1, 3]);
   });
 
+  it('keeps to the top-k of a large vocabulary, ties going to the lower id', () => {
+    const logits = Float32Array.from({ length: 500 }, (_, i) => Math.sin(i * 12.9898) * 3);
+    logits[17] = logits[400] = 10; // a tie at the top
+    logits[250] = 9.5;
+    const best = Array.from(logits.keys()).sort((a, b) => logits[b] - logits[a] || a - b);
+    const sample = createSampler({ temperature: 50, topK: 5, seed: 6 });
+    const seen = new Set<number>();
+    for (let i = 0; i < 400; i++) seen.add(sample(logits).token);
+    expect([...seen].sort((a, b) => a - b)).toEqual(best.slice(0, 5).sort((a, b) => a - b));
+    const top1 = createSampler({ temperature: 50, topK: 1, seed: 7 });
+    expect(top1(logits).token).toBe(17);
+  });
+
   it('rejects settings that mean nothing', () => {
     for (const bad of [{ temperature: -1 }, { topK: 1.5 }, { topP: 0 }, { topP: 1.2 }]) {
       expect(() => createSampler(bad)).toThrow(BatonError);
     }
+  });
+
+  it('draws only allowed tokens from a mask, still reporting the unmasked logprob', () => {
+    const allowed = Uint32Array.of((1 << 0) | (1 << 2) | (1 << 4)); // ids 0, 2, 4
+    const full = logSoftmax(LOGITS, 1.5);
+    const greedy = createSampler()(LOGITS, allowed);
+    expect(greedy).toEqual({ token: 0, logprob: logSoftmax(LOGITS)[0] });
+    const sample = createSampler({ temperature: 1.5, seed: 4 });
+    const counts = new Map<number, number>();
+    for (let i = 0; i < 3000; i++) {
+      const { token, logprob } = sample(LOGITS, allowed);
+      expect(logprob).toBeCloseTo(full[token], 12);
+      counts.set(token, (counts.get(token) ?? 0) + 1);
+    }
+    expect([...counts.keys()].sort()).toEqual([0, 2, 4]);
+    // In proportion to p renormalised over the allowed ids.
+    const z = Math.exp(full[0]) + Math.exp(full[2]) + Math.exp(full[4]);
+    expect(Math.abs(counts.get(0)! / 3000 - Math.exp(full[0]) / z)).toBeLessThan(0.03);
+    // top-p over the allowed ids: p(0 | allowed) = 0.48 alone fills a 0.4 nucleus (unmasked, p(0) is 0.15).
+    const nucleus = createSampler({ temperature: 1.5, topP: 0.4, seed: 5 });
+    for (let i = 0; i < 50; i++) expect(nucleus(LOGITS, allowed).token).toBe(0);
+    expect(() => createSampler()(LOGITS, new Uint32Array(1))).toThrow(BatonError);
   });
 });

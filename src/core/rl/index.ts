@@ -1,0 +1,2 @@
+/** Reinforcement learning (GRPO) over a Policy. */
+export type { Completion, GroupOptions, LogprobOptions, Policy, PolicyPrompt, PolicySampling } from './policy.ts';

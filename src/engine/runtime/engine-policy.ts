@@ -1,0 +1,98 @@
+/**
+ * Baton's engine behind core/rl's Policy: chat prompts rendered with the model's own template,
+ * groups sampled as a batch by GpuModel.generateGroup, stop strings watched on the decoded tail of
+ * each completion, optional per-step token masks (format-constrained sampling), and logprobs with
+ * or without the LoRA adapter.
+ */
+import type { Completion, GroupOptions, LogprobOptions, Policy, PolicyPrompt } from '../../core/rl/index.ts';
+import type { Tokenizer } from '../tokenizer/index.ts';
+import type { GpuModel } from './gpu-model.ts';
+
+export interface EnginePolicyOptions {
+  /** Extra chat-template variables, e.g. { enable_thinking: false } for Qwen3. */
+  templateArgs?: Record<string, unknown>;
+}
+
+/**
+ * Token masks step by step, e.g. a constrain/ TokenConstraint (matched by shape, so the runtime does
+ * not depend on constrain/): each completion starts at start(), moves by advance() after each
+ * token, may take only the ids mask() sets, and ends once isFinished().
+ */
+export interface TokenMasks<S> {
+  start(): S;
+  mask(state: S): Uint32Array;
+  advance(state: S, tokenId: number): S;
+  isFinished(state: S): boolean;
+}
+
+export interface EngineGroupOptions<S = unknown> extends GroupOptions {
+  constraint?: TokenMasks<S>;
+  /** Ids that end a completion besides the model's end-of-sequence ones (e.g. the constraint's). */
+  stopTokens?: readonly number[];
+}
+
+/** Tokens decoded beyond a stop string's length when looking for it: a token can decode to no whole character. */
+const STOP_WINDOW_SLACK = 8;
+
+export class EnginePolicy implements Policy {
+  readonly model: GpuModel;
+  readonly tokenizer: Tokenizer;
+  /** End-of-sequence ids of the model config and of the tokenizer. */
+  readonly stopTokens: readonly number[];
+  readonly #templateArgs: Record<string, unknown> | undefined;
+
+  constructor(model: GpuModel, tokenizer: Tokenizer, options: EnginePolicyOptions = {}) {
+    this.model = model;
+    this.tokenizer = tokenizer;
+    this.stopTokens = [...new Set([...model.config.eosTokenIds, ...(tokenizer.eosTokenId === undefined ? [] : [tokenizer.eosTokenId])])];
+    this.#templateArgs = options.templateArgs;
+  }
+
+  /** The prompt's token ids: ids as given, or chat messages rendered with the model's template. */
+  promptIds(prompt: PolicyPrompt, continueFinal = false): number[] {
+    if (isIds(prompt)) return [...prompt];
+    return this.tokenizer.encodeChat(prompt, { continueFinal, ...(this.#templateArgs ? { templateArgs: this.#templateArgs } : {}) });
+  }
+
+  async generateGroup<S>(prompt: PolicyPrompt, options: EngineGroupOptions<S>): Promise<Completion[]> {
+    const promptIds = this.promptIds(prompt, options.continueFinal);
+    const stopStrings = options.stopStrings?.filter((s) => s.length > 0) ?? [];
+    const window = Math.max(0, ...stopStrings.map((s) => s.length)) + STOP_WINDOW_SLACK;
+    const constraint = options.constraint;
+    const states = constraint ? Array.from({ length: options.n }, () => constraint.start()) : [];
+    const generations = await this.model.generateGroup(promptIds, {
+      n: options.n,
+      maxNewTokens: options.maxNewTokens,
+      stopTokens: [...new Set([...this.stopTokens, ...(options.stopTokens ?? [])])],
+      sampling: options.sampling,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onToken ? { onToken: options.onToken } : {}),
+      ...(constraint ? { allowedTokens: (index: number) => constraint.mask(states[index]) } : {}),
+      stopWhen: (index: number, tokens: readonly number[]) => {
+        if (constraint) {
+          states[index] = constraint.advance(states[index], tokens[tokens.length - 1]);
+          if (constraint.isFinished(states[index])) return true;
+        }
+        if (stopStrings.length === 0) return false;
+        const tail = this.tokenizer.decode(tokens.slice(-window));
+        return stopStrings.some((s) => tail.includes(s));
+      },
+    });
+    return generations.map((g, index) => ({
+      index,
+      promptIds: [...promptIds],
+      tokens: g.tokens,
+      logprobs: g.logprobs,
+      text: this.tokenizer.decode(g.tokens, { skipSpecialTokens: true }),
+      finishReason: g.finishReason,
+    }));
+  }
+
+  logprobs(ids: readonly number[], options: LogprobOptions = {}): Promise<Float32Array> {
+    return this.model.logprobs(ids, { ...(options.temperature === undefined ? {} : { temperature: options.temperature }), baseOnly: options.reference ?? false });
+  }
+}
+
+function isIds(prompt: PolicyPrompt): prompt is readonly number[] {
+  return prompt.length === 0 || typeof prompt[0] === 'number';
+}
