@@ -46,7 +46,7 @@ function lastLetter(text: string, patterns: RegExp[]): string | null {
 /**
  * The letter in unmarked prose: "the correct option is C", "option (c) is correct", a bold
  * letter, a response opening with `(B)` / `B.`, or nothing but a letter. A bare lower-case
- * letter is an article or a word, so it counts only inside parentheses.
+ * letter is an article or a word, so it counts only inside parentheses or alone (`b`, `Option b`).
  */
 function letterOfProse(response: string, letters: string): string | null {
   const letter = `(?:\\(([${letters}${letters.toLowerCase()}])\\)|([${letters}])\\b)`;
@@ -59,7 +59,7 @@ function letterOfProse(response: string, letters: string): string | null {
   if (bold.length) return bold[bold.length - 1][1];
   const opening = new RegExp(`^\\s*(?:\\(([${letters}])\\)|([${letters}])[.):])(?:\\s|$)`).exec(response);
   if (opening) return opening[1] ?? opening[2];
-  const only = new RegExp(`^\\s*\\(?([${letters}])\\)?[.)]?\\s*$`, 'i').exec(response);
+  const only = new RegExp(`^\\s*(?:(?:option|choice)\\s+)?\\(?([${letters}])\\)?[.)]?\\s*$`, 'i').exec(response);
   return only ? only[1].toUpperCase() : null;
 }
 

@@ -5,7 +5,7 @@
  * answers come back as a capital letter.
  */
 import type { TaskKind } from '../task.ts';
-import { lastCommandArgument } from './latex-groups.ts';
+import { commandArguments, type CommandArgument } from './latex-groups.ts';
 import { extractChoice } from './choice.ts';
 import { lastNumber, plainNumber } from './numbers.ts';
 
@@ -40,10 +40,27 @@ function phraseAnswer(text: string): string | null {
   return s.split(/[.;](?:\s|$)|\s+(?:because|since|which|as)\s/)[0].trim();
 }
 
+// What may stand between the boxes of one answer written as several: `\boxed{2}, \boxed{3}`, `$\boxed{2}$ and $\boxed{3}$`.
+const BOX_JOINER = /^(?:[\s,;$]|\\[,;! ]|\\q?quad|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})*$/;
+
+/**
+ * The last `\boxed{}`'s content, joined by commas with the boxes just before it that only a joiner
+ * separates; a box repeated (`$\boxed{3}$ $\boxed{3}$`) counts once.
+ */
+function lastBoxes(text: string): string | null {
+  const boxes = commandArguments(text, BOX_COMMANDS);
+  if (boxes.length === 0) return null;
+  let first = boxes.length - 1;
+  const joined = (before: CommandArgument, box: CommandArgument) =>
+    before.end <= box.start && BOX_JOINER.test(text.slice(before.end, box.start)); // not when nested
+  while (first > 0 && joined(boxes[first - 1], boxes[first])) first--;
+  return [...new Set(boxes.slice(first).map((b) => b.content.trim()))].join(', ');
+}
+
 /** The answer marked inside `text`, by priority, before any kind-specific fallback. */
 function markedAnswer(text: string): string | null {
-  const boxed = lastCommandArgument(text, BOX_COMMANDS);
-  if (boxed !== null) return boxed.trim();
+  const boxed = lastBoxes(text);
+  if (boxed !== null) return boxed;
   const hashes = lastMatch(text, /####\s*([^\n]+)/g);
   if (hashes !== null) return hashes.trim();
   return phraseAnswer(text);
@@ -58,7 +75,28 @@ function inlineMath(text: string): string {
   return (last[1] ?? last[2]).trim();
 }
 
-const stripThinking = (text: string) => text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+// A response that is only an answer (`3/4`, `x \in [2,5)`, `\text{Monday}`, `12 square units`, `no
+// solution`): short, with few words of prose. Longer unmarked text is reasoning that never stated its
+// answer, and guessing one from it would reward that. Numeric kinds take one only without words
+// (`\frac{1}{2}`, `10^3`): their last-number fallback reads prose like `18 dollars` better.
+const MAX_BARE_LENGTH = 200;
+const MAX_BARE_WORDS: Partial<Record<TaskKind, number>> = { math: 2, gsm8k: 0, number: 0 };
+
+function bareAnswer(text: string, kind: TaskKind): string | null {
+  const s = text.trim();
+  const maxWords = MAX_BARE_WORDS[kind];
+  if (maxWords === undefined || s === '' || s.length > MAX_BARE_LENGTH) return null;
+  if (kind !== 'math' && !/\d/.test(s)) return null; // a number has a digit
+  const words = s.replace(/\\(?:begin|end)\{[^}]*\}|\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]{2,}/g) ?? [];
+  return words.length <= maxWords ? s : null;
+}
+
+/** Drops `<think>` blocks, and all before a closing tag left without its opening one (a chat template opened it). */
+function stripThinking(text: string): string {
+  const rest = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  const orphan = rest.toLowerCase().lastIndexOf('</think>');
+  return orphan < 0 ? rest : rest.slice(orphan + '</think>'.length);
+}
 
 /**
  * The final answer of `text` for a task of `kind`, or null when none can be found.
@@ -67,7 +105,8 @@ const stripThinking = (text: string) => text.replace(/<think>[\s\S]*?<\/think>/g
 export function extractAnswer(text: string, kind: TaskKind, choices?: readonly string[]): string | null {
   const response = stripThinking(text);
   const block = lastAnswerBlock(response);
-  const candidate = block !== null ? (markedAnswer(block) ?? block) : markedAnswer(response);
+  const candidate =
+    block !== null ? (markedAnswer(block) ?? block) : (markedAnswer(response) ?? bareAnswer(response, kind));
   if (kind === 'mcq') return extractChoice(candidate, response, choices);
   // Markdown emphasis and code ticks around an answer are decoration: `**18**`, `` `x+1` ``.
   const plain = candidate?.replace(/\*\*|`/g, '').trim();

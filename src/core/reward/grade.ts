@@ -7,7 +7,7 @@ import type { Task, TaskKind } from '../task.ts';
 import { goldChoice } from './choice.ts';
 import { extractAnswer } from './extract-answer.ts';
 import { mathEquivalent } from './math-equivalent.ts';
-import { lastNumber, parseNumber, plainNumber } from './numbers.ts';
+import { canonicalDecimal, lastNumber, parseNumber, plainNumber } from './numbers.ts';
 import { numbersClose } from './numeric-close.ts';
 
 export interface GradeResult {
@@ -35,11 +35,20 @@ function numberMatches(extracted: string, gold: string): boolean {
   const goldValue = parseNumber(gold);
   const token = parseNumber(extracted) !== null ? extracted : lastNumber(extracted.replace(/\\!/g, ''));
   const value = token === null ? null : parseNumber(token);
-  if (goldValue !== null && value !== null && numbersClose(value, goldValue)) return true;
-  return mathEquivalent(extracted, gold);
+  // Two numerals are the same only when equal: the tolerance, meant for computed values, would let
+  // 1000001 pass for 1000000.
+  const written = token === null ? null : canonicalDecimal(plainNumber(token));
+  const goldWritten = canonicalDecimal(gold);
+  const same =
+    written !== null && goldWritten !== null
+      ? written === goldWritten
+      : goldValue !== null && value !== null && numbersClose(value, goldValue);
+  return same || mathEquivalent(extracted, gold);
 }
 
-const collapse = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+// Case, spacing, and the quotes, emphasis or full stop around a short answer are not part of it.
+const collapse = (s: string) =>
+  s.trim().replace(/^["'\u201c\u2018`*_]+|["'\u201d\u2019`*_.]+$/g, '').trim().replace(/\s+/g, ' ').toLowerCase();
 
 function notGradable(task: Pick<Task, 'kind' | 'answer'>): BatonError {
   const why =

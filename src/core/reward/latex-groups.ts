@@ -21,23 +21,32 @@ export function readBraceGroup(text: string, open: number): { content: string; e
   return { content: text.slice(open + 1), end: text.length };
 }
 
+export interface CommandArgument {
+  content: string;
+  /** Where the command starts, and the index just after its argument. */
+  start: number;
+  end: number;
+}
+
 /**
- * The argument of the last `\name{...}` (or `\name x`, one token) among `names`, e.g. the last
- * `\boxed{}` of a solution. null when none occurs.
+ * The argument of each `\name{...}` (or `\name x`, one token) among `names`, e.g. every `\boxed{}`
+ * of a solution, in order. An empty `\boxed{}` (the format echoed back) holds no answer and is skipped.
  */
-export function lastCommandArgument(text: string, names: readonly string[]): string | null {
+export function commandArguments(text: string, names: readonly string[]): CommandArgument[] {
   const pattern = new RegExp(`\\\\(?:${names.join('|')})(?![a-zA-Z])`, 'g');
-  let last: string | null = null;
+  const found: CommandArgument[] = [];
   for (const m of text.matchAll(pattern)) {
     let i = m.index + m[0].length;
     while (text[i] === ' ') i++;
-    if (text[i] === '{') last = readBraceGroup(text, i).content;
-    else {
+    if (text[i] === '{') {
+      const group = readBraceGroup(text, i);
+      if (group.content.trim() !== '') found.push({ content: group.content, start: m.index, end: group.end });
+    } else {
       const token = /^[^\s$]+/.exec(text.slice(i));
-      if (token) last = token[0];
+      if (token) found.push({ content: token[0], start: m.index, end: i + token[0].length });
     }
   }
-  return last;
+  return found;
 }
 
 /**

@@ -8,6 +8,7 @@ import { differencesProportional, evaluateClosed, expressionsEqual } from './exp
 import { expandPlusMinus, inequalityInterval, namedValue, shapeOf, vectorOf, type Shape } from './answer-shape.ts';
 import { splitTopLevel } from './latex-groups.ts';
 import { normalizeLatex } from './normalize-latex.ts';
+import { canonicalDecimal } from './numbers.ts';
 import { numbersClose } from './numeric-close.ts';
 
 // Longer answers are prose, not mathematics: compared as text only.
@@ -92,13 +93,31 @@ function baseNumberEqual(a: string, b: string): boolean | null {
   return null;
 }
 
+/**
+ * Exact comparison where a side is written as a number: two numerals must be the same number, and an
+ * integer against a closed expression (`10^6`, `\binom{5}{2}`) must be that integer. The tolerance is
+ * for values computed both ways; it would let `1000001` pass for `1000000` or `10^6`. null when
+ * neither rule applies.
+ */
+function writtenNumberEqual(a: string, b: string): boolean | null {
+  const [x, y] = [canonicalDecimal(a), canonicalDecimal(b)];
+  if (x !== null && y !== null) return x === y;
+  const [whole, other] = x !== null && !x.includes('.') ? [x, b] : y !== null && !y.includes('.') ? [y, a] : [null, null];
+  if (whole === null) return null;
+  const value = evaluateClosed(other);
+  if (value === null || value.im !== 0) return null;
+  const nearest = Math.round(value.re);
+  if (!numbersClose(value.re, nearest)) return false;
+  return Number.isSafeInteger(nearest) ? String(nearest) === whole : numbersClose(nearest, Number(whole));
+}
+
 const isWord = (s: string) => /^[a-zA-Z]{3,}$/.test(s);
 
 function scalarsEqual(a: string, b: string): boolean {
   if (a === b) return true;
   if (a.toLowerCase() === b.toLowerCase() && !/[\d\\]/.test(a)) return /[a-zA-Z]{2,}/.test(a); // `Yes`, `yes`
   if (isWord(a) || isWord(b)) return false; // `east` is a word, not e*a*s*t
-  const special = equationsEqual(a, b) ?? percentEqual(a, b) ?? baseNumberEqual(a, b);
+  const special = writtenNumberEqual(a, b) ?? equationsEqual(a, b) ?? percentEqual(a, b) ?? baseNumberEqual(a, b);
   if (special !== null) return special;
   if (a.length > MAX_MATH_LENGTH || b.length > MAX_MATH_LENGTH) return false;
   return expressionsEqual(a, b) ?? false;
@@ -122,6 +141,7 @@ function equivalent(a: string, b: string): boolean {
 export function mathEquivalent(a: string, b: string): boolean {
   let x = a.trim();
   let y = b.trim();
+  if (x.length > MAX_STRUCTURED_LENGTH || y.length > MAX_STRUCTURED_LENGTH) return x === y; // not worth normalising
   try {
     [x, y] = [normalizeLatex(a), normalizeLatex(b)];
     if (x.length > MAX_STRUCTURED_LENGTH || y.length > MAX_STRUCTURED_LENGTH) return x === y;

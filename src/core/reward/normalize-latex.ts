@@ -18,7 +18,9 @@ const UNIT_WORDS = [
 ];
 const SHORT_UNIT_WORDS = ['in', 'yd', 'mi', 'm', 's', 'g', 'oz', 'hrs?', 'min', 'sec'];
 const UNIT = `(?:${UNIT_WORDS.join('|')}|(?<=\\s)(?:${SHORT_UNIT_WORDS.join('|')}))`;
-const TRAILING_UNIT = new RegExp(`([\\d)}])(?:\\s*${UNIT}\\b\\s*(?:\\^\\{?[23]\\}?|²|³)?)+\\s*$`, 'i');
+// Spaces are matched before each unit only (not also after it), so a failing match cannot try every split of
+// the spaces between units: that would take exponential time on `1 cm   cm   cm ... x`.
+const TRAILING_UNIT = new RegExp(`([\\d)}])(?:\\s*${UNIT}\\b(?:\\s*(?:\\^\\{?[23]\\}?|²|³))?)+\\s*$`, 'i');
 
 /** Replaces `\cmd{content}` by `content` for each command in `names`, innermost groups included. */
 function unwrapCommands(text: string, names: readonly string[]): string {
@@ -113,7 +115,10 @@ export function normalizeLatex(answer: string): string {
   s = s.replace(/\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\circ|°|\\degree/g, '');
   s = joinThousands(s);
   s = s.replace(/(?<!\\)\\[!,;:> ]|\\q?quad(?![a-zA-Z])|~/g, ' ');
+  // Words in \text after a final number name its unit or objects (`6 \text{ ways}`, `5.4\text{ cents}`).
+  s = s.replace(/([\d}])\s*\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z]{2}[a-zA-Z ]*\}\s*(?:\^\s*\{?[23]\}?)?\s*\.?\s*$/, '$1');
   s = unwrapCommands(s, TEXT_COMMANDS);
+  s = s.replace(/^(-?)\s*infinity$/i, '$1\\infty');
   s = s.replace(/\\(?:left|right|big|Big|bigg|Bigg)[lr]?(?![a-zA-Z])\s*(\.)?/g, '');
   s = s.replace(/\\langle(?![a-zA-Z])/g, '(').replace(/\\rangle(?![a-zA-Z])/g, ')');
   s = s.replace(/≤|\\leq(?![a-zA-Z])|\\leqslant/g, '\\le ').replace(/≥|\\geq(?![a-zA-Z])|\\geqslant/g, '\\ge ');
@@ -122,7 +127,8 @@ export function normalizeLatex(answer: string): string {
   s = s.replace(/\\mathbb\s*\{?R\}?|^all real numbers$/i, '(-\\infty,\\infty)');
   s = s.replace(/(\d)\s*percent\b/g, '$1%');
   // "2 or 3", "\text{ and }": a list of answers.
-  s = s.replace(/\s*,?\s+(?:or|and)\s+/g, ',');
+  // (Matched from the start of a run of spaces only, so a long run costs linear time.)
+  s = s.replace(/(?<!\s)(?:\s*,)?\s+(?:or|and)\s+/g, ',');
   s = repeatingDecimals(s);
   // `1.5e-3` alone is scientific notation (a product with Euler's e is never written that way).
   s = s.replace(/^(-?\d+(?:\.\d+)?)[eE]([+-]?\d+)$/, '$1\\times10^{$2}');

@@ -25,6 +25,19 @@ export function lastNumber(text: string): string | null {
   return tokens.length ? tokens[tokens.length - 1] : null;
 }
 
+/**
+ * A plain decimal numeral in one canonical form (`07.50` -> `7.5`, `-0` -> `0`), or null for anything
+ * else. Two numerals name the same number exactly when their forms are equal, at any length.
+ */
+export function canonicalDecimal(text: string): string | null {
+  const m = /^([-+]?)(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!m || (m[2] === '' && !m[3])) return null;
+  const whole = m[2].replace(/^0+/, '');
+  const fraction = (m[3] ?? '').replace(/0+$/, '');
+  if (whole === '' && fraction === '') return '0';
+  return `${m[1] === '-' ? '-' : ''}${whole || '0'}${fraction ? `.${fraction}` : ''}`;
+}
+
 /** `$1,200` -> `1200`: a number token without currency sign and thousands separators; other text as it is. */
 export function plainNumber(text: string): string {
   const cleaned = text.replace(/\\\$/g, '').replace(/−/g, '-').replace(/[$,\s]/g, '');

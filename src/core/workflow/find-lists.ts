@@ -15,10 +15,13 @@
  *   when none follows it (keys in another order), the last readable one before it;
  * - a list read only by the comma-splitting fallback (bare words) loses to any list read properly,
  *   since prose like `the subtasks: [see above]` also splits on commas;
- * - a label inside an earlier list (quoted in a subtask's text) is not an occurrence.
+ * - a label inside an earlier list (quoted in a subtask's text) is not an occurrence;
+ * - a list left open after the chosen model_id, with no readable one of its name after it (the
+ *   completion was cut off while writing its final lists), is reported rather than replaced by a draft
+ *   from the reasoning: a draft's subtasks paired with the final model ids is a workflow nobody wrote.
  * When no occurrence of a label can be read, the last one's problem is reported.
  */
-import { findClosingBracket, readPythonLiteral, type PyValue } from './python-literal.ts';
+import { findClosingBracket, MAX_DEPTH, nestedDeeperThan, readPythonLiteral, type PyValue } from './python-literal.ts';
 
 export type ListName = 'model_id' | 'subtasks' | 'access_list';
 
@@ -58,6 +61,7 @@ export type FoundList = { ok: true; items: PyValue[] } | { ok: false; problem: s
 interface Occurrence {
   name: ListName;
   labelAt: number;
+  unclosed?: boolean;
   read: { ok: true; items: PyValue[]; guessed: boolean } | { ok: false; problem: string };
 }
 
@@ -66,14 +70,17 @@ export function findLists(text: string): Record<ListName, FoundList> {
   const all = readOccurrences(text);
   const readable = (name: ListName) => all.filter((o) => o.name === name && o.read.ok);
   const model = pick(readable('model_id'), 'last');
+  const afterModel = (o: Occurrence) => !model || o.labelAt > model.labelAt;
+  const cutOff = all.find((o) => o.unclosed && afterModel(o) && !readable(o.name).some(afterModel));
   const found = {} as Record<ListName, FoundList>;
   for (const name of LIST_NAMES) {
     const ok = readable(name);
-    const after = model ? ok.filter((o) => o.labelAt > model.labelAt) : [];
+    const after = model ? ok.filter(afterModel) : [];
     const chosen = name === 'model_id' ? model : after.length > 0 ? pick(after, 'first') : pick(ok, 'last');
     const failed = all.filter((o) => o.name === name).pop();
     found[name] = chosen?.read.ok ? { ok: true, items: chosen.read.items } : failed?.read;
   }
+  if (cutOff) found[cutOff.name] = cutOff.read;
   return found;
 }
 
@@ -101,7 +108,7 @@ function readOccurrences(text: string): Occurrence[] {
     const close = findClosingBracket(text, open);
     if (close < 0) {
       const problem = `its "${text[open]}" (${where(text, open)}) is never closed (unbalanced brackets or an unclosed quote)`;
-      occurrences.push({ name, labelAt, read: { ok: false, problem } });
+      occurrences.push({ name, labelAt, unclosed: true, read: { ok: false, problem } });
       continue;
     }
     consumedUntil = close + 1;
@@ -138,7 +145,8 @@ function readList(slice: string): ListRead {
 function readJson(slice: string): PyValue[] | undefined {
   try {
     const value: unknown = JSON.parse(slice.replace(/[\u201c\u201d]/g, '"'));
-    return Array.isArray(value) ? (value as PyValue[]) : undefined;
+    // JSON.parse takes any depth; the checks downstream recurse, so keep Python's limit.
+    return Array.isArray(value) && !nestedDeeperThan(value as PyValue[], MAX_DEPTH) ? (value as PyValue[]) : undefined;
   } catch {
     return undefined;
   }

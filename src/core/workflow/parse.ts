@@ -22,15 +22,17 @@ export function parseWorkflow(text: string, opts: ParseOptions): ParseResult {
 
 function parseOrFail(text: string, opts: ParseOptions): ParseResult {
   const found = findLists(stripThinking(text));
-  const missing = LIST_NAMES.filter((n) => found[n] === undefined);
+  const lists = {} as RawLists;
+  const missing: ListName[] = [];
+  for (const name of LIST_NAMES) {
+    const list = found[name];
+    // A list that is there but unreadable (often cut off mid-way) says more than the ones missing after it.
+    if (list === undefined) missing.push(name);
+    else if (!list.ok) return { ok: false, error: `could not read the ${name} list: ${list.problem}` };
+    else lists[name] = list.items;
+  }
   if (missing.length > 0) {
     return { ok: false, error: `missing the ${joinNames(missing)} ${missing.length === 1 ? 'list' : 'lists'}; ${FORMAT_HINT}` };
-  }
-  const lists = {} as RawLists;
-  for (const name of LIST_NAMES) {
-    const list = found[name]!;
-    if (!list.ok) return { ok: false, error: `could not read the ${name} list: ${list.problem}` };
-    lists[name] = list.items;
   }
   return validateLists(lists, opts);
 }

@@ -33,18 +33,16 @@ function isQuote(ch: string): boolean {
 }
 
 /**
- * LaTeX commands whose first letter would otherwise make a Python escape (\f \t \n \r \b \v \a).
- * A backslash starting one of these words is kept as a backslash.
+ * LaTeX commands that start with \t, \n or \r, which would otherwise make a tab, newline or return.
+ * A backslash starting one of these words is kept as a backslash. (\b \f \v \a followed by a letter
+ * are always kept: no subtask means a backspace or a bell, while \boldsymbol or \vdash are common.)
  */
 const LATEX_WORDS = new Set(
   (
-    'frac dfrac tfrac forall flat frown ' +
-    'times theta tau text textbf textit tan tanh to top triangle tilde therefore ' +
-    'neq ne nabla nu neg not nmid newline ni notin nleq ngeq ' +
-    'right rightarrow rho rangle rfloor rceil rm ' +
-    'boxed beta bar binom bmod bigcup bigcap big bigg bot bullet because begin bf ' +
-    'vec varepsilon varphi vartheta vdots vee vert ' +
-    'alpha approx angle ast aleph arcsin arccos arctan'
+    'times theta tau text textbf textit textrm textsf textstyle tfrac tbinom tan tanh to top triangle ' +
+    'tilde therefore tt ' +
+    'neq ne nabla nu neg not nmid newline ni notin nleq ngeq nexists nsubseteq nparallel nolimits ' +
+    'right rightarrow rho rangle rfloor rceil rm rbrace rbrack rvert'
   ).split(' '),
 );
 
@@ -132,7 +130,8 @@ function readEscape(s: string, i: number): [string, number] {
     }
     return ['\\' + e, 2];
   }
-  if (e in SIMPLE_ESCAPES && !('ntrfbva'.includes(e) && isLatexCommandAt(s, i + 1))) {
+  const latex = 'bfva'.includes(e) ? /[A-Za-z]/.test(s[i + 2] ?? '') : 'ntr'.includes(e) && isLatexCommandAt(s, i + 1);
+  if (e in SIMPLE_ESCAPES && !latex) {
     if (e === '0' && /[0-7]/.test(s[i + 2] ?? '')) return ['\\0', 2]; // octal: not worth supporting
     return [SIMPLE_ESCAPES[e], 2];
   }
@@ -170,7 +169,18 @@ export function findClosingBracket(s: string, open: number): number {
 }
 
 // Deeper nesting is never a workflow, and reading it recursively could exhaust the stack.
-const MAX_DEPTH = 32;
+export const MAX_DEPTH = 32;
+
+/** Whether lists nest more than `max` deep inside `list`; iterative, so any depth is safe to check. */
+export function nestedDeeperThan(list: PyValue[], max: number): boolean {
+  const pending: Array<[PyValue[], number]> = [[list, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [items, depth] = next;
+    if (depth > max) return true;
+    for (const item of items) if (Array.isArray(item)) pending.push([item, depth + 1]);
+  }
+  return false;
+}
 
 /** Reads one literal starting at s[start] (after optional spaces). */
 export function readPythonLiteral(s: string, start = 0, depth = 0): ReadResult {

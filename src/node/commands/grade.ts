@@ -11,8 +11,23 @@ Grades one response (from --response, else stdin) against a gold answer and prin
   --choice   mcq only: the option texts in order A, B, C, ... (repeat the flag), so option text counts
 `;
 
+const VALUE_FLAGS = ['--kind', '--gold', '--response', '--choice'];
+
+/**
+ * `--gold -1` -> `--gold=-1`: parseArgs refuses a value that starts with a dash as ambiguous, but
+ * answers are often negative (`-1`, `-\frac{1}{2}`), so each value flag is joined to the word after it.
+ */
+function joinFlagValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (VALUE_FLAGS.includes(argv[i]) && i + 1 < argv.length) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
 export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, {
+  const { values } = parseFlags(joinFlagValues(argv), {
     kind: { type: 'string' },
     gold: { type: 'string' },
     response: { type: 'string' },

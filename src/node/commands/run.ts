@@ -9,6 +9,7 @@ import { episodeToLine, type Episode, type StepRecord } from '../../core/episode
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
 import { createWorkerModel, resolveApiKey, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
+import { DEMO_POOL } from '../../core/providers/simulated/index.ts';
 import { TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
@@ -25,7 +26,8 @@ options:
   --task TEXT          the question
   --answer A           its gold answer (then the run is graded)
   --kind K             ${TASK_KINDS.join(' | ')} (default: number for a numeric answer, exact otherwise, open without one)
-  --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment
+  --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment.
+                       'demo' is the built-in pool of four simulated workers (no keys, no network)
   --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
   --seed S             seed of every simulated worker
@@ -144,7 +146,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (options.maxSteps! < 1) throw new CliError('--max-steps must be at least 1', 2);
   const seed = intFlag('seed', values.seed);
 
-  const specs = parsePoolFile(await readText(io.cwd, values.pool!, 'pool'), values.pool);
+  const specs = values.pool === 'demo' ? [...DEMO_POOL] : parsePoolFile(await readText(io.cwd, values.pool!, 'pool'), values.pool);
   const replayFiles = values.replay ?? [];
   const replay = replayFiles.length
     ? mergeReplayTables(await Promise.all(replayFiles.map(async (f) => parseRouteLlmCsv(await readText(io.cwd, f, 'replay'), f))))

@@ -45,6 +45,14 @@ describe('baton grade (in-process)', () => {
     });
   });
 
+  it('takes flag values that start with a dash, as negative answers do', async () => {
+    expect(await grade(['--kind', 'math', '--gold', '-\\frac{1}{2}', '--response', '-0.5'])).toEqual({
+      code: 0,
+      result: { correct: true, extracted: '-0.5', gold: '-\\frac{1}{2}' },
+    });
+    expect((await grade(['--kind', 'number', '--gold', '-3', '--response', '-4'])).result.correct).toBe(false);
+  });
+
   it('reads the response from stdin when --response is absent', async () => {
     const { result } = await grade(['--kind', 'gsm8k', '--gold', 'So 9*2=18\n#### 18'], 'She makes $18.\n#### 18\n');
     expect(result).toEqual({ correct: true, extracted: '18', gold: '18' });

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CliError, type CliIo } from '../../../src/node/io.ts';
@@ -50,6 +53,18 @@ describe('baton parse (in-process)', () => {
     const keep = fakeIo('model_id = []\nsubtasks = []\naccess_list = []');
     expect(await parseCommand(['--recursion'], keep.io)).toBe(0);
     expect(keep.out[0]).toBe('{"ok":true,"keep":true,"workflow":{"steps":[]}}\n');
+  });
+
+  it('reads the completion from a file when one is given, and names a file it cannot read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'baton-parse-'));
+    await writeFile(join(dir, 'c.txt'), GOOD);
+    const { io, out } = fakeIo('not this');
+    expect(await parseCommand(['--workers', '2', join(dir, 'c.txt')], io)).toBe(0);
+    expect(JSON.parse(out.join('')).workflow.steps).toHaveLength(2);
+    const missing = await parseCommand([join(dir, 'nope.txt')], fakeIo('').io).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(CliError);
+    expect((missing as CliError).message).toMatch(/^cannot read .*nope\.txt: /);
+    expect((missing as CliError).exitCode).toBe(2);
   });
 
   it('prints usage for --help', async () => {

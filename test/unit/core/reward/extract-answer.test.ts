@@ -27,6 +27,34 @@ describe('extractAnswer', () => {
     expect(extractAnswer(text, 'math')).toBe(expected);
   });
 
+  it('takes a bare answer whole: a short response with at most two words of prose', () => {
+    expect(extractAnswer('  x \\in [2,5) ', 'math')).toBe('x \\in [2,5)');
+    expect(extractAnswer('$\\frac{3}{4}$', 'math')).toBe('\\frac{3}{4}');
+    expect(extractAnswer('12 square units', 'math')).toBe('12 square units');
+    expect(extractAnswer('\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}', 'math')).toBe('\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}');
+    expect(extractAnswer('The point is $(1, 2)$.', 'math')).toBeNull();
+  });
+
+  it('numeric kinds take a bare answer whole only when it has no words and a digit', () => {
+    expect(extractAnswer('\\frac{1}{2}', 'number')).toBe('\\frac{1}{2}');
+    expect(extractAnswer('2^{10}', 'gsm8k')).toBe('2^{10}');
+    expect(extractAnswer('18 dollars', 'gsm8k')).toBe('18');
+    expect(extractAnswer('x', 'gsm8k')).toBeNull();
+  });
+
+  it('joins boxes that only a comma or "and" separates, once each; boxes apart or nested are not joined', () => {
+    expect(extractAnswer('The solutions are $\\boxed{2}$ and $\\boxed{3}$.', 'math')).toBe('2, 3');
+    expect(extractAnswer('$x = \\boxed{2}, \\boxed{-1}$', 'math')).toBe('2, -1');
+    expect(extractAnswer('$\\boxed{3}$\n\n$\\boxed{3}$', 'math')).toBe('3');
+    expect(extractAnswer('First \\boxed{2}. Rechecking, the answer is \\boxed{3}.', 'math')).toBe('3');
+    expect(extractAnswer('\\boxed{\\boxed{4}}', 'math')).toBe('4');
+    expect(extractAnswer('\\boxed{4} (put it in \\boxed{})', 'math')).toBe('4');
+  });
+
+  it('drops what comes before a closing think tag whose opening tag was in the prompt', () => {
+    expect(extractAnswer('maybe \\boxed{8}</think>\n\nThe answer is $7$.', 'math')).toBe('7');
+  });
+
   it('gives no answer for math when nothing is marked, rather than guessing a number', () => {
     expect(extractAnswer('I computed 12 and then 13', 'math')).toBeNull();
     expect(extractAnswer('<answer></answer>', 'math')).toBeNull();

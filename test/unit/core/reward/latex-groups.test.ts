@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWrapped, lastCommandArgument, readBraceGroup, splitTopLevel } from '../../../../src/core/reward/latex-groups.ts';
+import { commandArguments, isWrapped, readBraceGroup, splitTopLevel } from '../../../../src/core/reward/latex-groups.ts';
 
 describe('readBraceGroup', () => {
   it('reads a balanced group, skipping escaped braces', () => {
@@ -12,16 +12,23 @@ describe('readBraceGroup', () => {
   });
 });
 
-describe('lastCommandArgument', () => {
-  it('takes the last box, with nested braces', () => {
-    expect(lastCommandArgument('\\boxed{1} then \\boxed{\\frac{a}{\\sqrt{b}}}.', ['boxed'])).toBe('\\frac{a}{\\sqrt{b}}');
-    expect(lastCommandArgument('\\boxed{1} and \\fbox{2}', ['boxed', 'fbox'])).toBe('2');
+describe('commandArguments', () => {
+  const contents = (text: string, names: string[]) => commandArguments(text, names).map((a) => a.content);
+
+  it('finds every box in order, with nested braces, and where each one spans', () => {
+    expect(contents('\\boxed{1} then \\boxed{\\frac{a}{\\sqrt{b}}}.', ['boxed'])).toEqual(['1', '\\frac{a}{\\sqrt{b}}']);
+    expect(contents('\\boxed{1} and \\fbox{2}', ['boxed', 'fbox'])).toEqual(['1', '2']);
+    expect(commandArguments('a \\boxed{12}!', ['boxed'])).toEqual([{ content: '12', start: 2, end: 12 }]);
   });
 
   it('reads a one-token argument and ignores longer command names', () => {
-    expect(lastCommandArgument('so \\boxed 5$.', ['boxed'])).toBe('5');
-    expect(lastCommandArgument('\\boxedx{3}', ['boxed'])).toBeNull();
-    expect(lastCommandArgument('no box', ['boxed'])).toBeNull();
+    expect(contents('so \\boxed 5$.', ['boxed'])).toEqual(['5']);
+    expect(contents('\\boxedx{3}', ['boxed'])).toEqual([]);
+    expect(contents('no box', ['boxed'])).toEqual([]);
+  });
+
+  it('skips an empty box, which holds no answer', () => {
+    expect(contents('\\boxed{4} (format: \\boxed{ })', ['boxed'])).toEqual(['4']);
   });
 });
 

@@ -20,6 +20,13 @@ describe('normalizeLatex', () => {
     ['\\cot x', '\\cot x'],
     ['x^{2}+y_{1}', 'x^2+y_1'],
     ['\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}', '\\begin{pmatrix}1\\\\2\\end{pmatrix}'],
+    ['6 \\text{ ways}', '6'],
+    ['\\frac{270}7\\text{ degrees}', '\\frac{270}{7}'],
+    ['2\\mathrm{e}', '2e'],
+    ['\\text{Monday}', 'Monday'],
+    ['-infinity', '-\\infty'],
+    ['2 ,  and 3', '2,3'],
+    ['1 cm   cm   cm   x', '1cmcmcmx'],
   ])('%s -> %s', (input, expected) => {
     expect(normalizeLatex(input)).toBe(expected);
   });

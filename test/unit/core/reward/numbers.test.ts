@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { lastNumber, numberTokens, parseNumber, plainNumber } from '../../../../src/core/reward/numbers.ts';
+import { canonicalDecimal, lastNumber, numberTokens, parseNumber, plainNumber } from '../../../../src/core/reward/numbers.ts';
 
 describe('numbers', () => {
+  it('writes a decimal numeral in one form, exactly at any length, and nothing else', () => {
+    expect(['07.50', '7.5', '+7.500'].map(canonicalDecimal)).toEqual(['7.5', '7.5', '7.5']);
+    expect(['-0', '0.0', '.0', '000'].map(canonicalDecimal)).toEqual(['0', '0', '0', '0']);
+    expect(canonicalDecimal('-.25')).toBe('-0.25');
+    expect(canonicalDecimal('11111111100000000001')).not.toBe(canonicalDecimal('11111111100000000000'));
+    expect(['', '.', '-', '1e5', '1,000', '3/4', '2x'].map(canonicalDecimal)).toEqual([null, null, null, null, null, null, null]);
+  });
+
   it('parses currency, thousands separators, fractions and percentages', () => {
     expect(parseNumber('$1,234.50')).toBe(1234.5);
     expect(parseNumber('\\$18')).toBe(18);

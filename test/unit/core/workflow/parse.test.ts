@@ -239,6 +239,26 @@ describe('parseWorkflow: broken output', () => {
     expect(error(text)).toBe('could not read the subtasks list: its "[" (line 2, column 12) is never closed (unbalanced brackets or an unclosed quote)');
   });
 
+  it('reports a final list cut off mid-way rather than pairing it with a draft from the reasoning', () => {
+    const draft = 'Draft:\nmodel_id = [0, 1]\nsubtasks = ["Solve.", "Check."]\naccess_list = [[], "all"]\nBetter:\n';
+    expect(error(`${draft}model_id = [1, 2]\nsubtasks = ["Solve it.", "Check and fix`)).toMatch(
+      /^could not read the subtasks list: its "\[" \(line 7, column 12\) is never closed/,
+    );
+    expect(error(`${draft}model_id = [1, 2]\nsubtasks = ["Solve it.", "Check it."]\naccess_list = [[], ["al`)).toMatch(
+      /^could not read the access_list list: its "\[" \(line 8, column 15\)/,
+    );
+    expect(error(`${draft}model_id = [1, 2, `)).toMatch(/^could not read the model_id list: its "\[" \(line 6, column 12\)/);
+  });
+
+  it('reports a list it cannot read before the lists missing after it', () => {
+    expect(error('model_id = [0, 1]\nsubtasks = ["Solve the problem and')).toMatch(/^could not read the subtasks list: /);
+  });
+
+  it('refuses deeply nested JSON as it refuses deep Python literals', () => {
+    const deep = `${'['.repeat(5000)}0${']'.repeat(5000)}`;
+    expect(error(`model_id = [0]\nsubtasks = ["a"]\naccess_list = ${deep}`)).toMatch(/^could not read the access_list list: lists are nested more than 32 deep/);
+  });
+
   it('reports an unreadable list with where it went wrong', () => {
     const text = 'model_id = [0, 1]\nsubtasks = ["a" "b" + c]\naccess_list = [[], "all"]';
     expect(error(text)).toBe('could not read the subtasks list: expected "," or "]" but found "+" (line 2, column 21)');

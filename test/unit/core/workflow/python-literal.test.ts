@@ -35,6 +35,13 @@ describe('readPythonLiteral', () => {
     ]);
   });
 
+  it('keeps every backslash before letters that \\b \\f \\v \\a would start: no subtask means a backspace or a bell', () => {
+    expect(read(String.raw`["\boldsymbol{v} \fbox{1} \vdash \arg z \bigl( \tbinom{4}{2} \textrm{cm} \nexists"]`)).toEqual([
+      '\\boldsymbol{v} \\fbox{1} \\vdash \\arg z \\bigl( \\tbinom{4}{2} \\textrm{cm} \\nexists',
+    ]);
+    expect(read(String.raw`["a\nthen b\tc", "\b\f"]`)).toEqual(['a\nthen b\tc', '\b\f']);
+  });
+
   it('keeps \\u and \\x without hex digits as written', () => {
     expect(read(String.raw`["\underline{x} \xyz"]`)).toEqual(['\\underline{x} \\xyz']);
   });
