@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EpisodeDirStore } from '../src/node/episode-dir.ts';
-import { makeEpisode, seededRng } from '../test/support/episode-factory.ts';
+import { makeEpisode } from '../test/support/episode-factory.ts';
+import { seededRandom } from '../src/core/random.ts';
 
 const count = Number(process.argv[2] ?? 50_000);
 const CHUNK = 5_000;
@@ -19,7 +20,7 @@ const heapMb = () => process.memoryUsage().heapUsed / 2 ** 20;
 try {
   let t0 = performance.now();
   const writer = await EpisodeDirStore.open(dir);
-  const rng = seededRng(1);
+  const rng = seededRandom(1);
   for (let i = 0; i < count; i += CHUNK) {
     await writer.putMany(Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => makeEpisode(rng, { id: `bench-${i + k}` })));
   }

@@ -3,7 +3,7 @@
  * passes when |gpu - ref| <= abs + |ref| * rel; on failure the message lists the first mismatches
  * (index, ref, gpu) and the worst error, so an indexing bug shows its pattern at once.
  */
-import { seededRandom } from './tiny-model.ts';
+import { seededRandom } from '../../src/core/random.ts';
 
 export interface Tolerance {
   abs: number;

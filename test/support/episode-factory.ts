@@ -7,20 +7,9 @@ import type { Episode, RoundRecord, StepRecord } from '../../src/core/episodes/i
 import type { ChatMessage, WorkerSpec } from '../../src/core/providers/types.ts';
 import type { Task, TaskKind } from '../../src/core/task.ts';
 import type { Workflow } from '../../src/core/workflow/types.ts';
+import { seededRandom } from '../../src/core/random.ts';
 
 export type Rng = () => number;
-
-/** mulberry32: small, fast, good enough for test data. */
-export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)];
 const int = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
@@ -154,7 +143,7 @@ export function makeEpisode(rng: Rng, options: EpisodeOptions = {}): Episode {
 
 /** `count` episodes with distinct ids `ep-<seed>-<i>`, spread over the year 2026 (several per day). */
 export function makeEpisodes(count: number, seed = 1, options: { days?: number } = {}): Episode[] {
-  const rng = seededRng(seed);
+  const rng = seededRandom(seed);
   const days = options.days ?? 300;
   return Array.from({ length: count }, (_, i) =>
     makeEpisode(rng, {

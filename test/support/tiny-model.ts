@@ -21,6 +21,7 @@ import { parseModelConfig, type Architecture, type ModelConfig, type RopeScaling
 import { initLoraAdapter, writePeftAdapter, type LoraAdapter } from '../../src/engine/model/lora.ts';
 import { f32ToBf16, writeSafetensors, type TensorToWrite } from '../../src/engine/model/safetensors.ts';
 import { expectedShapes } from '../../src/engine/model/weight-names.ts';
+import { seededRandom } from '../../src/core/random.ts';
 
 /** Qwen3's config vocab_size; its tokenizer's largest id is 151,668. */
 export const QWEN_VOCAB = 151936;
@@ -59,18 +60,6 @@ export interface TinyModel {
   config: ModelConfig;
   /** The weights as written (rounded to `dtype`), by HF tensor name. */
   weights: Map<string, Float32Array>;
-}
-
-/** mulberry32: a small, fast, seeded generator of floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function ropeJson(style: 'v4' | 'v5', theta: number, scaling?: RopeScaling): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { BatonError } from '../../errors/index.ts';
 import type { CallRequest, CallResult, WorkerModel, WorkerSpec } from '../types.ts';
-import { choiceLetters, goldLetter, hashString } from '../simulated/index.ts';
+import { hashString } from '../../random.ts';
+import { choiceLetters, goldLetter } from '../simulated/index.ts';
 import { normalizeQuestion, replayColumn, type ReplayTable } from './replay-table.ts';
 
 function unknownQuestion(spec: WorkerSpec, why: string): BatonError {

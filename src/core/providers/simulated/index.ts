@@ -2,4 +2,3 @@ export { createSimulatedWorker } from './simulated-chat-model.ts';
 export { planSimulatedCall, type SimulatedPlan } from './plan-simulated-call.ts';
 export { DEMO_POOL } from './demo-pool.ts';
 export { choiceLetters, goldAnswer, goldLetter } from './gold.ts';
-export { hashString, seededRandom } from './seeded-random.ts';

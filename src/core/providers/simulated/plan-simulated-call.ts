@@ -2,7 +2,7 @@ import { gradeAnswer, isGradable } from '../../reward/index.ts';
 import type { Task } from '../../task.ts';
 import type { CallRequest, SimulatedBehaviour, Usage, WorkerSpec } from '../types.ts';
 import { goldAnswer } from './gold.ts';
-import { hashString, seededRandom } from './seeded-random.ts';
+import { hashString, seededRandom } from '../../random.ts';
 import { plausibleWrongAnswer } from './wrong-answer.ts';
 
 /** What a simulated call will return, decided up front (pure), before any waiting. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createRandomRoutingConductor, sampleRouting } from '../../../../src/client/conductors/random-routing-conductor.ts';
-import { seededRandom } from '../../../../src/core/providers/simulated/seeded-random.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
 import { parseWorkflow } from '../../../../src/core/workflow/index.ts';
 
 const USER = { role: 'user' as const, content: 'question' };

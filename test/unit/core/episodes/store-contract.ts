@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Episode, EpisodeStore } from '../../../../src/core/episodes/index.ts';
-import { makeEpisode, makeEpisodes, seededRng } from '../../../support/episode-factory.ts';
+import { makeEpisode, makeEpisodes } from '../../../support/episode-factory.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
 
 const byTime = (a: Episode, b: Episode) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const byId = (a: Episode, b: Episode) => (a.id < b.id ? -1 : 1);
@@ -126,7 +127,7 @@ export function describeStoreContract(name: string, open: () => Promise<EpisodeS
       const store = await open();
       await store.putMany(episodes);
       const first = await store.list({ limit: 20 });
-      const rng = seededRng(99);
+      const rng = seededRandom(99);
       const newer = Array.from({ length: 5 }, (_, i) => makeEpisode(rng, { id: `newer-${i}`, createdAt: `2027-01-0${i + 1}T00:00:00.000Z` }));
       const older = Array.from({ length: 5 }, (_, i) => makeEpisode(rng, { id: `older-${i}`, createdAt: `2025-01-0${i + 1}T00:00:00.000Z` }));
       for (const ep of [...newer, ...older]) await store.put(ep);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BudgetLedger, executeWorkflow, type RunEvent } from '../../../../src/core/orchestra/index.ts';
-import { createSimulatedWorker, DEMO_POOL, seededRandom } from '../../../../src/core/providers/simulated/index.ts';
+import { createSimulatedWorker, DEMO_POOL } from '../../../../src/core/providers/simulated/index.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
 import type { WorkerSpec } from '../../../../src/core/providers/types.ts';
 import type { Task } from '../../../../src/core/task.ts';
 import type { Access, Workflow } from '../../../../src/core/workflow/types.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../../src/core/errors/index.ts';
 import { createTokenConstraint, createWorkflowConstraint, type CharAutomaton, type WorkflowConstraint } from '../../../../src/engine/constrain/index.ts';
-import { seededRandom } from '../../../support/tiny-model.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
 import { allowedIds, qwenVocab, sampleAnswer, smallVocab, textOf, type TestVocab } from './tokenizers.ts';
 
 /** (ab)+ : state = code units read so far, mod 2, and whether any were read. */

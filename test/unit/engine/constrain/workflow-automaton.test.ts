@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../../src/core/errors/index.ts';
 import { parseWorkflow, renderWorkflow, type Access, type Workflow } from '../../../../src/core/workflow/index.ts';
 import { createWorkflowAutomaton, walkText, type WorkflowFormat } from '../../../../src/engine/constrain/index.ts';
-import { seededRandom } from '../../../support/tiny-model.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
 
 /** 'accept' (a whole answer), 'prefix' (may go on) or 'reject'. */
 function verdict(format: WorkflowFormat, text: string): 'accept' | 'prefix' | 'reject' {

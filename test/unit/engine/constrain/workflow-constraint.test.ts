@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkflow, renderWorkflow, type AccessMode, type Workflow } from '../../../../src/core/workflow/index.ts';
 import { createWorkflowConstraint, type WorkflowConstraint } from '../../../../src/engine/constrain/index.ts';
-import { seededRandom } from '../../../support/tiny-model.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
 import { allowedIds, qwenVocab, sampleAnswer, smallVocab, textOf, type TestVocab } from './tokenizers.ts';
 
 // [name, vocabulary, sampled answers]: fewer on Qwen3, where each new state's mask walks 151k tokens

@@ -4,7 +4,7 @@ import { parseModelConfig } from '../../../../src/engine/model/config.ts';
 import { filesFromMemory } from '../../../../src/engine/model/files.ts';
 import { initLoraAdapter, isTargeted, linearModules, readPeftAdapter, writePeftAdapter } from '../../../../src/engine/model/lora.ts';
 import { headerLength, parseHeader, writeSafetensors } from '../../../../src/engine/model/safetensors.ts';
-import { seededRandom } from '../../../support/tiny-model.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
 
 const model = parseModelConfig({
   architectures: ['Qwen2ForCausalLM'],

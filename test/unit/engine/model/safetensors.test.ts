@@ -11,7 +11,7 @@ import {
   type DType,
   type TensorInfo,
 } from '../../../../src/engine/model/safetensors.ts';
-import { seededRandom } from '../../../support/tiny-model.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
 
 /** Parses a whole file held in memory. */
 function parseFile(bytes: Uint8Array, file = 'model.safetensors'): TensorInfo[] {

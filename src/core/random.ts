@@ -1,4 +1,4 @@
-/** Deterministic randomness for simulated workers: the same inputs always give the same draws. */
+/** Deterministic randomness (simulated workers, sampling, test data): the same seed always gives the same draws. */
 
 /** 32-bit FNV-1a hash of a string. */
 export function hashString(text: string): number {
