@@ -1,7 +1,6 @@
 import type { AccessMode } from '../../core/workflow/types.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/types.ts';
-import type { ConductorChoice } from '../../client/conductors/conductor-choice.ts';
-
+import type { ConductorChoice, EngineFilesSource, EngineModelChoice, EngineModelSource, EngineWeights } from '../../client/conductors/conductor-choice.ts';
 
 export interface Settings {
   maxSteps: number;
@@ -21,7 +20,7 @@ export const DEFAULT_SETTINGS: Settings = {
   recursion: 0,
   maxUsdPerRun: 0.5,
   stepTimeoutS: 120,
-  conductor: { kind: 'demo' },
+  conductor: { kind: 'auto' },
 };
 
 function intIn(value: unknown, min: number, max: number, fallback: number): number {
@@ -33,8 +32,37 @@ function limit(value: unknown, fallback: number | null): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+type Loose = Partial<Record<string, unknown>> | null | undefined;
+
+function filesSource(value: unknown): EngineFilesSource | undefined {
+  const v = value as Loose;
+  if (v?.from === 'hub' && typeof v.repo === 'string' && v.repo) return { from: 'hub', repo: v.repo };
+  if (v?.from === 'url' && typeof v.url === 'string' && v.url) return { from: 'url', url: v.url };
+  if (v?.from === 'picked' && typeof v.name === 'string') return { from: 'picked', name: v.name };
+  return undefined;
+}
+
+const WEIGHTS: readonly EngineWeights[] = ['auto', 'f32', 'f16', 'int4'];
+
+function engineModel(value: unknown): EngineModelChoice | undefined {
+  const v = value as Loose;
+  const source: EngineModelSource | undefined = (v?.source as Loose)?.from === 'demo' ? { from: 'demo' } : filesSource(v?.source);
+  if (!source) return undefined;
+  const weights = WEIGHTS.find((w) => w === v?.weights) ?? 'auto';
+  const adapter = filesSource(v?.adapter);
+  return { source, weights, ...(adapter ? { adapter } : {}) };
+}
+
+/** Nothing stored: the default; a stored choice that no longer reads: random routing, which runs anywhere. */
 function conductorChoice(value: unknown): ConductorChoice {
-  const v = value as Partial<Record<string, unknown>> | null;
+  if (value === undefined) return DEFAULT_SETTINGS.conductor;
+  const v = value as Loose;
+  if (v?.kind === 'auto') return { kind: 'auto' };
+  if (v?.kind === 'demo') return { kind: 'demo' };
+  if (v?.kind === 'engine') {
+    const model = engineModel(v.model);
+    if (model) return { kind: 'engine', model };
+  }
   if (v?.kind === 'worker' && typeof v.workerId === 'string') return { kind: 'worker', workerId: v.workerId };
   if (v?.kind === 'remote' && typeof v.baseUrl === 'string' && typeof v.model === 'string') {
     return { kind: 'remote', baseUrl: v.baseUrl, model: v.model };

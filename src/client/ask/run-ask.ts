@@ -8,6 +8,7 @@ import type { RunEventListener } from '../../core/orchestra/index.ts';
 import type { ReplayTable } from '../../core/providers/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/types.ts';
 import { createConductor } from '../conductors/create-conductor.ts';
+import type { EngineHost } from '../conductors/engine-host.ts';
 import { episodeStore } from '../episodes.ts';
 import { keySlot } from '../keys/index.ts';
 import { loadProviders } from '../providers.ts';
@@ -28,7 +29,10 @@ export function slotsNeeded(request: Pick<AskRequest, 'pool' | 'conductor'>): st
 }
 
 /** Runs one question and stores the episode; returns it (also when stopped: status 'aborted'). */
-export async function runAsk(request: AskRequest, run: { signal?: AbortSignal; onEvent?: RunEventListener } = {}): Promise<Episode> {
+export async function runAsk(
+  request: AskRequest,
+  run: { signal?: AbortSignal; onEvent?: RunEventListener; engine: Pick<EngineHost, 'support' | 'ready'> },
+): Promise<Episode> {
   const { runEpisode } = await import('../../core/orchestra/index.ts');
   const replay = request.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
   const pool = await Promise.all(request.pool.map((spec) => buildWorker(spec, request.keys, replay)));
@@ -38,6 +42,7 @@ export async function runAsk(request: AskRequest, run: { signal?: AbortSignal; o
     maxSteps: options.maxSteps,
     access: options.access,
     remoteWorker: (baseUrl, model) => buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys),
+    engine: run.engine,
   });
   const episode = await runEpisode({
     task: request.task,

@@ -1,5 +1,58 @@
 /** Which Conductor writes the workflows: the app stores this choice; the client builds the Conductor. */
+import { RANDOM_ROUTING_LABEL } from './random-routing-conductor.ts';
+
+/** Where an engine model's (or adapter's) files come from. Picked files last only until the tab reloads. */
+export type EngineFilesSource = { from: 'hub'; repo: string } | { from: 'url'; url: string } | { from: 'picked'; name: string };
+
+export type EngineModelSource = { from: 'demo' } | EngineFilesSource;
+
+/** How the weights sit on the GPU: 'auto' is f16 where the GPU has shader-f16, else f32. */
+export type EngineWeights = 'auto' | 'f32' | 'f16' | 'int4';
+
+export interface EngineModelChoice {
+  source: EngineModelSource;
+  weights: EngineWeights;
+  /** A LoRA adapter (PEFT layout) applied beside the weights. */
+  adapter?: EngineFilesSource;
+}
+
 export type ConductorChoice =
+  /** The default: the demo engine model where this browser has a hardware GPU, random routing elsewhere. */
+  | { kind: 'auto' }
+  /** Random routing (the untrained demo that runs anywhere). */
   | { kind: 'demo' }
+  | { kind: 'engine'; model: EngineModelChoice }
   | { kind: 'worker'; workerId: string }
   | { kind: 'remote'; baseUrl: string; model: string };
+
+export const DEMO_ENGINE_MODEL: EngineModelChoice = { source: { from: 'demo' }, weights: 'f32' };
+
+/** Says where files come from, for labels and episode records. */
+export function describeSource(source: EngineModelSource): string {
+  switch (source.from) {
+    case 'demo':
+      return 'demo-conductor (untrained, random weights)';
+    case 'hub':
+      return source.repo;
+    case 'url':
+      return source.url;
+    case 'picked':
+      return source.name;
+  }
+}
+
+/** One line naming the chosen Conductor, for the Ask page. */
+export function describeConductor(choice: ConductorChoice): string {
+  switch (choice.kind) {
+    case 'auto':
+      return 'demo Conductor (engine model where the GPU allows, else random routing)';
+    case 'demo':
+      return RANDOM_ROUTING_LABEL;
+    case 'engine':
+      return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}`;
+    case 'worker':
+      return `pool worker ${choice.workerId}, prompted`;
+    case 'remote':
+      return `${choice.model} at ${choice.baseUrl}`;
+  }
+}

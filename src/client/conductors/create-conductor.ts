@@ -3,7 +3,9 @@ import { BatonError } from '../../core/errors/index.ts';
 import type { Conductor } from '../../core/orchestra/index.ts';
 import type { WorkerModel } from '../../core/providers/types.ts';
 import type { AccessMode } from '../../core/workflow/types.ts';
-import type { ConductorChoice } from './conductor-choice.ts';
+import { DEMO_ENGINE_MODEL, type ConductorChoice, type EngineModelChoice } from './conductor-choice.ts';
+import { engineConductor } from './engine-conductor-settings.ts';
+import type { EngineHost } from './engine-host.ts';
 import { createRandomRoutingConductor } from './random-routing-conductor.ts';
 
 export interface ConductorContext {
@@ -12,13 +14,46 @@ export interface ConductorContext {
   access: AccessMode;
   /** Builds a worker for a remote endpoint playing the Conductor (loaded lazily with the providers). */
   remoteWorker: (baseUrl: string, model: string) => Promise<WorkerModel>;
+  /** The engine of this worker thread, for engine choices. */
+  engine: Pick<EngineHost, 'support' | 'ready'>;
+}
+
+/** Errors after which 'auto' falls back to random routing: the GPU cannot hold or run the demo model. */
+const GPU_TOO_WEAK = new Set(['engine/no-adapter', 'engine/gpu', 'engine/out-of-memory', 'engine/unsupported', 'engine/device-lost']);
+
+async function onEngine(model: EngineModelChoice, ctx: ConductorContext): Promise<Conductor> {
+  const loaded = await ctx.engine.ready(model);
+  return engineConductor(loaded, model.source.from === 'demo', { workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
+}
+
+/**
+ * The default: the demo engine model on a hardware GPU; random routing where WebGPU is missing, is a
+ * software renderer (far too slow to wait for), or cannot load the model.
+ */
+async function auto(ctx: ConductorContext): Promise<Conductor> {
+  const random = () => createRandomRoutingConductor({ workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
+  const support = await ctx.engine.support();
+  if (!support.ok || support.software) return random();
+  try {
+    return await onEngine(DEMO_ENGINE_MODEL, ctx);
+  } catch (e) {
+    if (e instanceof BatonError && GPU_TOO_WEAK.has(e.code)) return random();
+    throw e;
+  }
 }
 
 export async function createConductor(choice: ConductorChoice, ctx: ConductorContext): Promise<Conductor> {
   const { createWorkerConductor } = await import('../../core/orchestra/index.ts');
+  if (ctx.pool.length < 1) {
+    throw new BatonError({ code: 'run/config', message: 'The worker pool is empty: add at least one worker on the Workers page.' });
+  }
   switch (choice.kind) {
+    case 'auto':
+      return auto(ctx);
     case 'demo':
       return createRandomRoutingConductor({ workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
+    case 'engine':
+      return onEngine(choice.model, ctx);
     case 'worker': {
       const worker = ctx.pool.find((w) => w.spec.id === choice.workerId);
       if (!worker) {

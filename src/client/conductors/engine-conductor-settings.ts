@@ -1,0 +1,45 @@
+/**
+ * How the app runs a Conductor on the engine. The untrained demo writes the lists alone (no
+ * reasoning) with short subtasks, under a token budget that always reaches the end of the lists; a
+ * real model may reason first. Sampling is at temperature 1 with a fresh seed per question, which
+ * the episode records, so a run can be repeated.
+ */
+import type { Conductor } from '../../core/orchestra/index.ts';
+import type { AccessMode } from '../../core/workflow/types.ts';
+import type { LoadedEngine } from './engine-host.ts';
+
+/** Short enough for the untrained demo to finish quickly on a software GPU. */
+const DEMO_MAX_SUBTASK_CHARS = 80;
+/** A real Conductor's reasoning and lists fit in this (the paper's Conductor writes well under it). */
+const MAX_NEW_TOKENS = 2048;
+
+export interface EngineRunContext {
+  workers: number;
+  maxSteps: number;
+  access: AccessMode;
+  /** Seed of this question's sampling; random unless a test fixes it. */
+  seed?: number;
+}
+
+export async function engineConductor(engine: LoadedEngine, demo: boolean, ctx: EngineRunContext): Promise<Conductor> {
+  const { createEngineConductor, workflowTokenBound } = await import('../../engine/conductor/index.ts');
+  const format = { workers: ctx.workers, maxSteps: ctx.maxSteps, access: ctx.access };
+  const maxNewTokens = demo ? workflowTokenBound({ ...format, maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS }) : MAX_NEW_TOKENS;
+  const sampling = { temperature: 1, seed: ctx.seed ?? Math.floor(Math.random() * 2 ** 32) };
+  return createEngineConductor({
+    model: engine.model,
+    tokenizer: engine.tokenizer,
+    ...format,
+    sampling,
+    constrain: true,
+    allowReasoning: !demo,
+    ...(demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}),
+    maxNewTokens,
+    info: {
+      runtime: 'engine',
+      model: engine.info.model,
+      ...(engine.info.adapter ? { adapter: engine.info.adapter } : {}),
+      sampling: { ...sampling, maxNewTokens },
+    },
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * The files of an engine model or adapter, wherever the choice says they are: the demo model served
+ * with the app, a Hugging Face repo, any base URL, or files the user picked (passed in with the
+ * request, since they cannot be stored). URL files go through Cache Storage, so a reload does not
+ * download them again.
+ */
+import { BatonError } from '../../core/errors/index.ts';
+import { filesFromPicked, filesFromUrl, hubUrl, type DownloadProgress, type ModelFiles } from '../../engine/model/index.ts';
+import type { EngineModelSource } from './conductor-choice.ts';
+
+/** The Cache Storage cache the engine's downloads live in. */
+export const MODEL_CACHE = 'baton-models';
+
+/** The demo Conductor under the app's own origin (public/demo-conductor, copied into the build). */
+export function demoModelUrl(): string {
+  return new URL(`${import.meta.env.BASE_URL}demo-conductor/`, self.location.origin).href;
+}
+
+/**
+ * The demo's files with their sizes learnt by reading them whole (into the cache) where the server
+ * states none: a static host may stream files without Content-Length, which filesFromUrl would take
+ * for a missing file. The demo is a few hundred kB, so nothing large is read twice.
+ */
+function sizedByBody(files: ModelFiles): ModelFiles {
+  return {
+    ...files,
+    async size(path) {
+      const stated = await files.size(path);
+      if (stated !== undefined) return stated;
+      try {
+        return (await files.read(path)).byteLength;
+      } catch (e) {
+        if (e instanceof BatonError && e.code === 'engine/model-file' && !e.isRetryable) return undefined; // truly missing
+        throw e;
+      }
+    },
+  };
+}
+
+export function engineFiles(source: EngineModelSource, picked: File[] | undefined, onProgress: (p: DownloadProgress) => void): ModelFiles {
+  const options = { cacheName: MODEL_CACHE, onProgress };
+  switch (source.from) {
+    case 'demo':
+      return sizedByBody(filesFromUrl(demoModelUrl(), options));
+    case 'hub':
+      return filesFromUrl(hubUrl(source.repo), options);
+    case 'url':
+      return filesFromUrl(source.url, options);
+    case 'picked':
+      if (!picked || picked.length === 0) {
+        throw new BatonError({
+          code: 'run/config',
+          message: `The files of ${source.name} were picked before this tab reloaded; pick them again on the Conductor page.`,
+        });
+      }
+      return filesFromPicked(picked, source.name);
+  }
+}

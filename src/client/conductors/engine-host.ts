@@ -1,0 +1,207 @@
+/**
+ * Baton's engine inside the Conductor worker: one WebGPU device, at most one model (and adapter)
+ * loaded on it, loads reported as progress, the model download cache listed and freed. The Ask run
+ * asks it for the model a choice names and gets the loaded one, or a fresh load.
+ */
+import { BatonError } from '../../core/errors/index.ts';
+import type { EngineDevice, GpuModel } from '../../engine/index.ts';
+import { openModel, readPeftAdapter } from '../../engine/model/index.ts';
+import type { Tokenizer } from '../../engine/tokenizer/index.ts';
+import { describeSource, type EngineModelChoice } from './conductor-choice.ts';
+import { DownloadMeter, type LoadProgress } from './download-meter.ts';
+import { engineFiles, MODEL_CACHE } from './engine-files.ts';
+
+export type EngineSupport =
+  | { ok: true; software: boolean; f16: boolean; adapter: string }
+  | { ok: false; reason: 'no-api' | 'no-adapter'; message: string };
+
+export interface EngineLoadRequest {
+  model: EngineModelChoice;
+  /** The files of a picked model; kept for later runs in this tab. */
+  files?: File[];
+  /** The files of a picked adapter. */
+  adapterFiles?: File[];
+}
+
+export interface LoadedEngineInfo {
+  /** The choice this model was loaded for, as JSON: a run whose choice matches reuses it. */
+  key: string;
+  model: string;
+  adapter?: string;
+  weights: 'f32' | 'f16' | 'int4';
+  vocabSize: number;
+  layers: number;
+  hiddenSize: number;
+}
+
+export interface LoadedEngine {
+  model: GpuModel;
+  tokenizer: Tokenizer;
+  info: LoadedEngineInfo;
+}
+
+export interface CachedModelFiles {
+  /** The base URL the files came from. */
+  base: string;
+  files: number;
+  bytes: number;
+}
+
+/** Progress crosses to the page at most this often. */
+const PROGRESS_EVERY_MS = 100;
+
+const keyOf = (choice: EngineModelChoice) => JSON.stringify(choice);
+
+function gpuOf(): GPU | undefined {
+  return (globalThis.navigator as Navigator & { gpu?: GPU }).gpu;
+}
+
+export class EngineHost {
+  #device: Promise<EngineDevice> | undefined;
+  #loaded: LoadedEngine | undefined;
+  #loading: Promise<LoadedEngine> | undefined;
+  #picked: { files?: File[]; adapterFiles?: File[] } = {};
+
+  /** Whether this browser can run the engine here: WebGPU present, an adapter found, and what kind. */
+  async support(): Promise<EngineSupport> {
+    const gpu = gpuOf();
+    if (!gpu) {
+      return { ok: false, reason: 'no-api', message: 'This browser offers no WebGPU here, so the engine cannot run in this tab.' };
+    }
+    const adapter = await gpu.requestAdapter().catch(() => null);
+    if (!adapter) {
+      return { ok: false, reason: 'no-adapter', message: 'This browser has WebGPU but found no usable graphics adapter (blocked, or drivers too old).' };
+    }
+    const info = adapter.info;
+    return {
+      ok: true,
+      adapter: `${info.vendor || 'unknown'} ${info.architecture || ''}`.trim(),
+      f16: adapter.features.has('shader-f16'),
+      software: /swiftshader|llvmpipe|lavapipe/i.test(`${info.vendor} ${info.architecture} ${info.description}`) || info.isFallbackAdapter === true,
+    };
+  }
+
+  /** What is loaded now, if anything. */
+  current(): LoadedEngineInfo | undefined {
+    return this.#loaded?.info;
+  }
+
+  /** Loads the model (replacing any other), reporting download and GPU upload progress. */
+  async load(request: EngineLoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadedEngineInfo> {
+    if (request.files) this.#picked.files = request.files;
+    if (request.adapterFiles) this.#picked.adapterFiles = request.adapterFiles;
+    return (await this.ready(request.model, onProgress)).info;
+  }
+
+  /** The loaded model when it is the one `choice` names; otherwise loads it. */
+  async ready(choice: EngineModelChoice, onProgress?: (p: LoadProgress) => void): Promise<LoadedEngine> {
+    const key = keyOf(choice);
+    if (this.#loaded?.info.key === key) return this.#loaded;
+    const previous = this.#loading?.catch(() => undefined);
+    const loading = (async () => {
+      await previous;
+      if (this.#loaded?.info.key === key) return this.#loaded;
+      this.unload();
+      this.#loaded = await this.#load(choice, throttled(onProgress));
+      return this.#loaded;
+    })();
+    this.#loading = loading;
+    return loading;
+  }
+
+  /** Frees the model's GPU memory (the device stays for the next load). */
+  unload(): void {
+    this.#loaded?.model.destroy();
+    this.#loaded = undefined;
+  }
+
+  /** The downloaded model files kept in Cache Storage, by the base URL they came from. */
+  async cached(): Promise<CachedModelFiles[]> {
+    if (!(await caches.has(MODEL_CACHE))) return [];
+    const cache = await caches.open(MODEL_CACHE);
+    const byBase = new Map<string, CachedModelFiles>();
+    for (const request of await cache.keys()) {
+      const base = request.url.slice(0, request.url.lastIndexOf('/') + 1);
+      const bytes = (await (await cache.match(request))?.blob())?.size ?? 0;
+      const entry = byBase.get(base) ?? { base, files: 0, bytes: 0 };
+      entry.files += 1;
+      entry.bytes += bytes;
+      byBase.set(base, entry);
+    }
+    return [...byBase.values()];
+  }
+
+  /** Deletes every cached model file; a loaded model keeps running. */
+  async clearCache(): Promise<void> {
+    await caches.delete(MODEL_CACHE);
+  }
+
+  #deviceOnce(): Promise<EngineDevice> {
+    this.#device ??= (async () => {
+      const { createEngineDevice } = await import('../../engine/index.ts');
+      const adapter = await gpuOf()?.requestAdapter().catch(() => null);
+      if (!adapter) {
+        throw new BatonError({
+          code: 'engine/no-adapter',
+          message: 'WebGPU is not available in this tab, so the engine cannot run; choose random routing, a pool worker or a remote endpoint as Conductor.',
+        });
+      }
+      return createEngineDevice(adapter);
+    })();
+    this.#device.catch(() => (this.#device = undefined));
+    return this.#device;
+  }
+
+  async #load(choice: EngineModelChoice, onProgress: (p: LoadProgress) => void): Promise<LoadedEngine> {
+    const [{ GpuModel }, { loadTokenizer }] = await Promise.all([import('../../engine/index.ts'), import('../../engine/tokenizer/index.ts')]);
+    const device = await this.#deviceOnce();
+    const meter = new DownloadMeter();
+    const report = (p: { file: string; loaded: number; total?: number }) => onProgress(meter.update(p.file, p.loaded, p.total));
+    const files = engineFiles(choice.source, this.#picked.files, report);
+    const [opened, tokenizer] = await Promise.all([openModel(files), loadTokenizer(files)]);
+    const weights = choice.weights === 'auto' ? (device.caps.shaderF16 ? 'f16' : 'f32') : choice.weights;
+    const started = performance.now();
+    const model = await GpuModel.load(device, opened, {
+      weights,
+      onProgress: (loaded, total) => {
+        const seconds = Math.max(1e-3, (performance.now() - started) / 1000);
+        const bytesPerSecond = loaded / seconds;
+        onProgress({ phase: 'gpu', loaded, total, bytesPerSecond, secondsLeft: bytesPerSecond > 0 ? (total - loaded) / bytesPerSecond : undefined });
+      },
+    });
+    try {
+      if (choice.adapter) {
+        const adapterFiles = engineFiles(choice.adapter, this.#picked.adapterFiles, report);
+        await model.setLora(await readPeftAdapter(adapterFiles, opened.config));
+      }
+    } catch (e) {
+      model.destroy();
+      throw e;
+    }
+    const { config } = opened;
+    return {
+      model,
+      tokenizer,
+      info: {
+        key: keyOf(choice),
+        model: describeSource(choice.source),
+        ...(choice.adapter ? { adapter: describeSource(choice.adapter) } : {}),
+        weights,
+        vocabSize: config.vocabSize,
+        layers: config.numLayers,
+        hiddenSize: config.hiddenSize,
+      },
+    };
+  }
+}
+
+/** Passes at most one progress report per PROGRESS_EVERY_MS, and always the one that completes. */
+function throttled(onProgress: ((p: LoadProgress) => void) | undefined): (p: LoadProgress) => void {
+  let last = -Infinity;
+  return (p) => {
+    const now = performance.now();
+    if (!onProgress || (now - last < PROGRESS_EVERY_MS && p.loaded !== p.total)) return;
+    last = now;
+    onProgress(p);
+  };
+}
