@@ -77,7 +77,7 @@ test('the demo engine Conductor runs in the worker, its workflow parses, the epi
   expect(page.workers().map((w) => w.url())).toEqual([expect.stringMatching(/conductor.*\.js$/)]);
 
   // The Conductor page now shows the model loaded in the worker, and the browser's cache of its files.
-  await page.getByRole('link', { name: 'Conductor' }).click();
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Conductor' }).click();
   const status = page.getByTestId('engine-status');
   await expect.poll(() => status.textContent(), POLL).toMatch(/Loaded in this tab: demo-conductor[\s\S]*f32 weights/);
   expect(await status.textContent()).toMatch(/Downloaded models kept by this browser: \d+(\.\d+)? KB from 1 source/);

@@ -109,7 +109,7 @@ test('a pool worker prompted as Conductor plans over the network and its workflo
     await page.getByLabel('Base URL').fill(`${open.url}/v1`);
     await page.getByLabel('Base URL').press('Tab');
 
-    await page.getByRole('link', { name: 'Conductor' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Conductor' }).click();
     await page.getByRole('radio', { name: /A pool worker, prompted as Conductor/ }).check();
 
     open.script(
