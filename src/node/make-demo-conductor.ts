@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expectedShapes, parseModelConfig, writeSafetensors, type TensorToWrite } from '../engine/model/index.ts';
-import { seededUniform } from '../engine/runtime/index.ts';
+import { seededRandom } from '../core/random.ts';
 
 export const DEMO_SEED = 20261129;
 /** Ids in all: the first VOCAB - 26 byte-level BPE tokens of Qwen3, then its 26 added tokens. */
@@ -99,7 +99,7 @@ whole loop running on a real model in the tab, not to answer anything well.
 export async function makeDemoConductor(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   const config = parseModelConfig(CONFIG);
-  const random = seededUniform(DEMO_SEED);
+  const random = seededRandom(DEMO_SEED);
   const tensors: TensorToWrite[] = [...expectedShapes(config)].map(([name, shape]) => ({
     name,
     dtype: 'BF16',

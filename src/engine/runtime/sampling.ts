@@ -7,6 +7,7 @@
  * top-p then apply among the allowed ones, and the logprob is still the unmasked one above.
  */
 import { BatonError } from '../../core/errors/index.ts';
+import { seededRandom } from '../../core/random.ts';
 
 export interface SamplingOptions {
   /** 0 (the default) is greedy. */
@@ -25,17 +26,6 @@ export interface Sampled {
 
 /** `allowed`: bit (id & 31) of word (id >> 5) set for each id that may be drawn; absent, all may. */
 export type Sampler = (logits: Float32Array, allowed?: Uint32Array) => Sampled;
-
-/** mulberry32: small, fast and seeded; floats in [0, 1). */
-export function seededUniform(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The seed of random stream `index` derived from `seed` (the completions of a group): a murmur3-style
@@ -142,7 +132,7 @@ export function createSampler(options: SamplingOptions = {}): Sampler {
       return { token, logprob: logSoftmax(logits)[token] };
     };
   }
-  const uniform = seededUniform(seed);
+  const uniform = seededRandom(seed);
   const plain = topK === 0 && topP === 1;
   return (logits, allowed) => {
     if (plain && !allowed) return drawFromSoftmax(logits, temperature, uniform());

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWorkflow, type AccessMode } from '../../../../src/core/workflow/index.ts';
 import { workflowTokenBound } from '../../../../src/engine/conductor/index.ts';
 import { createWorkflowConstraint } from '../../../../src/engine/constrain/index.ts';
-import { seededUniform } from '../../../../src/engine/runtime/index.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
 
 // Printable ASCII, one character per token, then end-of-sequence.
 const CHARS = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).concat('\n');
@@ -25,7 +25,7 @@ describe.each(FORMATS)('workflowTokenBound($workers workers, $maxSteps steps, $a
 
   it('every random walk of single characters reaches end-of-sequence within the bound, and parses', () => {
     const constraint = createWorkflowConstraint({ vocab: VOCAB, eosIds: [EOS], ...format, allowReasoning: false });
-    const random = seededUniform(format.workers * 31 + format.maxSteps);
+    const random = seededRandom(format.workers * 31 + format.maxSteps);
     for (let walk = 0; walk < 60; walk++) {
       let state = constraint.start();
       const ids: number[] = [];
