@@ -9,7 +9,8 @@
  * for every row of the block. Decode reads 4 bits per weight plus one scale per group.
  * Grid: (ceil(N / 64) folded into 2-D, ceil(M / rowsPerThread)).
  */
-import type { BindingSpec, KernelSpec, UniformSpec } from '../device/index.ts';
+import type { BindingSpec, KernelSpec } from '../device/index.ts';
+import { MATMUL_UNIFORMS, type MatmulUniform } from './matmul.ts';
 import { ceilDiv, grid2d, header, type Dtype } from './wgsl.ts';
 
 const WG = 64;
@@ -25,7 +26,6 @@ export interface MatmulInt4Options {
 }
 
 type Binding = 'x' | 'w' | 'scales' | 'b' | 'out';
-type Uniform = 'M' | 'N' | 'K' | 'ldo' | 'col0' | 'alpha';
 
 const BINDINGS: readonly BindingSpec<Binding>[] = [
   { name: 'x', access: 'read' }, // (M, K) f32
@@ -35,19 +35,10 @@ const BINDINGS: readonly BindingSpec<Binding>[] = [
   { name: 'out', access: 'read_write' }, // (M, ldo) f32
 ];
 
-const UNIFORMS: readonly UniformSpec<Uniform>[] = [
-  { name: 'M', type: 'u32' },
-  { name: 'N', type: 'u32' },
-  { name: 'K', type: 'u32' },
-  { name: 'ldo', type: 'u32' },
-  { name: 'col0', type: 'u32' },
-  { name: 'alpha', type: 'f32' },
-];
-
-export const matmulInt4Forward: KernelSpec<MatmulInt4Options, Binding, Uniform> = {
+export const matmulInt4Forward: KernelSpec<MatmulInt4Options, Binding, MatmulUniform> = {
   name: 'matmulInt4Forward',
   bindings: BINDINGS,
-  uniforms: UNIFORMS,
+  uniforms: MATMUL_UNIFORMS,
   wgsl: (o) => {
     const R = o.rowsPerThread;
     const wordsPerGroup = o.groupSize / 8;

@@ -32,7 +32,7 @@ export interface MatmulOptions {
 export const MAX_ROWS_PER_THREAD = 8;
 
 type MatmulBinding = 'x' | 'w' | 'b' | 'out';
-type MatmulUniform = 'M' | 'N' | 'K' | 'ldo' | 'col0' | 'alpha';
+export type MatmulUniform = 'M' | 'N' | 'K' | 'ldo' | 'col0' | 'alpha';
 
 const BINDINGS: readonly BindingSpec<MatmulBinding>[] = [
   { name: 'x', access: 'read' }, // (M, K) f32
@@ -41,7 +41,8 @@ const BINDINGS: readonly BindingSpec<MatmulBinding>[] = [
   { name: 'out', access: 'read_write' }, // (M, ldo) f32
 ];
 
-const UNIFORMS: readonly UniformSpec<MatmulUniform>[] = [
+/** out[m, col0 + n] (=|+=) alpha * x[m] . w[n] (+ b): shared by every weight format's matmul. */
+export const MATMUL_UNIFORMS: readonly UniformSpec<MatmulUniform>[] = [
   { name: 'M', type: 'u32' },
   { name: 'N', type: 'u32' },
   { name: 'K', type: 'u32' },
@@ -53,7 +54,7 @@ const UNIFORMS: readonly UniformSpec<MatmulUniform>[] = [
 export const matmulForward: KernelSpec<MatmulOptions, MatmulBinding, MatmulUniform> = {
   name: 'matmulForward',
   bindings: BINDINGS,
-  uniforms: UNIFORMS,
+  uniforms: MATMUL_UNIFORMS,
   wgsl: (o) => {
     const R = o.rowsPerThread;
     const value = `p.alpha * ${o.vec4 ? 'dot(acc[r], vec4<f32>(1.0))' : 'acc[r]'}${o.bias ? ' + f32(b[p.col0 + n])' : ''}`;
