@@ -88,7 +88,8 @@ test('the demo engine Conductor runs in the worker, its workflow parses, the epi
   await page.getByLabel('Weights on the GPU').selectOption('int4');
   await page.getByRole('button', { name: 'Load and use' }).click();
   await expect.poll(() => status.textContent(), POLL).toMatch(/Loaded in this tab: http[^ ]*demo-conductor\/[\s\S]*int4 weights/);
-  expect(await page.getByRole('radio', { name: "Your model on Baton's engine" }).isChecked()).toBe(true);
+  // The choice is saved after the load resolves, a moment after the status shows it: wait for it, don't race it.
+  await expect.poll(() => page.getByRole('radio', { name: "Your model on Baton's engine" }).isChecked(), POLL).toBe(true);
   await page.screenshot({ path: join(OUT, 'engine-conductor-loaded-desktop.png'), fullPage: true });
 
   await page.getByRole('button', { name: 'Unload' }).click();
