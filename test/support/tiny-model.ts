@@ -21,14 +21,12 @@ import { parseModelConfig, type Architecture, type ModelConfig, type RopeScaling
 import { initLoraAdapter, writePeftAdapter, type LoraAdapter } from '../../src/engine/model/lora.ts';
 import { f32ToBf16, writeSafetensors, type TensorToWrite } from '../../src/engine/model/safetensors.ts';
 import { expectedShapes } from '../../src/engine/model/weight-names.ts';
+import { randomWeight } from '../../src/engine/model/random-weights.ts';
+import { QWEN_ENDOFTEXT, QWEN_IM_END, shrinkQwenTokenizer, shrunkQwenId } from '../../src/engine/tokenizer/index.ts';
 import { seededRandom } from '../../src/core/random.ts';
 
 /** Qwen3's config vocab_size; its tokenizer's largest id is 151,668. */
 export const QWEN_VOCAB = 151936;
-const IM_END = 151645;
-const ENDOFTEXT = 151643;
-/** Qwen3's added tokens (<|endoftext|>, <|im_start|>, ..., </think>) take ids 151643 to 151668. */
-const QWEN_ADDED_TOKENS = 26;
 const DEFAULT_VOCAB = { qwen3: QWEN_VOCAB, small: 1024, none: 256 };
 
 export interface TinyModelOptions {
@@ -84,8 +82,8 @@ function configJson(o: TinyModelOptions): Record<string, unknown> {
   const heads = o.heads ?? 4;
   const tokenizer = o.tokenizer ?? 'qwen3';
   const vocab = o.vocab ?? DEFAULT_VOCAB[tokenizer];
-  const special = (id: number) => (tokenizer === 'small' ? vocab - QWEN_ADDED_TOKENS + (id - ENDOFTEXT) : id);
-  const withSpecials = tokenizer === 'small' || vocab > IM_END;
+  const special = (id: number) => (tokenizer === 'small' ? shrunkQwenId(id, vocab) : id);
+  const withSpecials = tokenizer === 'small' || vocab > QWEN_IM_END;
   const style = o.configStyle ?? 'v4';
   const dtype = o.dtype === 'F32' ? 'float32' : 'bfloat16';
   const arch = { qwen2: 'Qwen2ForCausalLM', qwen3: 'Qwen3ForCausalLM', llama: 'LlamaForCausalLM' }[o.architecture];
@@ -104,21 +102,10 @@ function configJson(o: TinyModelOptions): Record<string, unknown> {
     tie_word_embeddings: o.tied ?? false,
     ...(o.architecture === 'qwen2' ? {} : { attention_bias: false }),
     hidden_act: 'silu',
-    ...(withSpecials ? { bos_token_id: special(ENDOFTEXT), eos_token_id: special(IM_END) } : { eos_token_id: vocab - 1 }),
+    ...(withSpecials ? { bos_token_id: special(QWEN_ENDOFTEXT), eos_token_id: special(QWEN_IM_END) } : { eos_token_id: vocab - 1 }),
     [style === 'v4' ? 'torch_dtype' : 'dtype']: dtype,
     ...ropeJson(style, o.ropeTheta ?? 10000, o.ropeScaling),
   };
-}
-
-/** Random values for one tensor, by what kind of tensor it is. */
-function randomTensor(name: string, shape: number[], random: () => number): Float32Array {
-  const n = shape.reduce((a, b) => a * b, 1);
-  const u = () => 2 * random() - 1;
-  if (name.endsWith('norm.weight')) return new Float32Array(n).map(() => 1 + 0.2 * u());
-  if (name.endsWith('.bias')) return new Float32Array(n).map(() => 0.1 * u());
-  if (name === 'model.embed_tokens.weight') return new Float32Array(n).map(() => u());
-  const bound = Math.sqrt(3 / shape[1]);
-  return new Float32Array(n).map(() => bound * u());
 }
 
 /** The values after rounding to the stored dtype, so tests compare against what the file holds. */
@@ -136,7 +123,7 @@ export async function writeTinyModel(dir: string, options: TinyModelOptions): Pr
   const weights = new Map<string, Float32Array>();
   const tensors: TensorToWrite[] = [];
   for (const [name, shape] of expectedShapes(config)) {
-    const data = roundTo(options.dtype, randomTensor(name, shape, random));
+    const data = roundTo(options.dtype, randomWeight(name, shape, random));
     weights.set(name, data);
     tensors.push({ name, dtype: options.dtype, shape, data });
   }
@@ -167,29 +154,10 @@ export async function copyQwenTokenizer(dir: string): Promise<void> {
   for (const file of ['tokenizer.json', 'tokenizer_config.json']) await copyFile(qwenFile(file), join(dir, file));
 }
 
-/**
- * Qwen3's tokenizer with `vocab` ids in all: its first vocab - 26 byte-level BPE tokens (the 256
- * single bytes come first, so any text still encodes), the merges among them, and the 26 added tokens
- * renumbered to the top ids. Chat template unchanged.
- */
+/** Qwen3's tokenizer with `vocab` ids in all (see shrinkQwenTokenizer). */
 export async function writeSmallQwenTokenizer(dir: string, vocab: number): Promise<void> {
-  const regular = vocab - QWEN_ADDED_TOKENS;
-  if (regular < 256) throw new Error(`a small tokenizer needs vocab >= ${256 + QWEN_ADDED_TOKENS}, got ${vocab}`);
-  const json = JSON.parse(await readFile(qwenFile('tokenizer.json'), 'utf8'));
-  const config = JSON.parse(await readFile(qwenFile('tokenizer_config.json'), 'utf8'));
-  const kept: Record<string, number> = {};
-  for (const [token, id] of Object.entries(json.model.vocab as Record<string, number>)) if (id < regular) kept[token] = id;
-  const pair = (m: string | string[]) => (typeof m === 'string' ? m.split(' ') : m);
-  json.model.vocab = kept;
-  json.model.merges = (json.model.merges as (string | string[])[]).filter((m) => {
-    const [a, b] = pair(m);
-    return a in kept && b in kept && a + b in kept;
-  });
-  const renumber = (id: number) => regular + (id - ENDOFTEXT);
-  for (const t of json.added_tokens as { id: number }[]) t.id = renumber(t.id);
-  config.added_tokens_decoder = Object.fromEntries(
-    Object.entries(config.added_tokens_decoder as Record<string, unknown>).map(([id, t]) => [String(renumber(Number(id))), t]),
-  );
+  const read = async (file: string) => JSON.parse(await readFile(qwenFile(file), 'utf8'));
+  const { json, config } = shrinkQwenTokenizer(await read('tokenizer.json'), await read('tokenizer_config.json'), vocab);
   await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(json));
   await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify(config, null, 2));
 }
