@@ -5,8 +5,12 @@
  *   qwen0.5b   random weights in Qwen2.5-0.5B's shape (896 wide, 24 layers, 14/2 heads, MLP 4864,
  *              151,936-token tied vocabulary), written as BF16 safetensors to a temp dir
  *   DIR        any model directory
- * Run: npx tsx bench/engine.ts [--models tiny,qwen0.5b] [--formats f32,int4] [--prompt-tokens P]
- *        [--decode-tokens N] [--group G] [--trials K]
+ * Run: npx tsx bench/engine.ts [--models tiny,qwen0.5b] [--formats f32,f16,int4] [--prompt-tokens P]
+ *        [--decode-tokens N] [--group G] [--trials K] [--lanes 1,32]
+ * Formats the adapter lacks (f16 without shader-f16) are skipped. --lanes compares matmul layouts
+ * (threads per output column, kernels/matmul.ts); by default each adapter gets its own.
+ * --profile adds the GPU time of each kernel over one decode step (timestamp queries; where the
+ * adapter has them), to set against decodeMsPerToken: the rest is CPU work and synchronisation.
  * Prints one JSON line: the adapter, then per model and format: weight bytes, the bytes one decode
  * step reads (weights it touches + the KV cache at the last step), prefill and decode tokens/s
  * (best of K), decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
@@ -18,6 +22,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { KernelProfiler, type KernelTime } from '../src/engine/device/index.ts';
 import { GpuModel, type WeightFormat } from '../src/engine/index.ts';
 import { filesFromDir } from '../src/engine/model/files-node.ts';
 import { openModel, type OpenedModel } from '../src/engine/model/index.ts';
@@ -28,7 +33,9 @@ import { writeTinyModel, type TinyModelOptions } from '../test/support/tiny-mode
 const { values } = parseArgs({
   options: {
     models: { type: 'string', default: 'tiny,qwen0.5b' },
-    formats: { type: 'string', default: 'f32,int4' },
+    formats: { type: 'string', default: 'f32,f16,int4' },
+    lanes: { type: 'string' },
+    profile: { type: 'boolean', default: false },
     'prompt-tokens': { type: 'string', default: '16' },
     'decode-tokens': { type: 'string', default: '8' },
     group: { type: 'string', default: '4' },
@@ -68,12 +75,12 @@ function decodeStepBytes(model: GpuModel, tokens: number): { weights: number; kv
   return { weights, kv };
 }
 
-async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat) {
+async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, lanes: number | undefined) {
   const device = gpu.device;
   const before = device.memory.current;
   device.memory.resetPeak();
   const loadStart = performance.now();
-  const model = await GpuModel.load(device, opened, { weights: format });
+  const model = await GpuModel.load(device, opened, { weights: format, ...(lanes ? { matmulLanes: lanes } : {}) });
   const loadS = (performance.now() - loadStart) / 1000;
   try {
     const V = opened.config.vocabSize;
@@ -101,9 +108,11 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat) 
       groupMs = Math.min(groupMs, performance.now() - t);
     }
     groupMs -= groupPrefillMs;
+    const kernels = values.profile && device.caps.timestampQuery ? await profileDecode(model, prompt) : undefined;
     const step = decodeStepBytes(model, P + N);
     return {
       format,
+      lanes: lanes ?? 'default',
       weightBytes: model.weights.bytes,
       decodeStepReadBytes: { weights: Math.round(step.weights), kv: step.kv },
       loadS: round(loadS),
@@ -112,10 +121,26 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat) 
       decodeMsPerToken: round(decodeMs / N),
       groupDecodeTokensPerS: round((G * N * 1000) / groupMs),
       peakGpuBytes: device.memory.peak - before,
+      ...(kernels ? { decodeStepGpuMs: round(kernels.reduce((a, k) => a + k.ms, 0)), kernels } : {}),
     };
   } finally {
     model.destroy();
   }
+}
+
+/** GPU time per kernel over one decode step, averaged over N steps. */
+async function profileDecode(model: GpuModel, prompt: number[]): Promise<KernelTime[]> {
+  const cache = model.createKvCache(P + N);
+  await model.forward(prompt, { cache, lastOnly: true });
+  const profiler = new KernelProfiler();
+  model.device.profiler = profiler;
+  try {
+    for (let i = 0; i < N; i++) await model.forward([prompt[i % P]], { cache, lastOnly: true });
+  } finally {
+    model.device.profiler = undefined;
+    cache.destroy();
+  }
+  return profiler.report().map((k) => ({ name: k.name, ms: round(k.ms / N), count: k.count / N }));
 }
 
 function round(x: number): number {
@@ -132,11 +157,14 @@ try {
     const opened = await openModel(filesFromDir(dir));
     const c = opened.config;
     for (const format of values.formats!.split(',') as WeightFormat[]) {
-      results.push({
-        model: name,
-        shape: { hidden: c.hiddenSize, layers: c.numLayers, heads: c.numHeads, kvHeads: c.numKvHeads, intermediate: c.intermediateSize, vocab: c.vocabSize, tied: c.tieWordEmbeddings },
-        ...(await measure(gpu, opened, format)),
-      });
+      if (format === 'f16' && !gpu.device.caps.shaderF16) continue;
+      for (const lanes of values.lanes?.split(',').map(Number) ?? [undefined]) {
+        results.push({
+          model: name,
+          shape: { hidden: c.hiddenSize, layers: c.numLayers, heads: c.numHeads, kvHeads: c.numKvHeads, intermediate: c.intermediateSize, vocab: c.vocabSize, tied: c.tieWordEmbeddings },
+          ...(await measure(gpu, opened, format, lanes)),
+        });
+      }
     }
     if (shape) await rm(dir, { recursive: true, force: true });
   }

@@ -42,6 +42,13 @@ export interface NodeGpu {
 
 type Dawn = { create(options: string[]): GPU };
 
+/**
+ * Dawn keeps shader-f16 off on NVIDIA's Vulkan driver by default (a driver issue seen in its
+ * conformance runs). The engine's f16 kernels were checked there against the float64 reference
+ * (bench/engine-accuracy.ts on an H200, driver 580), so Node turns it on; browsers keep their say.
+ */
+const GPU_TOGGLES = ['enable-dawn-features=vulkan_enable_f16_on_nvidia'];
+
 function hasSystemVulkan(): boolean {
   const dirs = (process.env.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean);
   return [...SYSTEM_VULKAN_LOADERS, ...dirs.map((d) => join(d, 'libvulkan.so.1'))].some((p) => existsSync(p));
@@ -73,7 +80,7 @@ export async function requestNodeAdapter(): Promise<{ gpu: GPU; adapter: GPUAdap
   const linux = process.platform === 'linux';
   const systemVulkan = !linux || hasSystemVulkan();
   if (systemVulkan) {
-    const found = await adapterOf(dawn, []);
+    const found = await adapterOf(dawn, GPU_TOGGLES);
     if (found) return { ...found, kind: found.adapter.info.architecture === 'swiftshader' ? 'swiftshader' : 'gpu' };
   }
   const icd = env.VK_ICD_FILENAMES ?? SWIFTSHADER_ICDS.find((p) => existsSync(p));

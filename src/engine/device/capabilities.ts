@@ -5,6 +5,8 @@
 export interface Capabilities {
   /** WGSL `enable f16;` is allowed (the device was created with 'shader-f16'). */
   readonly shaderF16: boolean;
+  /** GPU timestamps can be written (the device was created with 'timestamp-query'). */
+  readonly timestampQuery: boolean;
   /** Largest byte range one storage binding may cover. */
   readonly maxStorageBufferBindingSize: number;
   readonly maxBufferSize: number;
@@ -14,6 +16,8 @@ export interface Capabilities {
   readonly maxStorageBuffersPerShaderStage: number;
   readonly minUniformBufferOffsetAlignment: number;
   readonly adapter: { readonly vendor: string; readonly architecture: string; readonly description: string };
+  /** The adapter is a CPU implementation (SwiftShader, llvmpipe): kernels pick CPU-friendly layouts. */
+  readonly software: boolean;
 }
 
 /** The limits worth raising above WebGPU's defaults: a 0.5B model's embedding alone exceeds the default binding size. */
@@ -36,6 +40,7 @@ export function readCapabilities(device: GPUDevice, info?: GPUAdapterInfo): Capa
   const l = device.limits;
   return Object.freeze({
     shaderF16: device.features.has('shader-f16'),
+    timestampQuery: device.features.has('timestamp-query'),
     maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
     maxBufferSize: l.maxBufferSize,
     maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
@@ -48,5 +53,12 @@ export function readCapabilities(device: GPUDevice, info?: GPUAdapterInfo): Capa
       architecture: info?.architecture ?? '',
       description: info?.description ?? '',
     }),
+    software: isSoftwareAdapter(info),
   });
+}
+
+/** SwiftShader names itself in architecture; Mesa's llvmpipe and lavapipe in the description. */
+function isSoftwareAdapter(info: GPUAdapterInfo | undefined): boolean {
+  const text = `${info?.architecture ?? ''} ${info?.description ?? ''}`.toLowerCase();
+  return /swiftshader|llvmpipe|lavapipe|software/.test(text);
 }

@@ -1,10 +1,12 @@
 /**
  * Kernel dispatches and buffer copies recorded in order and submitted as one command buffer, so a
  * whole forward pass costs one submit. Uniform values of all dispatches go into one ring buffer at
- * aligned offsets; bind groups are made at submit, from each kernel's spec.
+ * aligned offsets; bind groups come from the device's cache at submit, made from each kernel's spec
+ * when first seen.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { EngineDevice } from './device.ts';
+import type { BufferBinding } from './bind-group-cache.ts';
 import type { BufferArg, KernelSpec } from './kernel-spec.ts';
 
 interface Dispatch {
@@ -73,20 +75,23 @@ export class CommandBatch {
         if (u.type === 'u32') view.setUint32(i * slot + 4 * k, value, true);
         else view.setFloat32(i * slot + 4 * k, value, true);
       });
-      const entries: GPUBindGroupEntry[] = d.kernel.bindings.map((b, k) => {
+      const bindings: BufferBinding[] = d.kernel.bindings.map((b) => {
         const arg = d.buffers[b.name];
         if (!arg) throw new BatonError({ code: 'engine/gpu', message: `Kernel ${d.kernel.name}: binding ${b.name} missing; this is an engine bug.` });
+        if ('buffer' in arg) return { buffer: arg.buffer, offset: arg.offset ?? 0, size: arg.size ?? arg.buffer.size - (arg.offset ?? 0) };
         // Pooled buffers are rounded up to a size class: never bind past the device's limit.
-        return { binding: k, resource: 'buffer' in arg ? arg : { buffer: arg, size: Math.min(arg.size, maxBinding) } };
+        return { buffer: arg, offset: 0, size: Math.min(arg.size, maxBinding) };
       });
-      entries.push({ binding: d.kernel.bindings.length, resource: { buffer: uniformBuffer, offset: i * slot, size: 4 * Math.max(4, d.kernel.uniforms.length) } });
-      bindGroups.set(d, gpu.createBindGroup({ label: d.kernel.name, layout: cached.layout, entries }));
+      bindings.push({ buffer: uniformBuffer, offset: i * slot, size: 4 * Math.max(4, d.kernel.uniforms.length) });
+      bindGroups.set(d, device.bindGroups.get(d.kernel.name, cached.layout, bindings));
     });
     gpu.queue.writeBuffer(uniformBuffer, 0, uniformBytes);
 
     const pipelineOf = new Map(resolved.map(({ d, cached }) => [d, cached.pipeline]));
     const maxGroups = device.caps.maxComputeWorkgroupsPerDimension;
     const encoder = gpu.createCommandEncoder({ label: this.#label });
+    const profile = device.caps.timestampQuery ? device.profiler?.begin(gpu, dispatches.length) : undefined;
+    const profiled: string[] = [];
     let pass: GPUComputePassEncoder | undefined;
     for (const op of this.#ops) {
       if (op.kind === 'copy') {
@@ -104,13 +109,23 @@ export class CommandBatch {
         });
       }
       if (grid.some((n) => n === 0)) continue;
+      if (profile) {
+        const i = profiled.push(op.uniforms.N === undefined ? op.kernel.name : `${op.kernel.name} N=${op.uniforms.N}`) - 1;
+        pass = encoder.beginComputePass({ label: this.#label, timestampWrites: { querySet: profile.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } });
+      }
       pass ??= encoder.beginComputePass({ label: this.#label });
       pass.setPipeline(pipelineOf.get(op)!);
       pass.setBindGroup(0, bindGroups.get(op)!);
       pass.dispatchWorkgroups(grid[0], grid[1], grid[2]);
+      if (profile) {
+        pass.end();
+        pass = undefined;
+      }
     }
     pass?.end();
+    profile?.resolve(encoder);
     gpu.queue.submit([encoder.finish()]);
     this.#ops = [];
+    await profile?.collect(profiled);
   }
 }

@@ -6,15 +6,21 @@
  * and readback calls ('engine/device-lost', 'engine/gpu'). Pattern from gpu.cpp's ErrorState/check().
  */
 import { BatonError } from '../../core/errors/index.ts';
+import { BindGroupCache } from './bind-group-cache.ts';
 import { BufferPool } from './buffer-pool.ts';
 import { MemoryMeter } from './memory-meter.ts';
 import { raisedLimits, readCapabilities, type Capabilities } from './capabilities.ts';
 import { CommandBatch } from './command-batch.ts';
+import type { KernelProfiler } from './kernel-profiler.ts';
 import { PipelineCache } from './pipeline-cache.ts';
 import { BufferUsage, MapMode, STORAGE_USAGE } from './usage.ts';
 
+/** Readback buffers kept per size (a group's reads of equal size may overlap). */
+const STAGING_PER_SIZE = 4;
+
 export async function createEngineDevice(adapter: GPUAdapter): Promise<EngineDevice> {
-  const requiredFeatures: GPUFeatureName[] = adapter.features.has('shader-f16') ? ['shader-f16'] : [];
+  // timestamp-query only serves KernelProfiler (benchmarks); asking for it costs nothing otherwise.
+  const requiredFeatures = (['shader-f16', 'timestamp-query'] as const).filter((f) => adapter.features.has(f));
   let device: GPUDevice;
   try {
     device = await adapter.requestDevice({ label: 'baton', requiredFeatures, requiredLimits: raisedLimits(adapter) });
@@ -33,18 +39,24 @@ export class EngineDevice {
   readonly gpu: GPUDevice;
   readonly caps: Capabilities;
   readonly pipelines: PipelineCache;
+  readonly bindGroups: BindGroupCache;
   readonly pool: BufferPool;
   /** Bytes held in buffers made through this device (weights, caches, scratch, uniforms), and their peak. */
   readonly memory = new MemoryMeter();
+  /** Set (where caps.timestampQuery) to time every dispatch; see kernel-profiler.ts. */
+  profiler: KernelProfiler | undefined;
   #lost: GPUDeviceLostInfo | undefined;
   #destroyed = false;
   #errors: string[] = [];
   #uniforms: GPUBuffer | undefined;
+  /** Unmapped readback buffers by size: a decode step reads its logits back every token. */
+  #staging = new Map<number, GPUBuffer[]>();
 
   constructor(device: GPUDevice, info?: GPUAdapterInfo) {
     this.gpu = device;
     this.caps = readCapabilities(device, info ?? device.adapterInfo);
     this.pipelines = new PipelineCache(device);
+    this.bindGroups = new BindGroupCache(device);
     this.pool = new BufferPool(this);
     void device.lost.then((lost) => {
       this.#lost = lost;
@@ -146,7 +158,8 @@ export class EngineDevice {
   async read(buffer: GPUBuffer, byteOffset = 0, byteLength = buffer.size - byteOffset): Promise<ArrayBuffer> {
     this.check();
     const size = Math.ceil(byteLength / 4) * 4;
-    const staging = this.#track(this.gpu.createBuffer({ label: 'readback', size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST }));
+    const staging = this.#staging.get(size)?.pop() ?? this.#track(this.gpu.createBuffer({ label: 'readback', size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST }));
+    let reusable = false;
     try {
       const encoder = this.gpu.createCommandEncoder({ label: 'readback' });
       encoder.copyBufferToBuffer(buffer, byteOffset, staging, 0, size);
@@ -154,13 +167,16 @@ export class EngineDevice {
       await staging.mapAsync(MapMode.READ);
       const out = staging.getMappedRange().slice(0, byteLength);
       staging.unmap();
+      reusable = true;
       this.check();
       return out;
     } catch (e) {
       this.check();
       throw e;
     } finally {
-      this.free(staging);
+      const kept = this.#staging.get(size) ?? [];
+      if (reusable && kept.length < STAGING_PER_SIZE) this.#staging.set(size, [...kept, staging]);
+      else this.free(staging);
     }
   }
 
@@ -173,6 +189,7 @@ export class EngineDevice {
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.pool.destroy();
+    for (const buffers of this.#staging.values()) for (const b of buffers) this.free(b);
     if (this.#uniforms) this.free(this.#uniforms);
     this.gpu.destroy();
   }

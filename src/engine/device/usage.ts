@@ -10,6 +10,7 @@ export const BufferUsage = {
   COPY_DST: 0x8,
   UNIFORM: 0x40,
   STORAGE: 0x80,
+  QUERY_RESOLVE: 0x200,
 } as const;
 
 export const MapMode = { READ: 0x1, WRITE: 0x2 } as const;

@@ -5,25 +5,32 @@
  * in row chunks write its slice of the output columns (the bias covers the whole weight);
  * `accumulate` adds into out (the residual stream, or a LoRA delta onto its projection).
  *
- * One thread per output column n and block of `rowsPerThread` rows: each weight value is loaded
- * once per block and used for every row of it, with no workgroup barriers. Measured on SwiftShader
- * (bench figures in the engine report): a 16x16 shared-memory tiled kernel was 6-17x slower, and
- * one workgroup per output with a tree reduction ~40x slower on a 151,936-row LM head, because
- * barriers cost there as much as short dot products. Decode uses rowsPerThread 1. With K % 4 == 0
- * the `vec4` variant loads four values at a time (4-5x faster on the LM head matvec there).
- * Grid: (ceil(N / 64) folded into 2-D, ceil(M / rowsPerThread)).
+ * `lanes` threads share one output column n and a block of `rowsPerThread` rows: lane j sums the
+ * terms k = j, j + lanes, ... (with vec4, four at a time), then the lanes add up their sums in
+ * workgroup memory. Each weight value is loaded once per row block and used for every row of it.
+ * On a GPU, 32 lanes make neighbouring threads read neighbouring weights (coalesced loads: a
+ * decode step is one pass over the weights). On SwiftShader (a CPU), lanes = 1 is fastest: one
+ * thread walks a whole row with no barriers (a 16x16 shared-memory tiled kernel was 6-17x slower
+ * there, and one workgroup per output with a tree reduction ~40x slower on a 151,936-row LM head).
+ * With K % 4 == 0 the `vec4` variant loads four values at a time (4-5x faster on SwiftShader).
+ * Grid: (ceil(N / (64 / lanes)) folded into 2-D, ceil(M / rowsPerThread)).
  */
 import type { BindingSpec, KernelSpec, UniformSpec } from '../device/index.ts';
 import { ceilDiv, grid2d, header, type Dtype } from './wgsl.ts';
 
 const WG = 64;
 
-export interface MatmulOptions {
+export interface MatmulLayout {
+  /** Rows of x each thread computes (1..MAX_ROWS_PER_THREAD). */
+  readonly rowsPerThread: number;
+  /** Threads per output column: a power of two, 1..64. */
+  readonly lanes: number;
+}
+
+export interface MatmulOptions extends MatmulLayout {
   readonly dtype: Dtype;
   readonly bias: boolean;
   readonly accumulate: boolean;
-  /** Rows of x each thread computes (1..MAX_ROWS_PER_THREAD). */
-  readonly rowsPerThread: number;
   /** Load x and w four values at a time; needs K % 4 == 0 (4-5x faster on SwiftShader's matvec). */
   readonly vec4: boolean;
 }
@@ -51,43 +58,90 @@ export const MATMUL_UNIFORMS: readonly UniformSpec<MatmulUniform>[] = [
   { name: 'alpha', type: 'f32' },
 ];
 
+export interface MatmulBody {
+  /** Options common to every weight format. */
+  readonly o: MatmulLayout & { readonly bias: boolean; readonly accumulate: boolean };
+  /** Type of each accumulator, f32 or vec4<f32> (then summed over its components). */
+  readonly acc: 'f32' | 'vec4<f32>';
+  /**
+   * WGSL that adds lane `lane`'s share of x[m0 + r] . w[n] into acc[r] for r < rows; `LANES` is
+   * the lane count. Runs only for n < N.
+   */
+  readonly loop: string;
+}
+
+/**
+ * The main function of a matmul kernel around `body.loop`: the thread-to-(column, lane) mapping,
+ * the reduction over lanes, bias, alpha and the store. Declarations come from the caller's header.
+ */
+export function matmulMain(body: MatmulBody): string {
+  const { o } = body;
+  const R = o.rowsPerThread;
+  const L = o.lanes;
+  const total = (a: string) => (body.acc === 'f32' ? a : `dot(${a}, vec4<f32>(1.0))`);
+  const store = (sum: string) => {
+    const value = `p.alpha * ${sum}${o.bias ? ' + f32(b[p.col0 + n])' : ''}`;
+    return `let i = (m0 + r) * p.ldo + p.col0 + n;
+    ${o.accumulate ? `out[i] += ${value};` : `out[i] = ${value};`}`;
+  };
+  const prologue = `const LANES = ${L}u;
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let lane = lid % LANES;
+  let n = flat_group(wid, nwg) * ${WG / L}u + lid / LANES;
+  let m0 = wid.z * ${R}u;
+  let rows = min(${R}u, p.M - m0);
+  var acc: array<${body.acc}, ${R}>;`;
+  if (L === 1) {
+    return `${prologue}
+  if (n >= p.N) { return; }
+  ${body.loop}
+  for (var r = 0u; r < rows; r++) {
+    ${store(total('acc[r]'))}
+  }
+}`;
+  }
+  // Barriers need uniform control flow: every thread reaches them, idle columns included.
+  return `var<workgroup> red: array<f32, ${WG * R}>;
+${prologue}
+  if (n < p.N) {
+    ${body.loop}
+  }
+  for (var r = 0u; r < ${R}u; r++) { red[r * ${WG}u + lid] = ${total('acc[r]')}; }
+  workgroupBarrier();
+  for (var w = LANES / 2u; w > 0u; w >>= 1u) {
+    if (lane < w) {
+      for (var r = 0u; r < ${R}u; r++) { red[r * ${WG}u + lid] += red[r * ${WG}u + lid + w]; }
+    }
+    workgroupBarrier();
+  }
+  if (lane != 0u || n >= p.N) { return; }
+  for (var r = 0u; r < rows; r++) {
+    ${store(`red[r * ${WG}u + lid]`)}
+  }
+}`;
+}
+
+/** Grid of a matmul kernel: column groups folded into 2-D, one z slice per row block. */
+export function matmulGrid(u: { M: number; N: number }, o: MatmulLayout): [number, number, number] {
+  const [x, y] = grid2d(ceilDiv(u.N, WG / o.lanes));
+  return [x, y, ceilDiv(u.M, o.rowsPerThread)];
+}
+
 export const matmulForward: KernelSpec<MatmulOptions, MatmulBinding, MatmulUniform> = {
   name: 'matmulForward',
   bindings: BINDINGS,
   uniforms: MATMUL_UNIFORMS,
   wgsl: (o) => {
-    const R = o.rowsPerThread;
-    const value = `p.alpha * ${o.vec4 ? 'dot(acc[r], vec4<f32>(1.0))' : 'acc[r]'}${o.bias ? ' + f32(b[p.col0 + n])' : ''}`;
-    const store = o.accumulate ? `out[i] += ${value};` : `out[i] = ${value};`;
     const types = o.vec4 ? { x: 'vec4<f32>', w: `vec4<${o.dtype}>`, b: o.dtype, out: 'f32' } : { x: 'f32', w: o.dtype, b: o.dtype, out: 'f32' };
-    const loop = o.vec4
-      ? `let K4 = p.K / 4u;
-  var acc: array<vec4<f32>, ${R}>;
-  for (var k = 0u; k < K4; k++) {
-    let wv = vec4<f32>(w[n * K4 + k]);
-    for (var r = 0u; r < rows; r++) { acc[r] += x[(m0 + r) * K4 + k] * wv; }
-  }`
-      : `var acc: array<f32, ${R}>;
-  for (var k = 0u; k < p.K; k++) {
-    let wv = f32(w[n * p.K + k]);
-    for (var r = 0u; r < rows; r++) { acc[r] += x[(m0 + r) * p.K + k] * wv; }
+    const K = o.vec4 ? 'p.K / 4u' : 'p.K';
+    const loop = `let Kw = ${K};
+  for (var k = lane; k < Kw; k += LANES) {
+    let wv = ${o.vec4 ? 'vec4<f32>' : 'f32'}(w[n * Kw + k]);
+    for (var r = 0u; r < rows; r++) { acc[r] += x[(m0 + r) * Kw + k] * wv; }
   }`;
     return `${header(matmulForward, types, o.dtype)}
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let n = flat_group(wid, nwg) * ${WG}u + lid;
-  if (n >= p.N) { return; }
-  let m0 = wid.z * ${R}u;
-  let rows = min(${R}u, p.M - m0);
-  ${loop}
-  for (var r = 0u; r < rows; r++) {
-    let i = (m0 + r) * p.ldo + p.col0 + n;
-    ${store}
-  }
-}`;
+${matmulMain({ o, acc: o.vec4 ? 'vec4<f32>' : 'f32', loop })}`;
   },
-  grid: (u, o) => {
-    const [x, y] = grid2d(ceilDiv(u.N, WG));
-    return [x, y, ceilDiv(u.M, o.rowsPerThread)];
-  },
+  grid: matmulGrid,
 };

@@ -1,12 +1,14 @@
 /**
  * RMSNorm, a port of rmsnormRef in model/ops.ref.ts: out (rows, C) = x / rms(x) * w, w (C) in the weight dtype.
- * One workgroup of 64 threads per row: strided sum of squares (f32), tree reduction, scale.
+ * One workgroup per row: strided sum of squares (f32), tree reduction, scale. A decode step's norm is a
+ * single workgroup, so its time is the length of each thread's chain of loads: 256 threads keep it short
+ * (64 took ~48 us a norm on an H200, most of a 896-wide row's time being 14 dependent loads per thread).
  * Serves the layer norms (rows = T, C = hidden) and Qwen3's per-head q/k norm (rows = T * heads, C = headDim).
  */
 import type { KernelSpec } from '../device/index.ts';
 import { grid2d, header, type DtypeOptions } from './wgsl.ts';
 
-const WG = 64;
+const WG = 256;
 
 export const rmsnormForward: KernelSpec<DtypeOptions, 'x' | 'w' | 'out', 'rows' | 'C' | 'eps'> = {
   name: 'rmsnormForward',

@@ -25,6 +25,8 @@ export interface ForwardInputs {
   /** The cache slot of each sequence, in the order of their tokens. */
   slots: readonly number[];
   slotBuffer: GPUBuffer; // the same, (slots.length) u32
+  /** Threads per matmul output column (linear.ts). */
+  lanes: number;
 }
 
 export function encodeForward(
@@ -36,12 +38,12 @@ export function encodeForward(
   input: ForwardInputs,
 ): GPUBuffer {
   const { hiddenSize: C, numHeads: H, numKvHeads: KV, headDim: D, intermediateSize: I, rmsNormEps: eps } = config;
-  const { T, startPos, cache } = input;
+  const { T, startPos, cache, lanes } = input;
   const dtype = weights.dtype;
 
-  const linear = (a: Omit<LinearArgs, 'lora' | 'M'>) => {
+  const linear = (a: Omit<LinearArgs, 'lora' | 'M' | 'lanes'>) => {
     const module = lora?.modules.get(a.weight.name.replace(/\.weight$/, ''));
-    linearForward(batch, { ...a, M: T, ...(module ? { lora: { module, scale: lora!.scale, scratch } } : {}) });
+    linearForward(batch, { ...a, M: T, lanes, ...(module ? { lora: { module, scale: lora!.scale, scratch } } : {}) });
   };
   const rmsnorm = (x: GPUBuffer, w: GpuTensor, out: GPUBuffer, rows: number, width: number) =>
     batch.run(rmsnormForward, { dtype }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps });

@@ -10,7 +10,7 @@ import { logprobsForward, ropeTable, type Dtype } from '../kernels/index.ts';
 import { ropeInvFreq, type LoraAdapter, type ModelConfig, type TensorSource } from '../model/index.ts';
 import { encodeForward } from './forward.ts';
 import { KvCache } from './kv-cache.ts';
-import { linearForward } from './linear.ts';
+import { linearForward, matmulLanes } from './linear.ts';
 import { destroyLora, uploadLora, type GpuLora } from './lora-weights.ts';
 import { destroyModelWeights, loadModelWeights, type ModelWeights, type WeightFormat } from './model-weights.ts';
 import { createSampler, streamSeed, type Sampler, type SamplingOptions } from './sampling.ts';
@@ -26,6 +26,8 @@ export interface LoadModelOptions {
   int4Head?: boolean;
   /** Split tensors and logits above this many bytes; defaults to the device's storage binding limit. */
   maxBindingBytes?: number;
+  /** Threads per matmul output column; defaults to what suits the adapter (linear.ts matmulLanes). */
+  matmulLanes?: number;
   onProgress?(loaded: number, total: number): void;
 }
 
@@ -71,15 +73,17 @@ export class GpuModel {
   readonly weights: ModelWeights;
   readonly #invFreq: Float64Array;
   readonly #maxBindingBytes: number;
+  readonly #lanes: number;
   #lora: GpuLora | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(device: EngineDevice, config: ModelConfig, weights: ModelWeights, maxBindingBytes: number) {
+  private constructor(device: EngineDevice, config: ModelConfig, weights: ModelWeights, maxBindingBytes: number, lanes: number) {
     this.device = device;
     this.config = config;
     this.weights = weights;
     this.#invFreq = ropeInvFreq(config);
     this.#maxBindingBytes = maxBindingBytes;
+    this.#lanes = lanes;
   }
 
   static async load(device: EngineDevice, model: { config: ModelConfig; tensors: TensorSource }, options: LoadModelOptions = {}): Promise<GpuModel> {
@@ -93,7 +97,11 @@ export class GpuModel {
       maxBindingBytes,
       onProgress: options.onProgress,
     });
-    return new GpuModel(device, model.config, weights, maxBindingBytes);
+    const lanes = options.matmulLanes ?? matmulLanes(device.caps);
+    if (!(Number.isInteger(Math.log2(lanes)) && lanes <= 64)) {
+      throw new BatonError({ code: 'run/config', message: `matmulLanes must be a power of two from 1 to 64, got ${lanes}.` });
+    }
+    return new GpuModel(device, model.config, weights, maxBindingBytes, lanes);
   }
 
   /** Applies `adapter` beside the base weights from the next pass on; undefined switches LoRA off. */
@@ -260,7 +268,7 @@ export class GpuModel {
       batch.copy(hidden, r0 * C * 4, x, 0, rows * C * 4);
     }
     const logits = scratch.floats(rows * V, 'logits');
-    linearForward(batch, { x, M: rows, weight: this.weights.lmHead, out: logits });
+    linearForward(batch, { x, M: rows, weight: this.weights.lmHead, out: logits, lanes: this.#lanes });
     return { buffer: logits, floats: rows * V };
   }
 
@@ -312,7 +320,7 @@ export class GpuModel {
         this.device.write(slotBuffer, Uint32Array.from(slots));
         const batch = this.device.batch('forward');
         const lora = options.baseOnly ? undefined : this.#lora;
-        const hidden = encodeForward(batch, scratch, this.config, this.weights, lora, { ids: idBuffer, rope, T, startPos, cache, slots, slotBuffer });
+        const hidden = encodeForward(batch, scratch, this.config, this.weights, lora, { ids: idBuffer, rope, T, startPos, cache, slots, slotBuffer, lanes: this.#lanes });
         const result = head(batch, scratch, hidden, T);
         await batch.submit();
         cache.length = startPos + Tq;

@@ -38,14 +38,22 @@ export function streamSeed(seed: number, index: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** log sum exp(logits * inv), with the max taken out first (and returned, with the sum, for drawing). */
+function logSumExp(logits: Float32Array, inv: number): { lse: number; max: number; sum: number } {
+  let max = -Infinity;
+  for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i] * inv);
+  let sum = 0;
+  for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i] * inv - max);
+  return { lse: max + Math.log(sum), max, sum };
+}
+
 /** log softmax(logits / temperature), float64. */
 export function logSoftmax(logits: Float32Array, temperature = 1): Float64Array {
-  let max = -Infinity;
-  for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i] / temperature);
-  let sum = 0;
-  for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i] / temperature - max);
-  const lse = max + Math.log(sum);
-  return Float64Array.from(logits, (z) => z / temperature - lse);
+  const inv = 1 / temperature;
+  const { lse } = logSumExp(logits, inv);
+  const out = new Float64Array(logits.length);
+  for (let i = 0; i < logits.length; i++) out[i] = logits[i] * inv - lse;
+  return out;
 }
 
 function isAllowed(allowed: Uint32Array | undefined, id: number): boolean {
@@ -104,11 +112,7 @@ function invalid(message: string): BatonError {
  */
 function drawFromSoftmax(logits: Float32Array, temperature: number, u: number): Sampled {
   const inv = 1 / temperature;
-  let max = -Infinity;
-  for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i] * inv);
-  let sum = 0;
-  for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i] * inv - max);
-  const lse = max + Math.log(sum);
+  const { lse, max, sum } = logSumExp(logits, inv);
   let left = u * sum;
   let token = logits.length - 1;
   for (let i = 0; i < logits.length; i++) {
@@ -129,7 +133,7 @@ export function createSampler(options: SamplingOptions = {}): Sampler {
   if (temperature === 0) {
     return (logits, allowed) => {
       const token = argmax(logits, allowed);
-      return { token, logprob: logSoftmax(logits)[token] };
+      return { token, logprob: logits[token] - logSumExp(logits, 1).lse };
     };
   }
   const uniform = seededRandom(seed);

@@ -21,6 +21,7 @@ describe('EngineDevice', () => {
     expect(Object.isFrozen(caps)).toBe(true);
     expect(caps.maxStorageBufferBindingSize).toBeGreaterThan(128 * 1024 * 1024); // above the WebGPU default
     expect(caps.shaderF16).toBe(device().gpu.features.has('shader-f16'));
+    expect(caps.software).toBe(caps.adapter.architecture === 'swiftshader' || /llvmpipe|lavapipe/i.test(caps.adapter.description));
   });
 
   it('round-trips data through a buffer, including an odd byte length', async () => {

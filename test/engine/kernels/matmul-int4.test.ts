@@ -5,24 +5,31 @@ import { int4RoundTripRef, quantizeInt4 } from '../../../src/engine/quant/index.
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 
-// N above one 64-wide workgroup and not a multiple of it; M not a multiple of the row block; 3 groups per row.
+// N above one 64-wide workgroup and not a multiple of it; M not a multiple of the row block; K / 32
+// units not a multiple of the lanes.
 const M = 5;
 const N = 70;
-const K = 96;
 
-describe.each([{ rowsPerThread: 1 }, { rowsPerThread: 3 }, { rowsPerThread: 8 }])('matmulInt4Forward $rowsPerThread rows per thread', ({ rowsPerThread }) => {
+describe.each([
+  { rowsPerThread: 1, lanes: 1, groupSize: 32, K: 96 },
+  { rowsPerThread: 3, lanes: 1, groupSize: 32, K: 96 },
+  { rowsPerThread: 8, lanes: 1, groupSize: 64, K: 192 },
+  { rowsPerThread: 1, lanes: 32, groupSize: 32, K: 1312 },
+  { rowsPerThread: 3, lanes: 2, groupSize: 64, K: 192 },
+  { rowsPerThread: 8, lanes: 64, groupSize: 32, K: 96 },
+])('matmulInt4Forward $rowsPerThread rows per thread, $lanes lanes, groups of $groupSize', ({ rowsPerThread, lanes, groupSize, K }) => {
   const device = useTestDevice();
   const x = randomTensor(M * K, 41);
   const w = randomTensor(N * K, 42);
   const b = randomTensor(N, 43);
-  const q = quantizeInt4(w, N, K, 'f32');
-  const dequantised = int4RoundTripRef(w, N, K, 32);
+  const q = quantizeInt4(w, N, K, 'f32', groupSize);
+  const dequantised = int4RoundTripRef(w, N, K, groupSize);
 
   it('computes x W^T + b over the dequantised weights', async () => {
     const { out } = await runKernel(
       device(),
       matmulInt4Forward,
-      { dtype: 'f32', groupSize: 32, bias: true, accumulate: false, rowsPerThread },
+      { dtype: 'f32', groupSize, bias: true, accumulate: false, rowsPerThread, lanes },
       { x, w: q.packed, scales: q.scales as Float32Array, b, out: M * N },
       { M, N, K, ldo: N, col0: 0, alpha: 1 },
     );
@@ -37,7 +44,7 @@ describe.each([{ rowsPerThread: 1 }, { rowsPerThread: 3 }, { rowsPerThread: 8 }]
     const { out } = await runKernel(
       device(),
       matmulInt4Forward,
-      { dtype: 'f32', groupSize: 32, bias: true, accumulate: true, rowsPerThread },
+      { dtype: 'f32', groupSize, bias: true, accumulate: true, rowsPerThread, lanes },
       { x, w: q.packed, scales: q.scales as Float32Array, b: wideBias, out: before },
       { M, N, K, ldo, col0, alpha: 0.5 },
     );

@@ -8,13 +8,17 @@ import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 const M = 5;
 const N = 70;
 
+// With lanes > 1, K (or K / 4) is not a multiple of the lanes, so lanes end on different terms.
 describe.each([
-  { rowsPerThread: 1, vec4: false, K: 37 },
-  { rowsPerThread: 3, vec4: false, K: 37 },
-  { rowsPerThread: 8, vec4: false, K: 37 },
-  { rowsPerThread: 1, vec4: true, K: 36 },
-  { rowsPerThread: 3, vec4: true, K: 36 },
-])('matmulForward $rowsPerThread rows per thread, vec4 $vec4', ({ rowsPerThread, vec4, K }) => {
+  { rowsPerThread: 1, vec4: false, K: 37, lanes: 1 },
+  { rowsPerThread: 3, vec4: false, K: 37, lanes: 1 },
+  { rowsPerThread: 8, vec4: false, K: 37, lanes: 1 },
+  { rowsPerThread: 1, vec4: true, K: 36, lanes: 1 },
+  { rowsPerThread: 3, vec4: true, K: 36, lanes: 1 },
+  { rowsPerThread: 1, vec4: true, K: 260, lanes: 32 },
+  { rowsPerThread: 3, vec4: false, K: 37, lanes: 4 },
+  { rowsPerThread: 8, vec4: true, K: 260, lanes: 64 },
+])('matmulForward $rowsPerThread rows per thread, vec4 $vec4, $lanes lanes', ({ rowsPerThread, vec4, K, lanes }) => {
   const device = useTestDevice();
   const x = randomTensor(M * K, 11);
   const w = randomTensor(N * K, 12);
@@ -24,7 +28,7 @@ describe.each([
     const { out } = await runKernel(
       device(),
       matmulForward,
-      { dtype: 'f32', bias: true, accumulate: false, rowsPerThread, vec4 },
+      { dtype: 'f32', bias: true, accumulate: false, rowsPerThread, vec4, lanes },
       { x, w, b, out: M * N },
       { M, N, K, ldo: N, col0: 0, alpha: 1 },
     );
@@ -39,7 +43,7 @@ describe.each([
     const { out } = await runKernel(
       device(),
       matmulForward,
-      { dtype: 'f32', bias: true, accumulate: true, rowsPerThread, vec4 },
+      { dtype: 'f32', bias: true, accumulate: true, rowsPerThread, vec4, lanes },
       { x, w, b: wideBias, out: before },
       { M, N, K, ldo, col0, alpha: 0.5 },
     );

@@ -18,11 +18,13 @@ const LOGITS = { abs: 1e-4, rel: 1e-3 };
 const VOCAB = 256;
 const PROMPT = [17, 3, 250, 99, 42, 7, 128];
 
-describe.each<Pick<TinyModelOptions, 'architecture' | 'dtype' | 'tied'>>([
+// matmulLanes 32 is the GPU layout (coalesced loads, reduction over lanes); SwiftShader defaults to 1.
+describe.each<Pick<TinyModelOptions, 'architecture' | 'dtype' | 'tied'> & { matmulLanes?: number }>([
   { architecture: 'qwen2', dtype: 'F32' },
   { architecture: 'qwen3', dtype: 'BF16' },
   { architecture: 'llama', dtype: 'F32', tied: true },
-])('GpuModel $architecture $dtype', (options) => {
+  { architecture: 'qwen2', dtype: 'BF16', matmulLanes: 32 },
+])('GpuModel $architecture $dtype, matmul lanes $matmulLanes', ({ matmulLanes, ...options }) => {
   const device = useTestDevice();
   let dir: string;
   let model: GpuModel;
@@ -32,7 +34,7 @@ describe.each<Pick<TinyModelOptions, 'architecture' | 'dtype' | 'tied'>>([
     dir = await mkdtemp(join(tmpdir(), 'baton-gpu-model-'));
     await writeTinyModel(dir, { ...options, seed: 7, vocab: VOCAB });
     const opened = await openModel(filesFromDir(dir));
-    model = await GpuModel.load(device(), opened, { weights: 'f32' });
+    model = await GpuModel.load(device(), opened, { weights: 'f32', ...(matmulLanes ? { matmulLanes } : {}) });
     ref = await loadRefModel(opened.tensors, opened.config);
   });
   afterAll(async () => {

@@ -19,11 +19,12 @@ import { int4TensorNames, roundTripped } from '../quant/round-tripped-model.ts';
 const LOGITS = { abs: 1e-4, rel: 1e-3 };
 const PROMPT = [17, 3, 250, 99, 42, 7, 128];
 
-describe.each<{ options: Pick<TinyModelOptions, 'architecture' | 'tied'>; int4Head: boolean }>([
+describe.each<{ options: Pick<TinyModelOptions, 'architecture' | 'tied'>; int4Head: boolean; matmulLanes?: number }>([
   { options: { architecture: 'qwen2' }, int4Head: true },
   { options: { architecture: 'llama', tied: true }, int4Head: true }, // one int4 table for lookup and head
   { options: { architecture: 'llama', tied: true }, int4Head: false },
-])('GpuModel int4 $options.architecture, head int4 $int4Head', ({ options, int4Head }) => {
+  { options: { architecture: 'qwen3' }, int4Head: true, matmulLanes: 32 }, // the GPU layout
+])('GpuModel int4 $options.architecture, head int4 $int4Head, matmul lanes $matmulLanes', ({ options, int4Head, matmulLanes }) => {
   const device = useTestDevice();
   let dir: string;
   let opened: OpenedModel;
@@ -35,7 +36,7 @@ describe.each<{ options: Pick<TinyModelOptions, 'architecture' | 'tied'>; int4He
     dir = await mkdtemp(join(tmpdir(), 'baton-int4-'));
     await writeTinyModel(dir, { ...options, dtype: 'F32', seed: 9, vocab: 256, tokenizer: 'none' });
     opened = await openModel(filesFromDir(dir));
-    model = await GpuModel.load(device(), opened, { weights: 'int4', int4Head });
+    model = await GpuModel.load(device(), opened, { weights: 'int4', int4Head, ...(matmulLanes ? { matmulLanes } : {}) });
     ref = await loadRefModel(opened.tensors, opened.config);
     quantRef = roundTripped(ref, int4TensorNames(ref, int4Head));
   });
