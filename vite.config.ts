@@ -1,9 +1,11 @@
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { DEV_CONNECT_SOURCES } from './src/app/state/allowed-origins.ts';
 
 /**
  * The dev server injects styles inline and talks HMR over a websocket; the built app needs neither, so
- * only `vite` (serve) loosens index.html's Content-Security-Policy.
+ * only `vite` (serve) loosens index.html's Content-Security-Policy (src/app/csp.ts adds the same
+ * websocket sources to its connect-src in dev).
  */
 function devCsp(): Plugin {
   return {
@@ -12,7 +14,7 @@ function devCsp(): Plugin {
     transformIndexHtml: (html) =>
       html
         .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
-        .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* ws://127.0.0.1:*"),
+        .replace("connect-src 'self'", `connect-src 'self' ${DEV_CONNECT_SOURCES.join(' ')}`),
   };
 }
 

@@ -54,3 +54,96 @@ export async function openApp({ viewport, hash = '#/ask', allow = [] }: OpenAppO
     cspViolations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp.slice()),
   };
 }
+
+/** A worker added on the Workers page the way a user does: a preset, then its base URL and price edited. */
+export interface WorkerEntry {
+  /** The preset's name in "Add a worker" (e.g. "GPT-5", "Claude Sonnet", "Local vLLM"). */
+  preset: string;
+  baseUrl?: string;
+  /** $ per million tokens. */
+  price?: { input: number; output: number };
+}
+
+/** Replaces the pool with these workers, in order (so worker i is Model id i); leaves the Workers page open. */
+export async function setPool(app: AppPage, workers: WorkerEntry[]): Promise<void> {
+  const { page } = app;
+  await page.goto(`${app.url}/#/workers`);
+  const rows = page.getByTestId('worker-row');
+  while ((await rows.count()) > 0) await rows.first().getByRole('button', { name: 'Remove' }).click();
+  for (const [i, w] of workers.entries()) {
+    await page.getByLabel('Add a worker').selectOption({ label: w.preset });
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const row = rows.nth(i);
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const fill = async (label: string, value: string) => {
+      await row.getByLabel(label).fill(value);
+      await row.getByLabel(label).press('Tab');
+    };
+    if (w.baseUrl !== undefined) await fill('Base URL', w.baseUrl);
+    if (w.price) {
+      await fill('$ / M input', String(w.price.input));
+      await fill('$ / M output', String(w.price.output));
+    }
+    await row.getByRole('button', { name: 'Edit' }).click();
+  }
+}
+
+/** Types a key into its slot's field on the Workers page and saves it, as a user pastes one. */
+export async function saveKey(page: Page, slot: string, key: string): Promise<void> {
+  await page.getByLabel(`Key for ${slot}`).fill(key);
+  await page.getByLabel(`Key for ${slot}`).locator('xpath=..').getByRole('button', { name: 'Save' }).click();
+  await page.getByLabel(`Key for ${slot}`).waitFor({ state: 'detached' });
+}
+
+/** Chooses a pool worker as the Conductor on the Conductor page. */
+export async function useWorkerConductor(page: Page, workerLabel: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Conductor' }).click();
+  const option = page.locator('label', { has: page.getByRole('radio', { name: /A pool worker, prompted as Conductor/ }) });
+  await option.getByRole('combobox').selectOption({ label: workerLabel });
+  await page.getByRole('radio', { name: /A pool worker, prompted as Conductor/ }).check();
+}
+
+/** Asks a question on the Ask page and presses Run. */
+export async function ask(app: AppPage, question: string, gold = ''): Promise<void> {
+  const { page } = app;
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Ask' }).click();
+  await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
+  await page.getByLabel('Question', { exact: true }).fill(question);
+  await page.getByLabel('Gold answer').fill(gold);
+  await page.getByRole('button', { name: 'Run' }).click();
+}
+
+/** The Episodes page's "Export JSONL" file, as text. */
+export async function exportEpisodes(app: AppPage): Promise<string> {
+  const { page } = app;
+  await page.goto(`${app.url}/#/episodes`);
+  await page.getByTestId('episode-stats').waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSONL' }).click()]);
+  let text = '';
+  for await (const chunk of await download.createReadStream()) text += chunk;
+  return text;
+}
+
+/** Whether the page scrolls sideways (content wider than the window). */
+export function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}
+
+/** Picks a file for "Import JSONL" on the Episodes page and returns the import's report, as the page words it. */
+export async function importEpisodes(app: AppPage, name: string, content: string | Buffer): Promise<string> {
+  const { page } = app;
+  await page.goto(`${app.url}/#/episodes`);
+  await page.getByTestId('episode-stats').waitFor();
+  const report = page.getByTestId('import-report');
+  const previous = (await report.count()) > 0 ? await report.textContent() : null;
+  await page.locator('input[type=file]').setInputFiles({ name, mimeType: 'application/x-ndjson', buffer: Buffer.from(content) });
+  await page.waitForFunction(
+    (old) => {
+      const now = document.querySelector('[data-testid=import-report]')?.textContent ?? null;
+      return now !== null && now !== old;
+    },
+    previous,
+    { timeout: POLL.timeout },
+  );
+  return (await report.textContent()) ?? '';
+}

@@ -75,6 +75,8 @@ export interface RecordedRequest {
   stream: boolean;
   /** How the exchange ended: 'client-closed' means the client hung up before the reply was complete. */
   outcome: RequestOutcome;
+  /** Date.now() when the connection closed (undefined while pending). */
+  closedAt?: number;
 }
 
 export interface FakeProviderServerOptions {
@@ -145,6 +147,7 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
     };
     requests.push(record);
     res.on('close', () => {
+      record.closedAt = Date.now();
       if (record.outcome === 'pending') record.outcome = res.writableFinished ? 'completed' : 'client-closed';
     });
 

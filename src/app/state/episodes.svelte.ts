@@ -12,7 +12,8 @@ export class EpisodesState {
   stats = $state.raw<EpisodeStats | undefined>(undefined);
   loading = $state(false);
   error = $state<string | undefined>(undefined);
-  lastImport = $state.raw<ImportReport | undefined>(undefined);
+  /** The last import's report, with the name of the file it read. */
+  lastImport = $state.raw<(ImportReport & { file: string }) | undefined>(undefined);
   #nextCursor = $state<string | null>(null);
 
   get hasMore(): boolean {
@@ -59,9 +60,10 @@ export class EpisodesState {
     return new Blob(lines.length === 0 ? [] : [lines.join('\n') + '\n'], { type: 'application/x-ndjson' });
   }
 
-  async importText(text: string): Promise<void> {
+  async importText(text: string, file: string): Promise<void> {
+    this.lastImport = undefined;
     await this.#attempt(async () => {
-      this.lastImport = await (await episodeStore()).importJsonl(text);
+      this.lastImport = { ...(await (await episodeStore()).importJsonl(text)), file };
     });
     await this.reload();
   }

@@ -5,9 +5,12 @@ import { defaultPool, newWorkerId, readPool } from './pool-schema.ts';
 
 const STORAGE_KEY = 'baton.pool';
 
+/** The stored pool, checked; also read by src/app/csp.ts before the app starts. */
+export const loadPool = (): WorkerSpec[] => readPool(loadJson(STORAGE_KEY));
+
 /** The ordered worker pool: position i is `Model id i` for the Conductor. Persisted in localStorage. */
 export class PoolState {
-  #workers = $state<WorkerSpec[]>(readPool(loadJson(STORAGE_KEY)));
+  #workers = $state<WorkerSpec[]>(loadPool());
 
   get workers(): WorkerSpec[] {
     return this.#workers;

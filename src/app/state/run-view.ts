@@ -24,6 +24,9 @@ export interface RoundView {
   workflow?: Workflow;
   parseError?: string;
   kept?: boolean;
+  /** The Conductor's own call, where it is billed (a pool worker playing it). */
+  usage?: Usage;
+  costUsd?: number | null;
   steps: StepView[];
 }
 
@@ -55,7 +58,15 @@ export function applyRunEvent(view: RunView, e: RunEvent): void {
       return;
     case 'conductor-done': {
       const r = round(view, e.round);
-      Object.assign(r, { conductorText: e.completion, conductorDone: true, workflow: e.workflow, parseError: e.parseError, kept: e.kept });
+      Object.assign(r, {
+        conductorText: e.completion,
+        conductorDone: true,
+        workflow: e.workflow,
+        parseError: e.parseError,
+        kept: e.kept,
+        usage: e.usage,
+        costUsd: e.costUsd,
+      });
       return;
     }
     case 'step-queued':
@@ -84,13 +95,21 @@ export function applyRunEvent(view: RunView, e: RunEvent): void {
   }
 }
 
-/** Tokens, seconds and dollars of the steps finished so far (unknown price makes dollars unknown). */
+/**
+ * Tokens, seconds and dollars of the steps finished so far, and of the Conductor's calls where they are
+ * billed (unknown price makes dollars unknown). Seconds add up the steps only.
+ */
 export function runTotals(view: RunView): { usage: Usage; costUsd: number | null; latencyMs: number; steps: number } {
   const usage: Usage = { input: 0, output: 0 };
   let costUsd: number | null = 0;
   let latencyMs = 0;
   let steps = 0;
   for (const r of view.rounds) {
+    if (r.usage) {
+      usage.input += r.usage.input;
+      usage.output += r.usage.output;
+    }
+    if (r.costUsd !== undefined) costUsd = costUsd === null || r.costUsd === null ? null : costUsd + r.costUsd;
     for (const s of r.steps) {
       if (!s?.record) continue;
       steps++;
@@ -103,11 +122,17 @@ export function runTotals(view: RunView): { usage: Usage; costUsd: number | null
   return { usage, costUsd, latencyMs, steps };
 }
 
-/** A stored round's steps as the graph shows them when replaying: the first `shown` done, the rest queued. */
+/**
+ * A stored round's steps as the graph shows them when replaying: the first `shown` done, the rest queued.
+ * Placed by their step index, since an interrupted run keeps only the steps that finished.
+ */
 export function replayViews(steps: StepRecord[], shown: number): StepView[] {
-  return steps.map((s, i) =>
-    i < shown
-      ? { index: s.index, worker: s.worker, status: s.error ? 'failed' : 'done', messages: s.messages, output: s.output, record: s }
-      : { index: s.index, worker: s.worker, status: 'queued', messages: [], output: '' },
-  );
+  const views: StepView[] = [];
+  steps.forEach((s, i) => {
+    views[s.index] =
+      i < shown
+        ? { index: s.index, worker: s.worker, status: s.error ? 'failed' : 'done', messages: s.messages, output: s.output, record: s }
+        : { index: s.index, worker: s.worker, status: 'queued', messages: [], output: '' };
+  });
+  return views;
 }

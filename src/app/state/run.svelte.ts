@@ -16,6 +16,8 @@ export class RunState {
   error = $state<{ code: string; message: string } | undefined>(undefined);
   /** Pool as it was when the run started, so labels stay right if the pool is edited meanwhile. */
   pool = $state.raw<WorkerSpec[]>([]);
+  /** The id the run's episode is stored under, from the start (it is written as the run goes). */
+  episodeId = $state<string | undefined>(undefined);
   startedAt = $state(0);
   endedAt = $state(0);
   totals = $derived(runTotals(this.view));
@@ -29,6 +31,11 @@ export class RunState {
     return this.status === 'running';
   }
 
+  /** Whether a stored episode is this run's, still going (its stored copy says "interrupted" until it ends). */
+  isRunning(episodeId: string): boolean {
+    return this.running && this.episodeId === episodeId;
+  }
+
   async start(task: Task, pool: WorkerSpec[]): Promise<void> {
     if (this.running) return;
     const s = this.settings.value;
@@ -36,10 +43,12 @@ export class RunState {
     this.error = undefined;
     this.pool = $state.snapshot(pool) as WorkerSpec[];
     this.status = 'running';
+    this.episodeId = crypto.randomUUID();
     this.startedAt = performance.now();
     this.endedAt = 0;
     try {
       const request: Omit<AskRequest, 'keys'> = {
+        episodeId: this.episodeId,
         task: $state.snapshot(task) as Task,
         pool: this.pool,
         conductor: $state.snapshot(s.conductor),

@@ -63,6 +63,7 @@ function conductorChoice(value: unknown): ConductorChoice {
     const model = engineModel(v.model);
     if (model) return { kind: 'engine', model };
   }
+  if (v?.kind === 'webllm' && typeof v.modelId === 'string' && v.modelId) return { kind: 'webllm', modelId: v.modelId };
   if (v?.kind === 'worker' && typeof v.workerId === 'string') return { kind: 'worker', workerId: v.workerId };
   if (v?.kind === 'remote' && typeof v.baseUrl === 'string' && typeof v.model === 'string') {
     return { kind: 'remote', baseUrl: v.baseUrl, model: v.model };

@@ -4,9 +4,12 @@ import { readSettings, type Settings } from './settings-schema.ts';
 
 const STORAGE_KEY = 'baton.settings';
 
+/** The stored settings, checked; also read by src/app/csp.ts before the app starts. */
+export const loadSettings = (): Settings => readSettings(loadJson(STORAGE_KEY));
+
 /** Run defaults and the Conductor choice, persisted in localStorage. */
 export class SettingsState {
-  #value = $state<Settings>(readSettings(loadJson(STORAGE_KEY)));
+  #value = $state<Settings>(loadSettings());
 
   get value(): Settings {
     return this.#value;

@@ -2,15 +2,19 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import type { Episode } from '../../core/episodes/index.ts';
 import type { RunEvent } from '../../core/orchestra/index.ts';
+import type { ConductorLoadStatus, ConductorRuntimes } from '../conductors/conductor-runtimes.ts';
 import type { EngineHost } from '../conductors/engine-host.ts';
+import type { WebllmRuntime } from '../webllm/index.ts';
 import '../error-transfer.ts';
+import { workerUnderPagePolicy } from '../page-policy-worker.ts';
+import conductorWorkerUrl from '../../../workers/conductor.worker.ts?worker&url';
 import type { AskRequest } from './ask-request.ts';
 import type { AskService } from './ask-service.ts';
 
 let service: Remote<AskService> | undefined;
 
 function remote(): Remote<AskService> {
-  service ??= wrap<AskService>(new Worker(new URL('../../../workers/conductor.worker.ts', import.meta.url), { type: 'module', name: 'conductor' }));
+  service ??= wrap<AskService>(workerUnderPagePolicy(conductorWorkerUrl, { name: 'conductor' }));
   return service;
 }
 
@@ -22,9 +26,38 @@ export function stopAsk(): Promise<void> {
   return remote().stop();
 }
 
-/** The engine inside the Conductor worker (load, unload, cache); its callbacks must be wrapped in comlink's proxy(). */
+/**
+ * The Conductor runtimes inside the Conductor worker (engine and web-llm: load, cancel, unload, caches);
+ * callbacks passed to them must be wrapped in comlink's proxy().
+ */
+export function runtimesInWorker(): Remote<ConductorRuntimes> {
+  // comlink follows the property path at call time, so `.runtimes.engine.cached()` runs in the worker;
+  // its typings only model that for proxy-marked values, hence the cast.
+  return remote().runtimes as unknown as Remote<ConductorRuntimes>;
+}
+
+/** Baton's engine in the worker (support, what is loaded, unload, download cache). */
 export function engineInWorker(): Remote<EngineHost> {
-  // comlink follows the property path at call time, so `.engine.load(...)` runs service.engine.load in
-  // the worker; its typings only model that for proxy-marked values, hence the cast.
-  return remote().engine as unknown as Remote<EngineHost>;
+  return runtimesInWorker().engine as unknown as Remote<EngineHost>;
+}
+
+/** web-llm in the worker (the models this GPU runs, what is loaded, unload, cache). */
+export function webllmInWorker(): Remote<WebllmRuntime> {
+  return runtimesInWorker().webllm as unknown as Remote<WebllmRuntime>;
+}
+
+const watchers = new Set<(status: ConductorLoadStatus) => void>();
+let watching = false;
+
+/**
+ * Calls `listener` with the worker's Conductor model loads as they go (a run's load included);
+ * returns the function that stops it. One subscription to the worker serves every listener.
+ */
+export function watchConductorLoads(listener: (status: ConductorLoadStatus) => void): () => void {
+  watchers.add(listener);
+  if (!watching) {
+    watching = true;
+    void runtimesInWorker().watch(proxy((status: ConductorLoadStatus) => watchers.forEach((w) => w(status))));
+  }
+  return () => watchers.delete(listener);
 }

@@ -17,6 +17,8 @@ export interface AskRequest {
   pool: WorkerSpec[];
   conductor: ConductorChoice;
   options: AskOptions;
+  /** The episode's id, chosen by the page so it can tell the run's stored checkpoints apart. */
+  episodeId?: string;
   /** Keys by slot (keys/key-slot.ts), already unlocked in the page; only the slots this run needs. */
   keys: Record<string, string>;
 }

@@ -7,8 +7,7 @@ import type { Episode } from '../../core/episodes/index.ts';
 import type { RunEventListener } from '../../core/orchestra/index.ts';
 import type { ReplayTable } from '../../core/providers/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/types.ts';
-import { createConductor } from '../conductors/create-conductor.ts';
-import type { EngineHost } from '../conductors/engine-host.ts';
+import { createConductor, type ConductorContext } from '../conductors/create-conductor.ts';
 import { episodeStore } from '../episodes.ts';
 import { keySlot } from '../keys/index.ts';
 import { loadProviders } from '../providers.ts';
@@ -28,23 +27,33 @@ export function slotsNeeded(request: Pick<AskRequest, 'pool' | 'conductor'>): st
   return [...new Set([...request.pool.flatMap((w) => keySlot(w) ?? []), ...(remote ? [remote] : [])])];
 }
 
-/** Runs one question and stores the episode; returns it (also when stopped: status 'aborted'). */
+/**
+ * Runs one question and stores the episode; returns it (also when stopped: status 'aborted'). The episode
+ * is stored as it goes too, marked interrupted until it ends, so a reload or a closed tab mid-run keeps it.
+ */
 export async function runAsk(
   request: AskRequest,
-  run: { signal?: AbortSignal; onEvent?: RunEventListener; engine: Pick<EngineHost, 'support' | 'ready'> },
+  run: { signal?: AbortSignal; onEvent?: RunEventListener; runtimes: ConductorContext['runtimes'] },
 ): Promise<Episode> {
   const { runEpisode } = await import('../../core/orchestra/index.ts');
   const replay = request.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
   const pool = await Promise.all(request.pool.map((spec) => buildWorker(spec, request.keys, replay)));
   const { options } = request;
+  const store = await episodeStore();
+  // Writes in order, so a late checkpoint never overwrites the finished episode; a checkpoint that fails
+  // to store only costs the safety net, the final write reports its own errors.
+  let saved: Promise<void> = Promise.resolve();
+  const checkpoint = (episode: Episode) => void (saved = saved.then(() => store.put(episode)).catch(() => {}));
   const conductor = await createConductor(request.conductor, {
     pool,
     maxSteps: options.maxSteps,
     access: options.access,
     remoteWorker: (baseUrl, model) => buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys),
-    engine: run.engine,
+    runtimes: run.runtimes,
+    signal: run.signal,
   });
   const episode = await runEpisode({
+    ...(request.episodeId ? { id: request.episodeId } : {}),
     task: request.task,
     pool,
     conductor,
@@ -58,7 +67,9 @@ export async function runAsk(
     },
     signal: run.signal,
     onEvent: run.onEvent,
+    onCheckpoint: checkpoint,
   });
-  await (await episodeStore()).put(episode);
+  await saved;
+  await store.put(episode);
   return episode;
 }

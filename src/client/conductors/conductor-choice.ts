@@ -22,6 +22,8 @@ export type ConductorChoice =
   /** Random routing (the untrained demo that runs anywhere). */
   | { kind: 'demo' }
   | { kind: 'engine'; model: EngineModelChoice }
+  /** One of web-llm's prebuilt models, by its model_id (e.g. "Qwen2.5-1.5B-Instruct-q4f32_1-MLC"). */
+  | { kind: 'webllm'; modelId: string }
   | { kind: 'worker'; workerId: string }
   | { kind: 'remote'; baseUrl: string; model: string };
 
@@ -50,6 +52,8 @@ export function describeConductor(choice: ConductorChoice): string {
       return RANDOM_ROUTING_LABEL;
     case 'engine':
       return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}`;
+    case 'webllm':
+      return `${choice.modelId} on web-llm`;
     case 'worker':
       return `pool worker ${choice.workerId}, prompted`;
     case 'remote':

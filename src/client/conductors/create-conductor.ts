@@ -3,9 +3,10 @@ import { BatonError } from '../../core/errors/index.ts';
 import type { Conductor } from '../../core/orchestra/index.ts';
 import type { WorkerModel } from '../../core/providers/types.ts';
 import type { AccessMode } from '../../core/workflow/types.ts';
+import { createWebllmConductor } from '../webllm/index.ts';
 import { DEMO_ENGINE_MODEL, type ConductorChoice, type EngineModelChoice } from './conductor-choice.ts';
-import { engineConductor } from './engine-conductor-settings.ts';
-import type { EngineHost } from './engine-host.ts';
+import type { ConductorRuntimes } from './conductor-runtimes.ts';
+import { CONDUCTOR_MAX_NEW_TOKENS, conductorSampling, engineConductor } from './engine-conductor-settings.ts';
 import { createRandomRoutingConductor } from './random-routing-conductor.ts';
 
 export interface ConductorContext {
@@ -14,15 +15,17 @@ export interface ConductorContext {
   access: AccessMode;
   /** Builds a worker for a remote endpoint playing the Conductor (loaded lazily with the providers). */
   remoteWorker: (baseUrl: string, model: string) => Promise<WorkerModel>;
-  /** The engine of this worker thread, for engine choices. */
-  engine: Pick<EngineHost, 'support' | 'ready'>;
+  /** The model runtimes of this worker thread (Baton's engine, web-llm), for choices that need a model. */
+  runtimes: Pick<ConductorRuntimes, 'engine' | 'readyEngine' | 'readyWebllm'>;
+  /** Stops a model load the choice needs (the run's Stop). */
+  signal?: AbortSignal;
 }
 
 /** Errors after which 'auto' falls back to random routing: the GPU cannot hold or run the demo model. */
 const GPU_TOO_WEAK = new Set(['engine/no-adapter', 'engine/gpu', 'engine/out-of-memory', 'engine/unsupported', 'engine/device-lost']);
 
 async function onEngine(model: EngineModelChoice, ctx: ConductorContext): Promise<Conductor> {
-  const loaded = await ctx.engine.ready(model);
+  const loaded = await ctx.runtimes.readyEngine(model, ctx.signal);
   return engineConductor(loaded, model.source.from === 'demo', { workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
 }
 
@@ -32,7 +35,7 @@ async function onEngine(model: EngineModelChoice, ctx: ConductorContext): Promis
  */
 async function auto(ctx: ConductorContext): Promise<Conductor> {
   const random = () => createRandomRoutingConductor({ workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
-  const support = await ctx.engine.support();
+  const support = await ctx.runtimes.engine.support();
   if (!support.ok || support.software) return random();
   try {
     return await onEngine(DEMO_ENGINE_MODEL, ctx);
@@ -54,6 +57,10 @@ export async function createConductor(choice: ConductorChoice, ctx: ConductorCon
       return createRandomRoutingConductor({ workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
     case 'engine':
       return onEngine(choice.model, ctx);
+    case 'webllm': {
+      const ready = await ctx.runtimes.readyWebllm(choice.modelId, ctx.signal);
+      return createWebllmConductor(ready.engine, ready.choice, { ...conductorSampling(), maxNewTokens: CONDUCTOR_MAX_NEW_TOKENS });
+    }
     case 'worker': {
       const worker = ctx.pool.find((w) => w.spec.id === choice.workerId);
       if (!worker) {

@@ -11,7 +11,12 @@ import type { LoadedEngine } from './engine-host.ts';
 /** Short enough for the untrained demo to finish quickly on a software GPU. */
 const DEMO_MAX_SUBTASK_CHARS = 80;
 /** A real Conductor's reasoning and lists fit in this (the paper's Conductor writes well under it). */
-const MAX_NEW_TOKENS = 2048;
+export const CONDUCTOR_MAX_NEW_TOKENS = 2048;
+
+/** Temperature 1 and a seed for this question (random unless given), which the episode records. */
+export function conductorSampling(seed?: number): { temperature: number; seed: number } {
+  return { temperature: 1, seed: seed ?? Math.floor(Math.random() * 2 ** 32) };
+}
 
 export interface EngineRunContext {
   workers: number;
@@ -24,8 +29,8 @@ export interface EngineRunContext {
 export async function engineConductor(engine: LoadedEngine, demo: boolean, ctx: EngineRunContext): Promise<Conductor> {
   const { createEngineConductor, workflowTokenBound } = await import('../../engine/conductor/index.ts');
   const format = { workers: ctx.workers, maxSteps: ctx.maxSteps, access: ctx.access };
-  const maxNewTokens = demo ? workflowTokenBound({ ...format, maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS }) : MAX_NEW_TOKENS;
-  const sampling = { temperature: 1, seed: ctx.seed ?? Math.floor(Math.random() * 2 ** 32) };
+  const maxNewTokens = demo ? workflowTokenBound({ ...format, maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS }) : CONDUCTOR_MAX_NEW_TOKENS;
+  const sampling = conductorSampling(ctx.seed);
   return createEngineConductor({
     model: engine.model,
     tokenizer: engine.tokenizer,

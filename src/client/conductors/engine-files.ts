@@ -17,9 +17,9 @@ export function demoModelUrl(): string {
 }
 
 /**
- * The demo's files with their sizes learnt by reading them whole (into the cache) where the server
- * states none: a static host may stream files without Content-Length, which filesFromUrl would take
- * for a missing file. The demo is a few hundred kB, so nothing large is read twice.
+ * Files with their sizes learnt by reading them whole (into the cache) where the server states none:
+ * a static host may stream files without Content-Length, which filesFromUrl would take for a missing
+ * file. With Cache Storage every file is read whole into the cache anyway, so nothing is read twice.
  */
 function sizedByBody(files: ModelFiles): ModelFiles {
   return {
@@ -37,15 +37,21 @@ function sizedByBody(files: ModelFiles): ModelFiles {
   };
 }
 
-export function engineFiles(source: EngineModelSource, picked: File[] | undefined, onProgress: (p: DownloadProgress) => void): ModelFiles {
-  const options = { cacheName: MODEL_CACHE, onProgress };
+/** fetch with `signal` attached, so cancelling a load cuts its downloads (and nothing half-read is cached). */
+function fetchUntil(signal: AbortSignal | undefined): typeof fetch | undefined {
+  return signal && ((input, init) => globalThis.fetch(input, { ...init, signal }));
+}
+
+export function engineFiles(source: EngineModelSource, picked: File[] | undefined, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal): ModelFiles {
+  const fetch = fetchUntil(signal);
+  const options = { cacheName: MODEL_CACHE, onProgress, ...(fetch ? { fetch } : {}) };
   switch (source.from) {
     case 'demo':
       return sizedByBody(filesFromUrl(demoModelUrl(), options));
     case 'hub':
       return filesFromUrl(hubUrl(source.repo), options);
     case 'url':
-      return filesFromUrl(source.url, options);
+      return sizedByBody(filesFromUrl(source.url, options));
     case 'picked':
       if (!picked || picked.length === 0) {
         throw new BatonError({

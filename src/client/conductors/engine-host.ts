@@ -1,7 +1,8 @@
 /**
  * Baton's engine inside the Conductor worker: one WebGPU device, at most one model (and adapter)
- * loaded on it, loads reported as progress, the model download cache listed and freed. The Ask run
- * asks it for the model a choice names and gets the loaded one, or a fresh load.
+ * loaded on it, loads reported as progress and stopped by an AbortSignal (down to fetch), the model
+ * download cache listed and freed. The Ask run asks it for the model a choice names and gets the
+ * loaded one, or a fresh load. The previous model stays loaded until the new one's files are in.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { EngineDevice, GpuModel } from '../../engine/index.ts';
@@ -87,22 +88,30 @@ export class EngineHost {
   }
 
   /** Loads the model (replacing any other), reporting download and GPU upload progress. */
-  async load(request: EngineLoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadedEngineInfo> {
+  async load(request: EngineLoadRequest, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngineInfo> {
     if (request.files) this.#picked.files = request.files;
     if (request.adapterFiles) this.#picked.adapterFiles = request.adapterFiles;
-    return (await this.ready(request.model, onProgress)).info;
+    return (await this.ready(request.model, onProgress, signal)).info;
   }
 
-  /** The loaded model when it is the one `choice` names; otherwise loads it. */
-  async ready(choice: EngineModelChoice, onProgress?: (p: LoadProgress) => void): Promise<LoadedEngine> {
+  /** Whether `choice` is the model loaded now. */
+  isLoaded(choice: EngineModelChoice): boolean {
+    return this.#loaded?.info.key === keyOf(choice);
+  }
+
+  /**
+   * The loaded model when it is the one `choice` names; otherwise loads it. `signal` stops the load
+   * ('run/aborted'): downloads are cut, and the model loaded before stays loaded unless its
+   * replacement had already started to reach the GPU.
+   */
+  async ready(choice: EngineModelChoice, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
     const key = keyOf(choice);
     if (this.#loaded?.info.key === key) return this.#loaded;
     const previous = this.#loading?.catch(() => undefined);
     const loading = (async () => {
       await previous;
       if (this.#loaded?.info.key === key) return this.#loaded;
-      this.unload();
-      this.#loaded = await this.#load(choice, throttled(onProgress));
+      this.#loaded = await this.#load(choice, throttled(onProgress), signal);
       return this.#loaded;
     })();
     this.#loading = loading;
@@ -152,28 +161,47 @@ export class EngineHost {
     return this.#device;
   }
 
-  async #load(choice: EngineModelChoice, onProgress: (p: LoadProgress) => void): Promise<LoadedEngine> {
+  async #load(choice: EngineModelChoice, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
+    try {
+      return await this.#loadUnchecked(choice, onProgress, signal);
+    } catch (e) {
+      if (signal?.aborted) throw loadCancelled(e);
+      throw e;
+    }
+  }
+
+  async #loadUnchecked(choice: EngineModelChoice, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
+    const checkpoint = () => {
+      if (signal?.aborted) throw loadCancelled();
+    };
+    checkpoint();
     const [{ GpuModel }, { loadTokenizer }] = await Promise.all([import('../../engine/index.ts'), import('../../engine/tokenizer/index.ts')]);
     const device = await this.#deviceOnce();
+    checkpoint();
     const meter = new DownloadMeter();
     const report = (p: { file: string; loaded: number; total?: number }) => onProgress(meter.update(p.file, p.loaded, p.total));
-    const files = engineFiles(choice.source, this.#picked.files, report);
+    const files = engineFiles(choice.source, this.#picked.files, report, signal);
+    // Opening reads every weight file's header, which brings each file whole into the cache.
     const [opened, tokenizer] = await Promise.all([openModel(files), loadTokenizer(files)]);
+    const adapter = choice.adapter ? await readPeftAdapter(engineFiles(choice.adapter, this.#picked.adapterFiles, report, signal), opened.config) : undefined;
+    checkpoint();
+    // Only now does the previous model give up its GPU memory: a cancelled download leaves it loaded.
+    this.unload();
     const weights = choice.weights === 'auto' ? (device.caps.shaderF16 ? 'f16' : 'f32') : choice.weights;
     const started = performance.now();
     const model = await GpuModel.load(device, opened, {
       weights,
       onProgress: (loaded, total) => {
+        // Thrown here, the engine frees the tensors already uploaded.
+        checkpoint();
         const seconds = Math.max(1e-3, (performance.now() - started) / 1000);
-        const bytesPerSecond = loaded / seconds;
-        onProgress({ phase: 'gpu', loaded, total, bytesPerSecond, secondsLeft: bytesPerSecond > 0 ? (total - loaded) / bytesPerSecond : undefined });
+        const perTensor = seconds / loaded;
+        onProgress({ phase: 'gpu', unit: 'items', loaded, total, secondsLeft: (total - loaded) * perTensor });
       },
     });
     try {
-      if (choice.adapter) {
-        const adapterFiles = engineFiles(choice.adapter, this.#picked.adapterFiles, report);
-        await model.setLora(await readPeftAdapter(adapterFiles, opened.config));
-      }
+      if (adapter) await model.setLora(adapter);
+      checkpoint();
     } catch (e) {
       model.destroy();
       throw e;
@@ -193,6 +221,10 @@ export class EngineHost {
       },
     };
   }
+}
+
+function loadCancelled(cause?: unknown): BatonError {
+  return new BatonError({ code: 'run/aborted', message: 'The model load was cancelled.', ...(cause === undefined ? {} : { cause }) });
 }
 
 /** Passes at most one progress report per PROGRESS_EVERY_MS, and always the one that completes. */

@@ -4,7 +4,7 @@
  * web-llm itself is only ever imported on demand (types aside).
  */
 export { CONDUCTOR_MODELS, type ConductorModelFamily } from './conductor-models.ts';
-export { loadWebllmModelChoices, webllmModelChoices, type WebllmCaps, type WebllmModelChoice, type WebllmPrecision } from './model-choices.ts';
+export { loadWebllmModelChoices, webllmCapsOf, webllmModelChoices, type WebllmCaps, type WebllmModelChoice, type WebllmPrecision } from './model-choices.ts';
 export { buildWebllmEngineConfig, webllmAppConfig, type WebllmCacheBackend, type WebllmEngineOptions, type WebllmEngineSetup } from './engine-config.ts';
 export { createWebllmProgressMapper, parseWebllmProgressText, type ParsedWebllmProgress, type WebllmLoadPhase, type WebllmLoadProgress } from './load-progress.ts';
 export { loadWebllmEngine } from './load-engine.ts';
@@ -13,3 +13,4 @@ export { createWebllmConductor, type WebllmChatEngine, type WebllmSampling } fro
 export { PrefillEchoCutter, prefillAsInstruction, type PrefillAsInstruction } from './prefill.ts';
 export { toWebllmError } from './webllm-error.ts';
 export { freeWebllmCache, webllmCacheStatus, type WebllmCacheApi, type WebllmCacheOptions, type WebllmCacheStatus } from './webllm-cache.ts';
+export { WebllmRuntime, type WebllmReady, type WebllmRuntimeOptions } from './webllm-runtime.ts';

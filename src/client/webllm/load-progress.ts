@@ -22,6 +22,8 @@ export interface WebllmLoadProgress {
   bytesTotal?: number;
   bytesPerSecond?: number;
   secondsLeft?: number;
+  /** Shards or shader modules done, and in all, where web-llm says ("[3/108]"). */
+  step?: { done: number; total: number };
   /** One line for the Conductor page. */
   text: string;
 }
@@ -101,7 +103,7 @@ export function createWebllmProgressMapper(now: () => number = () => performance
     const fraction = Math.min(1, Math.max(0, report.progress));
     if (phaseStart?.phase !== parsed.phase) phaseStart = { phase: parsed.phase, at, fraction, bytes: parsed.bytes };
     const seconds = (at - phaseStart.at) / 1000;
-    const progress: Omit<WebllmLoadProgress, 'text'> = { phase: parsed.phase, fraction };
+    const progress: Omit<WebllmLoadProgress, 'text'> = { phase: parsed.phase, fraction, ...(parsed.step ? { step: parsed.step } : {}) };
     if (parsed.bytes !== undefined) {
       progress.bytesLoaded = parsed.bytes;
       if (fraction > 0) progress.bytesTotal = Math.round(parsed.bytes / fraction / MiB) * MiB;

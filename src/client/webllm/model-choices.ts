@@ -93,6 +93,23 @@ export function webllmModelChoices(caps: WebllmCaps, prebuilt: readonly ModelRec
   return fitting.map(({ family, record }) => choiceOf(family, precision, record));
 }
 
+/**
+ * What web-llm will find on this thread's GPU: the adapter it gets is the one navigator.gpu gives
+ * (web-llm asks for high performance). No adapter: 'engine/no-adapter', said in plain words.
+ */
+export async function webllmCapsOf(gpu: GPU | undefined): Promise<WebllmCaps> {
+  const adapter = await gpu?.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null);
+  if (!adapter) {
+    throw new BatonError({
+      code: 'engine/no-adapter',
+      message: gpu
+        ? 'This browser has WebGPU but found no usable graphics adapter (it may be blocked, or the drivers too old), so web-llm cannot run in this tab. Update the browser or graphics drivers, or choose a remote Conductor.'
+        : 'This browser offers no WebGPU here, so web-llm cannot run in this tab. Recent Chrome and Edge have it; or choose a remote Conductor or random routing.',
+    });
+  }
+  return { shaderF16: adapter.features.has('shader-f16'), maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize };
+}
+
 /** The same, reading web-llm's prebuilt list (loaded on demand: web-llm is kept out of first paint). */
 export async function loadWebllmModelChoices(caps: WebllmCaps): Promise<WebllmModelChoice[]> {
   const { prebuiltAppConfig } = await import('@mlc-ai/web-llm');

@@ -21,7 +21,7 @@ function describe(value: unknown): string {
 }
 
 export function formatIssue(issue: Issue): string {
-  return `${issue.path || 'line'}: expected ${issue.expected}, got ${describe(issue.got)}`;
+  return `${issue.path || 'not an episode'}: expected ${issue.expected}, got ${describe(issue.got)}`;
 }
 
 /** A check from a predicate and what to call the values it accepts. */

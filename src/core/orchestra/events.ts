@@ -1,5 +1,5 @@
 import type { Episode, RoundRecord, StepRecord } from '../episodes/types.ts';
-import type { ChatMessage } from '../providers/types.ts';
+import type { ChatMessage, Usage } from '../providers/types.ts';
 import type { Workflow } from '../workflow/types.ts';
 
 /**
@@ -8,7 +8,17 @@ import type { Workflow } from '../workflow/types.ts';
  */
 export type RunEvent =
   | { type: 'conductor-delta'; round: number; text: string }
-  | { type: 'conductor-done'; round: number; completion: string; workflow?: Workflow; parseError?: string; kept?: boolean }
+  | {
+      type: 'conductor-done';
+      round: number;
+      completion: string;
+      workflow?: Workflow;
+      parseError?: string;
+      kept?: boolean;
+      /** The Conductor's own call, where its runtime bills one (a pool worker playing it). */
+      usage?: Usage;
+      costUsd?: number | null;
+    }
   | { type: 'step-queued'; round: number; index: number; worker: number; workerId: string }
   | { type: 'step-started'; round: number; index: number; messages: ChatMessage[] }
   | { type: 'step-delta'; round: number; index: number; text: string }

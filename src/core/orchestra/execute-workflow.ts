@@ -87,7 +87,7 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
   const fail = (record: StepRecord, error: BatonError): void => {
     record.error = { code: error.code, message: error.message };
     records[record.index] = record;
-    stopReason ??= `step ${record.index} failed (${error.code})`;
+    stopReason ??= `step ${record.index + 1} failed (${error.code})`; // numbered from 1, as the page shows steps
     emit({ type: 'step-failed', round, index: record.index, step: record });
   };
 
@@ -102,7 +102,7 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
     if (!worker) {
       return fail(base, new BatonError({
         code: 'run/config',
-        message: `Step ${index} asks for model id ${step.worker}, but the pool has ${ctx.pool.length} workers.`,
+        message: `Step ${index + 1} asks for model id ${step.worker}, but the pool has ${ctx.pool.length} workers.`,
       }));
     }
     const visible = visibleSteps(step.access, index).map((j) => ({

@@ -12,6 +12,6 @@ export {
   type WorkflowResult,
 } from './execute-workflow.ts';
 export { buildWorkerMessages, WORKER_PREAMBLE, WORKER_PREFILL, type SharedStep, type WorkerMessageInput } from './worker-messages.ts';
-export { runEpisode, type RunEpisodeInput, type RunOptions } from './run-episode.ts';
+export { INTERRUPTED_ERROR, runEpisode, type RunEpisodeInput, type RunOptions } from './run-episode.ts';
 export { createFixedConductor } from './fixed-conductor.ts';
 export { createWorkerConductor } from './worker-conductor.ts';

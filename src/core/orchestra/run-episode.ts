@@ -27,13 +27,27 @@ export interface RunOptions extends StepOptions {
 }
 
 export interface RunEpisodeInput {
+  /** The episode's id (default a fresh UUID): a caller that stores checkpoints can name the run up front. */
+  id?: string;
   task: Task;
   pool: WorkerModel[];
   conductor: Conductor;
   options?: RunOptions;
   signal?: AbortSignal;
   onEvent?: RunEventListener;
+  /**
+   * The episode so far, at the start, after each plan and after each step: under the id the finished
+   * episode will have, with status 'aborted' and an error saying it was interrupted. A caller that stores
+   * it keeps a run cut off by a closed or reloaded page (whose end never comes) instead of losing it.
+   */
+  onCheckpoint?: (episode: Episode) => void;
 }
+
+/** What a checkpoint says happened, should the run never finish. */
+export const INTERRUPTED_ERROR = {
+  code: 'run/aborted',
+  message: 'Interrupted: the run was cut off (the page was closed or reloaded) before it finished. What had finished by then is kept.',
+} as const;
 
 type Status = Episode['status'];
 
@@ -87,11 +101,12 @@ function rewardOf(task: Task, status: Status, answer: string, costUsd: number | 
 export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   const { task, pool, conductor, signal } = input;
   const options = input.options ?? {};
-  const emit = input.onEvent ?? (() => {});
+  const listener = input.onEvent ?? (() => {});
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const access = options.access ?? 'binary';
   const depth = options.recursionDepth ?? 0;
   const budget = options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined;
+  const id = input.id ?? crypto.randomUUID();
   const createdAt = new Date().toISOString();
   const started = performance.now();
 
@@ -109,6 +124,54 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   let answer = '';
   let previousRound: SharedStep[] | undefined;
   let error: Episode['error'];
+
+  /** Tokens and dollars of the rounds so far: every finished step, and the Conductor's own calls. */
+  const spending = () => {
+    const allSteps = rounds.flatMap((r) => r.steps.filter(Boolean));
+    const completions = rounds.map((r) => r.completion);
+    return {
+      usage: sumUsage([...allSteps.map((s) => s.usage), ...completions.flatMap((c) => (c.usage ? [c.usage] : []))]),
+      // A step with an unknown cost (null) makes the total unknown; a Conductor without a bill (undefined) adds nothing.
+      costUsd: [...allSteps, ...completions].reduce<number | null>((sum, c) => addCosts(sum, c.costUsd === undefined ? 0 : c.costUsd), 0),
+    };
+  };
+  /** The episode from the rounds so far; a round whose steps are running holds those that finished. */
+  const assemble = (status: Status, why: Episode['error'], reward?: Reward): Episode => {
+    const first = rounds[0] ?? { prompt: messages, completion: { text: '' }, steps: [], final: '' };
+    return {
+      id,
+      version: EPISODE_VERSION,
+      createdAt,
+      task,
+      pool: pool.map((w) => w.spec),
+      conductor: conductor.info,
+      prompt: first.prompt,
+      completion: first.completion,
+      ...(first.workflow ? { workflow: first.workflow } : {}),
+      ...(first.parseError !== undefined ? { parseError: first.parseError } : {}),
+      steps: first.steps.filter(Boolean),
+      rounds: rounds.slice(1).map((r) => ({ ...r, steps: r.steps.filter(Boolean) })),
+      final,
+      ...(reward ? { reward } : {}),
+      ...(options.group !== undefined ? { group: options.group } : {}),
+      tags: options.tags ?? [],
+      ...(why ? { error: why } : {}),
+      totals: { ...spending(), latencyMs: performance.now() - started },
+      status,
+    };
+  };
+  const checkpoint = input.onCheckpoint && (() => input.onCheckpoint!(assemble('aborted', INTERRUPTED_ERROR)));
+  const emit: RunEventListener = (e) => {
+    listener(e);
+    if (!checkpoint) return;
+    if (e.type === 'step-done' || e.type === 'step-failed') {
+      rounds[e.round].steps[e.index] = e.step;
+      checkpoint();
+    } else if (e.type === 'conductor-done') {
+      checkpoint();
+    }
+  };
+  checkpoint?.();
 
   for (let round = 0; round <= depth; round++) {
     let output: ConductorOutput;
@@ -128,21 +191,22 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
     const parsed = parseWorkflow(output.text, { workers: pool.length, maxSteps, access, recursion: round > 0 });
     const record: RoundRecord = { prompt: messages, completion: completionOf(output), steps: [], final };
     rounds.push(record);
+    const spent = { ...(output.usage ? { usage: output.usage } : {}), ...(output.costUsd !== undefined ? { costUsd: output.costUsd } : {}) };
     if (!parsed.ok) {
       record.parseError = parsed.error;
-      emit({ type: 'conductor-done', round, completion: output.text, parseError: parsed.error });
+      emit({ type: 'conductor-done', round, completion: output.text, parseError: parsed.error, ...spent });
       emit({ type: 'round-done', round, record });
       status = 'format-error';
       break;
     }
     if (parsed.keep) {
       record.kept = true;
-      emit({ type: 'conductor-done', round, completion: output.text, kept: true });
+      emit({ type: 'conductor-done', round, completion: output.text, kept: true, ...spent });
       emit({ type: 'round-done', round, record });
       break;
     }
     record.workflow = parsed.workflow;
-    emit({ type: 'conductor-done', round, completion: output.text, workflow: parsed.workflow });
+    emit({ type: 'conductor-done', round, completion: output.text, workflow: parsed.workflow, ...spent });
     const result = await executeWorkflow(parsed.workflow, { task, pool, previousRound, options, budget, signal, onEvent: emit, round });
     record.steps = result.steps;
     record.final = result.final;
@@ -155,36 +219,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
     previousRound = sharedSteps(result.steps);
   }
 
-  const allSteps = rounds.flatMap((r) => r.steps);
-  const completions = rounds.map((r) => r.completion);
-  const costUsd = [...allSteps, ...completions].reduce<number | null>((sum, c) => addCosts(sum, c.costUsd ?? 0), 0);
-  const reward = rewardOf(task, status, answer, costUsd, options);
-  const first = rounds[0];
-  const episode: Episode = {
-    id: crypto.randomUUID(),
-    version: EPISODE_VERSION,
-    createdAt,
-    task,
-    pool: pool.map((w) => w.spec),
-    conductor: conductor.info,
-    prompt: first.prompt,
-    completion: first.completion,
-    ...(first.workflow ? { workflow: first.workflow } : {}),
-    ...(first.parseError !== undefined ? { parseError: first.parseError } : {}),
-    steps: first.steps,
-    rounds: rounds.slice(1),
-    final,
-    ...(reward ? { reward } : {}),
-    ...(options.group !== undefined ? { group: options.group } : {}),
-    tags: options.tags ?? [],
-    ...(error ? { error } : {}),
-    totals: {
-      usage: sumUsage([...allSteps.map((s) => s.usage), ...completions.flatMap((c) => (c.usage ? [c.usage] : []))]),
-      costUsd,
-      latencyMs: performance.now() - started,
-    },
-    status,
-  };
+  const episode = assemble(status, error, rewardOf(task, status, answer, spending().costUsd, options));
   emit({ type: 'run-done', episode });
   return episode;
 }

@@ -48,9 +48,11 @@ export const matmulInt4Forward: KernelSpec<MatmulInt4Options, Binding, MatmulUni
       let packed = vec4<u32>(words[j]);
       let lo = (vec4<f32>((packed >> SHIFT_LO) & vec4<u32>(15u)) - 8.0) * s;
       let hi = (vec4<f32>((packed >> SHIFT_HI) & vec4<u32>(15u)) - 8.0) * s;
-      for (var r = 0u; r < rows; r++) {
-        let xi = (m0 + r) * K4 + 8u * u + 2u * j;
-        acc[r] += x[xi] * lo + x[xi + 1u] * hi;
+      for (var r = 0u; r < ROWS; r++) {
+        if (r < rows) {
+          let xi = (m0 + r) * K4 + 8u * u + 2u * j;
+          acc[r] += x[xi] * lo + x[xi + 1u] * hi;
+        }
       }
     }
   }`;

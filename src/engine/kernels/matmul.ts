@@ -65,7 +65,8 @@ export interface MatmulBody {
   readonly acc: 'f32' | 'vec4<f32>';
   /**
    * WGSL that adds lane `lane`'s share of x[m0 + r] . w[n] into acc[r] for r < rows; `LANES` is
-   * the lane count. Runs only for n < N.
+   * the lane count. Loop over rows as \`for (var r = 0u; r < ROWS; r++) { if (r < rows) { ... } }\`
+   * (see matmulMain for why). Runs only for n < N.
    */
   readonly loop: string;
 }
@@ -84,7 +85,10 @@ export function matmulMain(body: MatmulBody): string {
     return `let i = (m0 + r) * p.ldo + p.col0 + n;
     ${o.accumulate ? `out[i] += ${value};` : `out[i] = ${value};`}`;
   };
+  // A constant trip count lets the shader compiler unroll the row loops and keep acc in registers;
+  // indexed by a runtime bound, acc can land in local memory, a global-memory round trip per term.
   const prologue = `const LANES = ${L}u;
+const ROWS = ${R}u;
 @compute @workgroup_size(${WG})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let lane = lid % LANES;
@@ -96,8 +100,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     return `${prologue}
   if (n >= p.N) { return; }
   ${body.loop}
-  for (var r = 0u; r < rows; r++) {
-    ${store(total('acc[r]'))}
+  for (var r = 0u; r < ROWS; r++) {
+    if (r < rows) { ${store(total('acc[r]'))} }
   }
 }`;
   }
@@ -107,17 +111,17 @@ ${prologue}
   if (n < p.N) {
     ${body.loop}
   }
-  for (var r = 0u; r < ${R}u; r++) { red[r * ${WG}u + lid] = ${total('acc[r]')}; }
+  for (var r = 0u; r < ROWS; r++) { red[r * ${WG}u + lid] = ${total('acc[r]')}; }
   workgroupBarrier();
   for (var w = LANES / 2u; w > 0u; w >>= 1u) {
     if (lane < w) {
-      for (var r = 0u; r < ${R}u; r++) { red[r * ${WG}u + lid] += red[r * ${WG}u + lid + w]; }
+      for (var r = 0u; r < ROWS; r++) { red[r * ${WG}u + lid] += red[r * ${WG}u + lid + w]; }
     }
     workgroupBarrier();
   }
   if (lane != 0u || n >= p.N) { return; }
-  for (var r = 0u; r < rows; r++) {
-    ${store(`red[r * ${WG}u + lid]`)}
+  for (var r = 0u; r < ROWS; r++) {
+    if (r < rows) { ${store(`red[r * ${WG}u + lid]`)} }
   }
 }`;
 }
@@ -138,7 +142,7 @@ export const matmulForward: KernelSpec<MatmulOptions, MatmulBinding, MatmulUnifo
     const loop = `let Kw = ${K};
   for (var k = lane; k < Kw; k += LANES) {
     let wv = ${o.vec4 ? 'vec4<f32>' : 'f32'}(w[n * Kw + k]);
-    for (var r = 0u; r < rows; r++) { acc[r] += x[(m0 + r) * Kw + k] * wv; }
+    for (var r = 0u; r < ROWS; r++) { if (r < rows) { acc[r] += x[(m0 + r) * Kw + k] * wv; } }
   }`;
     return `${header(matmulForward, types, o.dtype)}
 ${matmulMain({ o, acc: o.vec4 ? 'vec4<f32>' : 'f32', loop })}`;

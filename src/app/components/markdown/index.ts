@@ -1,2 +1,2 @@
 export { default as MarkdownView } from './markdown-view.svelte';
-export { renderMarkdown } from './render-markdown.ts';
+export { MARKDOWN_LIMIT_CHARS, markdownCut, renderMarkdown } from './render-markdown.ts';

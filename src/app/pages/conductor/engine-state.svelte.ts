@@ -1,20 +1,33 @@
 /**
  * The Conductor page's view of Baton's engine in the Conductor worker: what this browser supports,
- * what is loaded, the progress of a load, and the download cache. Calls go through client/ask.
+ * what is loaded, the progress of a load (which can be cancelled), and the download cache. Calls go
+ * through client/ask.
  */
 import { proxy } from 'comlink';
 import { toBatonError } from '../../../core/errors/index.ts';
-import { engineInWorker } from '../../../client/ask/index.ts';
+import { engineInWorker, runtimesInWorker } from '../../../client/ask/index.ts';
 import type { EngineModelChoice } from '../../../client/conductors/conductor-choice.ts';
 import type { LoadProgress } from '../../../client/conductors/download-meter.ts';
 import type { CachedModelFiles, EngineSupport, LoadedEngineInfo } from '../../../client/conductors/engine-host.ts';
+
+/** What a failed or cancelled load says on the page; a cancel is no failure, so it has its own wording. */
+export interface LoadMessage {
+  code: string;
+  message: string;
+}
+
+export function loadMessage(e: unknown, fallback: 'engine/model-file' | 'run/config'): LoadMessage {
+  const err = toBatonError(e, fallback);
+  if (err.code === 'run/aborted') return { code: err.code, message: 'Load cancelled. The Conductor chosen before is still the one in use.' };
+  return { code: err.code, message: err.message };
+}
 
 export class EngineState {
   support = $state.raw<EngineSupport | undefined>(undefined);
   loaded = $state.raw<LoadedEngineInfo | undefined>(undefined);
   progress = $state.raw<LoadProgress | undefined>(undefined);
   loading = $state(false);
-  error = $state.raw<{ code: string; message: string } | undefined>(undefined);
+  error = $state.raw<LoadMessage | undefined>(undefined);
   cache = $state.raw<CachedModelFiles[]>([]);
 
   async refresh(): Promise<void> {
@@ -26,18 +39,22 @@ export class EngineState {
     this.loading = true;
     this.error = undefined;
     this.progress = undefined;
+    const runtimes = runtimesInWorker();
     try {
       const request = { model, ...(files ? { files } : {}), ...(adapterFiles ? { adapterFiles } : {}) };
-      this.loaded = await engineInWorker().load(request, proxy((p: LoadProgress) => (this.progress = p)));
+      this.loaded = await runtimes.loadEngine(request, proxy((p: LoadProgress) => (this.progress = p)));
       return true;
     } catch (e) {
-      const err = toBatonError(e, 'engine/model-file');
-      this.error = { code: err.code, message: err.message };
+      this.error = loadMessage(e, 'engine/model-file');
       return false;
     } finally {
       this.loading = false;
-      this.cache = await engineInWorker().cached();
+      [this.loaded, this.cache] = await Promise.all([engineInWorker().current(), engineInWorker().cached()]);
     }
+  }
+
+  async cancel(): Promise<void> {
+    await runtimesInWorker().cancel();
   }
 
   async unload(): Promise<void> {
@@ -46,7 +63,8 @@ export class EngineState {
   }
 
   async clearCache(): Promise<void> {
-    await engineInWorker().clearCache();
-    this.cache = await engineInWorker().cached();
+    const engine = engineInWorker();
+    await engine.clearCache();
+    this.cache = await engine.cached();
   }
 }

@@ -36,9 +36,26 @@ test('one unknown price makes the dollar total unknown', () => {
   expect(runTotals(view).costUsd).toBeNull();
 });
 
+test("a Conductor's billed call counts in the totals as soon as its plan is done", () => {
+  const view = emptyRunView();
+  applyRunEvent(view, { type: 'conductor-done', round: 0, completion: 'plan', usage: { input: 300, output: 40 }, costUsd: 0.125 });
+  expect(runTotals(view)).toEqual({ usage: { input: 300, output: 40 }, costUsd: 0.125, latencyMs: 0, steps: 0 });
+  applyRunEvent(view, { type: 'step-done', round: 0, index: 0, step: record(0, 0.5) });
+  expect(runTotals(view)).toEqual({ usage: { input: 310, output: 45 }, costUsd: 0.625, latencyMs: 100, steps: 1 });
+  applyRunEvent(view, { type: 'conductor-done', round: 1, completion: 'plan', usage: { input: 1, output: 1 }, costUsd: null });
+  expect(runTotals(view).costUsd).toBeNull();
+});
+
 test('replay shows the first n stored steps as done and the rest queued', () => {
   const views = replayViews([record(0, 0), record(1, 0, { error: { code: 'x', message: 'y' } }), record(2, 0)], 2);
   expect(views.map((v) => v.status)).toEqual(['done', 'failed', 'queued']);
   expect(views[2].output).toBe('');
   expect(views[0].output).toBe('out 0');
+});
+
+test('replay places the steps an interrupted run kept by their index', () => {
+  const views = replayViews([record(0, 0), record(2, 0)], 2);
+  expect(views[0].output).toBe('out 0');
+  expect(views[1]).toBeUndefined();
+  expect(views[2]).toMatchObject({ index: 2, status: 'done', output: 'out 2' });
 });

@@ -10,4 +10,6 @@ test('valid fields are kept, malformed ones fall back one by one', () => {
   const s = readSettings({ maxSteps: 3, access: 'binary', recursion: 9, maxUsdPerRun: null, stepTimeoutS: 'x', conductor: { kind: 'worker', workerId: 'gpt-5' } });
   expect(s).toEqual({ ...DEFAULT_SETTINGS, maxSteps: 3, access: 'binary', maxUsdPerRun: null, conductor: { kind: 'worker', workerId: 'gpt-5' } });
   expect(readSettings({ maxUsdPerRun: -1, conductor: { kind: 'remote' } })).toMatchObject({ maxUsdPerRun: DEFAULT_SETTINGS.maxUsdPerRun, conductor: { kind: 'demo' } });
+  expect(readSettings({ conductor: { kind: 'webllm', modelId: 'Qwen2.5-3B-Instruct-q4f32_1-MLC' } }).conductor).toEqual({ kind: 'webllm', modelId: 'Qwen2.5-3B-Instruct-q4f32_1-MLC' });
+  expect(readSettings({ conductor: { kind: 'webllm', modelId: '' } }).conductor).toEqual({ kind: 'demo' });
 });

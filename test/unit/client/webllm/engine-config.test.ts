@@ -30,6 +30,7 @@ describe('buildWebllmEngineConfig', () => {
       {
         phase: 'download',
         fraction: 0.25,
+        step: { done: 8, total: 32 },
         bytesLoaded: 256 * 2 ** 20,
         bytesTotal: 1024 * 2 ** 20,
         bytesPerSecond: 64 * 2 ** 20,

@@ -39,6 +39,7 @@ describe('createWebllmProgressMapper', () => {
     expect(downloading).toEqual({
       phase: 'download',
       fraction: 0.125,
+      step: { done: 14, total: 108 },
       bytesLoaded: 512 * MiB,
       bytesTotal: 4096 * MiB,
       bytesPerSecond: 51.2 * MiB,
@@ -61,7 +62,7 @@ describe('createWebllmProgressMapper', () => {
     map({ progress: 0.25, timeElapsed: 313, text: 'Loading GPU shader modules[20/80]: 25% completed, 313 secs elapsed.' });
     clock += 3000;
     const shaders = map({ progress: 0.5, timeElapsed: 316, text: 'Loading GPU shader modules[40/80]: 50% completed, 316 secs elapsed.' });
-    expect(shaders).toEqual({ phase: 'shaders', fraction: 0.5, secondsLeft: 6, text: 'Compiling GPU shaders: 40 of 80, about 6 s left' });
+    expect(shaders).toEqual({ phase: 'shaders', fraction: 0.5, step: { done: 40, total: 80 }, secondsLeft: 6, text: 'Compiling GPU shaders: 40 of 80, about 6 s left' });
 
     expect(map({ progress: 1, timeElapsed: 320, text: 'Finish loading on WebGPU - apple' })).toEqual({ phase: 'ready', fraction: 1, text: 'Ready on WebGPU - apple' });
   });

@@ -20,7 +20,8 @@ describe('validateEpisode', () => {
   });
 
   it('names the first bad field by its path, with what was expected and what came', () => {
-    expect(message('text')).toBe('line: expected an object, got "text"');
+    expect(message('text')).toBe('not an episode: expected an object, got "text"');
+    expect(message([{}])).toBe('not an episode: expected an object, got an array');
     expect(message(variant((ep) => delete ep.steps))).toBe('steps: expected an array, got nothing (field missing)');
     expect(message(variant((ep) => (ep.task.kind = 'essay')))).toBe(
       'task.kind: expected "math" or "gsm8k" or "number" or "mcq" or "exact" or "code" or "open", got "essay"',

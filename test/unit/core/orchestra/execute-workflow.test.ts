@@ -108,7 +108,7 @@ describe('executeWorkflow', () => {
     expect(result.steps[0].error).toMatchObject({ code: 'provider/timeout' });
     expect(result.steps[0].attempts).toBe(1);
     expect(result.steps[1].error).toBeUndefined();
-    expect(result.steps[2].error?.message).toMatch(/Not started: step 0 failed \(provider\/timeout\)/);
+    expect(result.steps[2].error?.message).toMatch(/Not started: step 1 failed \(provider\/timeout\)/);
     expect(result.answer).toBe(result.steps[1].output); // the last non-empty response
     expect(result.final).toBe('');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateEpisode } from '../../../../src/core/episodes/index.ts';
-import { createFixedConductor, runEpisode, type RunEvent } from '../../../../src/core/orchestra/index.ts';
+import { validateEpisode, type Episode } from '../../../../src/core/episodes/index.ts';
+import { createFixedConductor, INTERRUPTED_ERROR, runEpisode, type RunEvent } from '../../../../src/core/orchestra/index.ts';
 import { createSimulatedWorker } from '../../../../src/core/providers/simulated/index.ts';
 import type { SimulatedBehaviour } from '../../../../src/core/providers/types.ts';
 import type { Task } from '../../../../src/core/task.ts';
@@ -97,6 +97,34 @@ describe('runEpisode', () => {
     expect(validateEpisode(episode).ok).toBe(true);
     expect(episode.status).toBe('aborted');
     expect(episode.reward).toBeUndefined();
+  });
+
+  it('checkpoints the episode as it goes, marked interrupted, under the id of the finished one', async () => {
+    const checkpoints: Episode[] = [];
+    const episode = await runEpisode({
+      id: 'run-1',
+      task,
+      pool: [sim('a'), sim('b')],
+      conductor: createFixedConductor(completion(solveAndCheck)),
+      onCheckpoint: (ep) => checkpoints.push(structuredClone(ep)),
+    });
+    // At the start, after the plan, after each of the two steps.
+    expect(checkpoints.map((c) => [c.completion.text === '', c.workflow !== undefined, c.steps.length])).toEqual([
+      [true, false, 0],
+      [false, true, 0],
+      [false, true, 1],
+      [false, true, 2],
+    ]);
+    for (const c of checkpoints) {
+      expect(validateEpisode(c).ok).toBe(true);
+      expect(c).toMatchObject({ id: episode.id, createdAt: episode.createdAt, status: 'aborted', error: INTERRUPTED_ERROR });
+      expect(c.reward).toBeUndefined();
+    }
+    expect(episode.id).toBe('run-1');
+    expect(checkpoints[2].steps[0]).toEqual(episode.steps[0]);
+    expect(checkpoints[3].totals.usage).toEqual(episode.totals.usage);
+    expect(episode.status).toBe('ok');
+    expect(episode.error).toBeUndefined();
   });
 
   it('recursion: three empty lists keep the previous answer', async () => {
