@@ -87,7 +87,8 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
   const fail = (record: StepRecord, error: BatonError): void => {
     record.error = { code: error.code, message: error.message };
     records[record.index] = record;
-    stopReason ??= `step ${record.index + 1} failed (${error.code})`; // numbered from 1, as the page shows steps
+    // Numbered from 1 in messages, as the page shows steps (access lists count from 0).
+    stopReason ??= `step ${record.index + 1} failed (${error.code})`;
     emit({ type: 'step-failed', round, index: record.index, step: record });
   };
 

@@ -1,0 +1,25 @@
+/**
+ * The Conductor worker's latest model load, as the Ask page shows it: a run that must first load its
+ * Conductor (the demo engine model, a web-llm model) shows the download here, with a Cancel.
+ */
+import { runtimesInWorker, watchConductorLoads } from '../../../client/ask/index.ts';
+import type { ConductorLoadStatus } from '../../../client/conductors/conductor-runtimes.ts';
+
+export class ConductorLoad {
+  status = $state.raw<ConductorLoadStatus | undefined>(undefined);
+  #stop: (() => void) | undefined;
+
+  /** Starts following the worker's loads (this starts the worker if it is not running yet). */
+  follow(): void {
+    this.#stop ??= watchConductorLoads((s) => (this.status = s));
+  }
+
+  dispose(): void {
+    this.#stop?.();
+    this.#stop = undefined;
+  }
+
+  async cancel(): Promise<void> {
+    await runtimesInWorker().cancel();
+  }
+}

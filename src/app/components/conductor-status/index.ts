@@ -1,0 +1,3 @@
+export { default as ConductorStatus } from './conductor-status.svelte';
+export { default as LoadProgressBar } from './load-progress-bar.svelte';
+export { describeLoadProgress } from './describe-progress.ts';

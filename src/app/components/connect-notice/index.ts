@@ -1,0 +1,1 @@
+export { default as ConnectNotice } from './connect-notice.svelte';

@@ -1,0 +1,86 @@
+/**
+ * The Conductor page's view of web-llm in the Conductor worker: the models this GPU can run (or why
+ * none), which one is loaded, a load's progress (which can be cancelled), and which models the browser
+ * keeps. Calls go through client/ask; web-llm itself only ever runs in the worker.
+ */
+import { proxy } from 'comlink';
+import { toBatonError } from '../../../core/errors/index.ts';
+import { runtimesInWorker, webllmInWorker } from '../../../client/ask/index.ts';
+import type { LoadProgress } from '../../../client/conductors/download-meter.ts';
+import type { WebllmModelChoice } from '../../../client/webllm/index.ts';
+import { loadMessage, type LoadMessage } from './engine-state.svelte.ts';
+
+export class WebllmState {
+  /** Undefined until the worker answers. */
+  choices = $state.raw<WebllmModelChoice[] | undefined>(undefined);
+  /** Why web-llm cannot run here, when it cannot. */
+  unavailable = $state.raw<LoadMessage | undefined>(undefined);
+  /** Model ids whose files the browser keeps. */
+  cached = $state.raw<string[]>([]);
+  loaded = $state<string | undefined>(undefined);
+  /** The model being loaded. */
+  loading = $state<string | undefined>(undefined);
+  progress = $state.raw<LoadProgress | undefined>(undefined);
+  error = $state.raw<LoadMessage | undefined>(undefined);
+
+  async refresh(): Promise<void> {
+    const webllm = webllmInWorker();
+    try {
+      this.choices = await webllm.choices();
+      this.unavailable = undefined;
+    } catch (e) {
+      const err = toBatonError(e, 'engine/unsupported');
+      this.choices = [];
+      this.unavailable = { code: err.code, message: err.message };
+      return;
+    }
+    this.loaded = await webllm.current();
+    await this.refreshCache();
+  }
+
+  async refreshCache(): Promise<void> {
+    try {
+      this.cached = (await webllmInWorker().cached()).filter((c) => c.cached).map((c) => c.modelId);
+    } catch {
+      // The storage web-llm uses is out of reach (e.g. private browsing); the page then lists nothing.
+      this.cached = [];
+    }
+  }
+
+  async load(modelId: string): Promise<boolean> {
+    this.loading = modelId;
+    this.error = undefined;
+    this.progress = undefined;
+    const runtimes = runtimesInWorker();
+    try {
+      await runtimes.loadWebllm(modelId, proxy((p: LoadProgress) => (this.progress = p)));
+      return true;
+    } catch (e) {
+      this.error = loadMessage(e, 'run/config');
+      return false;
+    } finally {
+      this.loading = undefined;
+      this.loaded = await webllmInWorker().current();
+      await this.refreshCache();
+    }
+  }
+
+  async cancel(): Promise<void> {
+    await runtimesInWorker().cancel();
+  }
+
+  async unload(): Promise<void> {
+    await webllmInWorker().unload();
+    this.loaded = undefined;
+  }
+
+  async free(modelId: string): Promise<void> {
+    this.error = undefined;
+    try {
+      await webllmInWorker().free(modelId);
+    } catch (e) {
+      this.error = loadMessage(e, 'run/config');
+    }
+    await this.refreshCache();
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The Conductor runtimes of the Conductor worker, Baton's engine and web-llm, each holding at most one
+ * model on the GPU. Every model load, whether a run or the Conductor page asked for it, goes through
+ * here: its progress reaches the caller and every watcher (the Ask page shows a run's load), and
+ * `cancel()` stops it through an AbortSignal down to fetch and web-llm's unload. A cancelled or failed
+ * load changes no stored choice: the page saves a choice only once its model has loaded.
+ */
+import { BatonError, toBatonError } from '../../core/errors/index.ts';
+import { WebllmRuntime, type WebllmReady } from '../webllm/index.ts';
+import type { EngineModelChoice } from './conductor-choice.ts';
+import { describeSource } from './conductor-choice.ts';
+import type { LoadProgress } from './download-meter.ts';
+import { EngineHost, type EngineLoadRequest, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
+import { webllmLoadProgress } from './webllm-progress.ts';
+
+export type ConductorRuntime = 'engine' | 'webllm';
+
+/** The latest load in this worker, as watchers see it. */
+export interface ConductorLoadStatus {
+  runtime: ConductorRuntime;
+  /** What is loading, in words. */
+  model: string;
+  state: 'loading' | 'ready' | 'cancelled' | 'failed';
+  progress?: LoadProgress;
+  error?: { code: string; message: string };
+}
+
+type Listener = (status: ConductorLoadStatus) => void;
+
+export class ConductorRuntimes {
+  readonly engine: EngineHost;
+  readonly webllm: WebllmRuntime;
+  readonly #loads = new Set<AbortController>();
+  readonly #watchers = new Set<Listener>();
+  #status: ConductorLoadStatus | undefined;
+
+  constructor(engine = new EngineHost(), webllm = new WebllmRuntime()) {
+    this.engine = engine;
+    this.webllm = webllm;
+  }
+
+  /** Calls `listener` with every change of the latest load's status, starting with the current one. */
+  watch(listener: Listener): void {
+    this.#watchers.add(listener);
+    if (this.#status) listener(this.#status);
+  }
+
+  status(): ConductorLoadStatus | undefined {
+    return this.#status;
+  }
+
+  /** Stops every load in progress; each rejects with 'run/aborted'. Says whether there was one. */
+  cancel(): boolean {
+    const any = this.#loads.size > 0;
+    for (const load of this.#loads) load.abort();
+    return any;
+  }
+
+  /** The Conductor page's engine load (files picked on the page come with the request). */
+  loadEngine(request: EngineLoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadedEngineInfo> {
+    return this.#track('engine', describeSource(request.model.source), onProgress, undefined, (signal, progress) =>
+      this.engine.load(request, progress, signal),
+    );
+  }
+
+  /** The engine model a run needs, loaded if it is not already. */
+  readyEngine(model: EngineModelChoice, signal?: AbortSignal): Promise<LoadedEngine> {
+    return this.#track('engine', describeSource(model.source), undefined, signal, (s, progress) => this.engine.ready(model, progress, s), this.engine.isLoaded(model));
+  }
+
+  /** The Conductor page's web-llm load; resolves to the model id loaded. */
+  async loadWebllm(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<string> {
+    await this.readyWebllm(modelId, undefined, onProgress);
+    return modelId;
+  }
+
+  /** The web-llm model a run needs, loaded if it is not already. */
+  readyWebllm(modelId: string, signal?: AbortSignal, onProgress?: (p: LoadProgress) => void): Promise<WebllmReady> {
+    return this.#track('webllm', modelId, onProgress, signal, (s, progress) =>
+      this.webllm.ready(modelId, {
+        signal: s,
+        onProgress: (p) => {
+          const mapped = webllmLoadProgress(p);
+          if (mapped) progress(mapped);
+        },
+      }),
+      this.webllm.isLoaded(modelId),
+    );
+  }
+
+  #publish(status: ConductorLoadStatus): void {
+    this.#status = status;
+    for (const listener of this.#watchers) listener(status);
+  }
+
+  async #track<T>(
+    runtime: ConductorRuntime,
+    model: string,
+    onProgress: ((p: LoadProgress) => void) | undefined,
+    signal: AbortSignal | undefined,
+    work: (signal: AbortSignal, onProgress: (p: LoadProgress) => void) => Promise<T>,
+    loaded = false,
+  ): Promise<T> {
+    const controller = new AbortController();
+    // A model already loaded is returned at once: no load to show or cancel.
+    if (loaded) return work(controller.signal, () => {});
+    const stop = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+    this.#loads.add(controller);
+    this.#publish({ runtime, model, state: 'loading' });
+    try {
+      const result = await work(stop, (progress) => {
+        onProgress?.(progress);
+        this.#publish({ runtime, model, state: 'loading', progress });
+      });
+      this.#publish({ runtime, model, state: 'ready' });
+      return result;
+    } catch (e) {
+      const err = toBatonError(e, runtime === 'engine' ? 'engine/model-file' : 'run/config');
+      this.#publish(
+        stop.aborted || err.code === 'run/aborted'
+          ? { runtime, model, state: 'cancelled' }
+          : { runtime, model, state: 'failed', error: { code: err.code, message: err.message } },
+      );
+      throw stop.aborted && err.code !== 'run/aborted' ? new BatonError({ code: 'run/aborted', message: 'The model load was cancelled.', cause: e }) : err;
+    } finally {
+      this.#loads.delete(controller);
+    }
+  }
+}
