@@ -154,8 +154,12 @@ export class EngineDevice {
     return this.#uniforms;
   }
 
-  /** Copies `byteLength` bytes at `byteOffset` of `buffer` back to the CPU, after all work submitted so far. */
-  async read(buffer: GPUBuffer, byteOffset = 0, byteLength = buffer.size - byteOffset): Promise<ArrayBuffer> {
+  /**
+   * Copies `byteLength` bytes at `byteOffset` of `buffer` back to the CPU, after all work submitted
+   * so far, into a new ArrayBuffer, or into `into` (at least byteLength bytes) when given: a decode
+   * loop reading 600 KB of logits per token would otherwise hand the garbage collector its work.
+   */
+  async read(buffer: GPUBuffer, byteOffset = 0, byteLength = buffer.size - byteOffset, into?: ArrayBufferView): Promise<ArrayBuffer> {
     this.check();
     const size = Math.ceil(byteLength / 4) * 4;
     const staging = this.#staging.get(size)?.pop() ?? this.#track(this.gpu.createBuffer({ label: 'readback', size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST }));
@@ -165,7 +169,14 @@ export class EngineDevice {
       encoder.copyBufferToBuffer(buffer, byteOffset, staging, 0, size);
       this.gpu.queue.submit([encoder.finish()]);
       await staging.mapAsync(MapMode.READ);
-      const out = staging.getMappedRange().slice(0, byteLength);
+      const mapped = staging.getMappedRange();
+      let out: ArrayBuffer;
+      if (into) {
+        new Uint8Array(into.buffer, into.byteOffset, byteLength).set(new Uint8Array(mapped, 0, byteLength));
+        out = into.buffer as ArrayBuffer;
+      } else {
+        out = mapped.slice(0, byteLength);
+      }
       staging.unmap();
       reusable = true;
       this.check();
@@ -180,9 +191,13 @@ export class EngineDevice {
     }
   }
 
-  async readF32(buffer: GPUBuffer, offsetElements = 0, count?: number): Promise<Float32Array> {
+  /** `count` f32 values (default: to the end) from element `offsetElements`; into the start of `into` when given. */
+  async readF32(buffer: GPUBuffer, offsetElements = 0, count?: number, into?: Float32Array): Promise<Float32Array> {
     const bytes = count === undefined ? undefined : count * 4;
-    return new Float32Array(await this.read(buffer, offsetElements * 4, bytes));
+    if (!into) return new Float32Array(await this.read(buffer, offsetElements * 4, bytes));
+    const n = count ?? buffer.size / 4 - offsetElements;
+    await this.read(buffer, offsetElements * 4, n * 4, into);
+    return into.subarray(0, n);
   }
 
   destroy(): void {

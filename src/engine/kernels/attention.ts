@@ -7,8 +7,12 @@
  * slots[b] * slotStride values into k and v. All sequences are at the same positions.
  * One workgroup of 64 threads per (t, h): each thread scores one key of the block, then each thread
  * accumulates the output dimensions d = lid, lid + 64, ... of the head.
- * Grid: T * Hq workgroups folded into 2-D. Option headDim sizes the per-thread accumulator.
+ * A decode step is one workgroup per head, so its time is each thread's chain of dependent loads:
+ * keys are read as vec4s from a fixed-length loop, and values four keys at a time, so that loads
+ * overlap (one key at a time took ~60 us a layer on an H200, most of a decode step's attention).
+ * Grid: T * Hq workgroups folded into 2-D. Option headDim (a multiple of 4) sizes the loops.
  */
+import { BatonError } from '../../core/errors/index.ts';
 import type { KernelSpec } from '../device/index.ts';
 import { grid2d, header } from './wgsl.ts';
 
@@ -26,7 +30,7 @@ export const attentionForward: KernelSpec<
   name: 'attentionForward',
   bindings: [
     { name: 'q', access: 'read' }, // (T, Hq, D)
-    { name: 'k', access: 'read' }, // (slots, slotStride) cache, each slot (S, Hkv, D)
+    { name: 'k', access: 'read' }, // (slots, slotStride) cache, each slot (S, Hkv, D), read as vec4
     { name: 'v', access: 'read' }, // (slots, slotStride) cache
     { name: 'slots', access: 'read' }, // (T / Tq) u32: the cache slot of each sequence
     { name: 'out', access: 'read_write' }, // (T, Hq, D)
@@ -43,10 +47,14 @@ export const attentionForward: KernelSpec<
   ],
   wgsl: (o) => {
     const D = o.headDim;
+    if (D % 4 !== 0) {
+      throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
+    }
     const perThread = Math.ceil(D / WG);
-    return `${header(attentionForward, { q: 'f32', k: 'f32', v: 'f32', slots: 'u32', out: 'f32' })}
+    return `${header(attentionForward, { q: 'f32', k: 'vec4<f32>', v: 'f32', slots: 'u32', out: 'f32' })}
 const D = ${D}u;
-var<workgroup> qs: array<f32, ${D}>;
+const D4 = ${D / 4}u;
+var<workgroup> qs: array<vec4<f32>, D4>;
 var<workgroup> prob: array<f32, ${WG}>;
 var<workgroup> red: array<f32, ${WG}>;
 @compute @workgroup_size(${WG})
@@ -58,7 +66,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let kvh = h / (p.Hq / p.Hkv);
   let kvStride = p.Hkv * D;
   let slotBase = slots[t / p.Tq] * p.slotStride;
-  for (var d = lid; d < D; d += ${WG}u) { qs[d] = q[row * D + d] * p.scale; }
+  for (var d = lid; d < D4; d += ${WG}u) {
+    let qi = row * D + 4u * d;
+    qs[d] = vec4<f32>(q[qi], q[qi + 1u], q[qi + 2u], q[qi + 3u]) * p.scale;
+  }
   workgroupBarrier();
   let keys = p.startPos + t % p.Tq + 1u;
   var m = -1e30;
@@ -68,9 +79,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let j = base + lid;
     var s = -1e30;
     if (j < keys) {
-      s = 0.0;
-      let kb = slotBase + j * kvStride + kvh * D;
-      for (var d = 0u; d < D; d++) { s += qs[d] * k[kb + d]; }
+      let kb = (slotBase + j * kvStride + kvh * D) / 4u;
+      var dots = vec4<f32>(0.0);
+      for (var d = 0u; d < D4; d++) { dots += qs[d] * k[kb + d]; }
+      s = dots.x + dots.y + dots.z + dots.w;
     }
     red[lid] = s;
     workgroupBarrier();
@@ -92,12 +104,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let correction = exp(m - mNew);
     l = l * correction + red[0];
     m = mNew;
+    // prob is 0 past the last key; value rows past it are clamped to the last key (never past the cache).
     let count = min(${WG}u, keys - base);
+    let last = keys - 1u;
     for (var i = 0u; i < ${perThread}u; i++) {
       let d = lid + i * ${WG}u;
       if (d < D) {
+        let vb = slotBase + kvh * D + d;
         var a = acc[i] * correction;
-        for (var jj = 0u; jj < count; jj++) { a += prob[jj] * v[slotBase + (base + jj) * kvStride + kvh * D + d]; }
+        for (var jj = 0u; jj < count; jj += 4u) {
+          let j0 = base + jj;
+          let v0 = v[vb + min(j0, last) * kvStride];
+          let v1 = v[vb + min(j0 + 1u, last) * kvStride];
+          let v2 = v[vb + min(j0 + 2u, last) * kvStride];
+          let v3 = v[vb + min(j0 + 3u, last) * kvStride];
+          a += prob[jj] * v0 + prob[jj + 1u] * v1 + prob[jj + 2u] * v2 + prob[jj + 3u] * v3;
+        }
         acc[i] = a;
       }
     }

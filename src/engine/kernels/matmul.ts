@@ -89,6 +89,7 @@ export function matmulMain(body: MatmulBody): string {
   // indexed by a runtime bound, acc can land in local memory, a global-memory round trip per term.
   const prologue = `const LANES = ${L}u;
 const ROWS = ${R}u;
+const UNROLL = 4u;
 @compute @workgroup_size(${WG})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let lane = lid % LANES;
@@ -139,10 +140,15 @@ export const matmulForward: KernelSpec<MatmulOptions, MatmulBinding, MatmulUnifo
   wgsl: (o) => {
     const types = o.vec4 ? { x: 'vec4<f32>', w: `vec4<${o.dtype}>`, b: o.dtype, out: 'f32' } : { x: 'f32', w: o.dtype, b: o.dtype, out: 'f32' };
     const K = o.vec4 ? 'p.K / 4u' : 'p.K';
+    // UNROLL terms per trip, loaded unconditionally (clamped index, zero weight past K) so their
+    // loads are in flight together rather than one after another.
     const loop = `let Kw = ${K};
-  for (var k = lane; k < Kw; k += LANES) {
-    let wv = ${o.vec4 ? 'vec4<f32>' : 'f32'}(w[n * Kw + k]);
-    for (var r = 0u; r < ROWS; r++) { if (r < rows) { acc[r] += x[(m0 + r) * Kw + k] * wv; } }
+  for (var k0 = lane; k0 < Kw; k0 += UNROLL * LANES) {
+    for (var u = 0u; u < UNROLL; u++) {
+      let k = min(k0 + u * LANES, Kw - 1u);
+      let wv = ${o.vec4 ? 'vec4<f32>' : 'f32'}(w[n * Kw + k]) * f32(k0 + u * LANES < Kw);
+      for (var r = 0u; r < ROWS; r++) { if (r < rows) { acc[r] += x[(m0 + r) * Kw + k] * wv; } }
+    }
   }`;
     return `${header(matmulForward, types, o.dtype)}
 ${matmulMain({ o, acc: o.vec4 ? 'vec4<f32>' : 'f32', loop })}`;

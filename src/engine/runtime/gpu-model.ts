@@ -202,7 +202,9 @@ export class GpuModel {
     const promptCache = this.createKvCache(prompt.length + (n === 1 ? maxNewTokens - 1 : 0));
     let cache: KvCache | undefined = n === 1 ? promptCache : undefined;
     try {
-      const first = await this.#pass(prompt, promptCache, this.#lastRowHead);
+      // Every step's logits land in one array, read by the samplers before the next step overwrites it.
+      const into = new Float32Array(n * V);
+      const first = await this.#pass(prompt, promptCache, this.#lastRowHead, { into });
       let running = outs.map((_, i) => i);
       let rows = running.map(() => first);
       for (;;) {
@@ -227,7 +229,7 @@ export class GpuModel {
           next.map((i) => outs[i].tokens[outs[i].tokens.length - 1]),
           cache,
           (batch, scratch, hidden, T) => this.#logitsHead(batch, scratch, hidden, 0, T),
-          { slots: next },
+          { slots: next, into },
         );
         rows = next.map((_, r) => logits.subarray(r * V, (r + 1) * V));
         running = next;
@@ -291,9 +293,9 @@ export class GpuModel {
   /**
    * One forward pass of `ids` continuing `cache`, then `head`. With several `slots`, ids are
    * ids.length / slots.length tokens of each sequence in turn, each continuing its own cache slot.
-   * `baseOnly` runs without the LoRA adapter.
+   * `baseOnly` runs without the LoRA adapter; `into` receives the head's output instead of a new array.
    */
-  #pass(ids: readonly number[], cache: KvCache, head: Head, options: { slots?: readonly number[]; baseOnly?: boolean } = {}): Promise<Float32Array> {
+  #pass(ids: readonly number[], cache: KvCache, head: Head, options: { slots?: readonly number[]; baseOnly?: boolean; into?: Float32Array } = {}): Promise<Float32Array> {
     const slots = options.slots ?? [0];
     const { vocabSize: V, headDim: D } = this.config;
     if (ids.length === 0) return Promise.reject(new BatonError({ code: 'data/invalid', message: 'No tokens to run: give at least one token id.' }));
@@ -324,7 +326,7 @@ export class GpuModel {
         const result = head(batch, scratch, hidden, T);
         await batch.submit();
         cache.length = startPos + Tq;
-        return await this.device.readF32(result.buffer, 0, result.floats);
+        return await this.device.readF32(result.buffer, 0, result.floats, options.into);
       } finally {
         scratch.release();
       }

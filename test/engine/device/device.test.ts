@@ -31,6 +31,21 @@ describe('EngineDevice', () => {
     device().free(buffer);
   });
 
+  it('reads f32 values into a given array, again and again (the decode loop), or into a new one', async () => {
+    const d = device();
+    const buffer = await d.upload(Float32Array.of(1, 2, 3, 4, 5), 'values');
+    const into = new Float32Array(8).fill(-1);
+    const first = await d.readF32(buffer, 1, 3, into);
+    expect(first.buffer).toBe(into.buffer);
+    expect([...into]).toEqual([2, 3, 4, -1, -1, -1, -1, -1]);
+    d.write(buffer, Float32Array.of(9, 8, 7, 6, 5));
+    expect([...(await d.readF32(buffer, 0, undefined, into))]).toEqual([9, 8, 7, 6, 5]);
+    const fresh = await d.readF32(buffer, 2);
+    expect(fresh.buffer).not.toBe(into.buffer);
+    expect([...fresh]).toEqual([7, 6, 5]);
+    d.free(buffer);
+  });
+
   it('counts the bytes its buffers hold, and their peak', () => {
     const d = device();
     d.memory.resetPeak();
