@@ -7,7 +7,7 @@
  * T / slots.length consecutive tokens per sequence, each sequence with its own slot of the cache.
  */
 import type { CommandBatch } from '../device/index.ts';
-import { attentionForward, embeddingForward, embeddingInt4Forward, rmsnormForward, ropeForward, swigluForward } from '../kernels/index.ts';
+import { attentionForward, embeddingForward, embeddingInt4Forward, rmsnormForward, ropeCacheForward, swigluForward } from '../kernels/index.ts';
 import type { ModelConfig } from '../model/index.ts';
 import { wholeBuffer, type GpuTensor } from './gpu-tensor.ts';
 import type { KvCache } from './kv-cache.ts';
@@ -69,9 +69,6 @@ export function encodeForward(
   const up = scratch.floats(T * I, 'up'); // (T, I)
   const act = scratch.floats(T * I, 'swiglu'); // (T, I)
   const Tq = T / input.slots.length;
-  const kvBytes = Tq * cache.rowBytes;
-  const appendToCache = (src: GPUBuffer, dst: GPUBuffer) =>
-    input.slots.forEach((slot, b) => batch.copy(src, b * kvBytes, dst, slot * cache.slotBytes + startPos * cache.rowBytes, kvBytes));
 
   weights.layers.forEach((l, layer) => {
     rmsnorm(x, l.inputNorm, h, T, C);
@@ -82,10 +79,12 @@ export function encodeForward(
       rmsnorm(q, l.qNorm, qn, T * H, D);
       rmsnorm(k, l.kNorm, kn, T * KV, D);
     }
-    batch.run(ropeForward, {}, { x: qn, cs: input.rope }, { T, H, D });
-    batch.run(ropeForward, {}, { x: kn, cs: input.rope }, { T, H: KV, D });
-    appendToCache(kn, cache.k[layer]);
-    appendToCache(v, cache.v[layer]);
+    batch.run(
+      ropeCacheForward,
+      {},
+      { q: qn, k: kn, v, cs: input.rope, slots: input.slotBuffer, kc: cache.k[layer], vc: cache.v[layer] },
+      { T, Tq, H, KV, D, startPos, slotStride: cache.slotBytes / 4 },
+    );
     batch.run(
       attentionForward,
       { headDim: D },

@@ -1,20 +1,49 @@
 import { describe, it } from 'vitest';
-import { ropeForward, ropeTable } from '../../../src/engine/kernels/index.ts';
+import { ropeCacheForward, ropeTable } from '../../../src/engine/kernels/index.ts';
 import { ropeRef } from '../../../src/engine/model/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 
-describe('ropeForward', () => {
+describe('ropeCacheForward', () => {
   const device = useTestDevice();
 
-  it('rotates halves of each head at positions continuing from startPos', async () => {
-    const T = 3;
-    const H = 2;
-    const D = 16;
-    const startPos = 1000; // large angles: the float64 table keeps them exact
+  it('rotates q in place and writes rotated k and plain v into each sequence\'s cache slot, leaving other rows alone', async () => {
+    // Two sequences of 2 tokens (a group step with Tq = 2) at positions 1000, 1001 (large angles:
+    // the float64 table keeps them exact); sequence 0 goes to slot 2, sequence 1 to slot 0.
+    const [H, KV, D, Tq, startPos, capacity] = [4, 2, 16, 2, 1000, 1003];
+    const slots = [2, 0];
+    const T = Tq * slots.length;
+    const slotStride = capacity * KV * D;
     const invFreq = Array.from({ length: D / 2 }, (_, i) => 1 / Math.pow(10000, (2 * i) / D));
-    const x = randomTensor(T * H * D, 41);
-    const { x: out } = await runKernel(device(), ropeForward, {}, { x, cs: ropeTable(invFreq, startPos, T) }, { T, H, D });
-    checkTensor('rope', out, ropeRef(x, T, H, D, invFreq, startPos));
+    const q = randomTensor(T * H * D, 41);
+    const k = randomTensor(T * KV * D, 42);
+    const v = randomTensor(T * KV * D, 43);
+    const kc = randomTensor(3 * slotStride, 44);
+    const vc = randomTensor(3 * slotStride, 45);
+    const table = ropeTable(invFreq, startPos, Tq);
+    const cs = new Float32Array(T * D);
+    slots.forEach((_, b) => cs.set(table, b * table.length));
+    const out = await runKernel(
+      device(),
+      ropeCacheForward,
+      {},
+      { q, k, v, cs, slots: Uint32Array.from(slots), kc, vc },
+      { T, Tq, H, KV, D, startPos, slotStride },
+    );
+
+    const expectedQ = new Float64Array(T * H * D);
+    const expectedK = Float64Array.from(kc);
+    const expectedV = Float64Array.from(vc);
+    const row = KV * D;
+    slots.forEach((slot, b) => {
+      expectedQ.set(ropeRef(q.subarray(b * Tq * H * D, (b + 1) * Tq * H * D), Tq, H, D, invFreq, startPos), b * Tq * H * D);
+      const rotated = ropeRef(k.subarray(b * Tq * row, (b + 1) * Tq * row), Tq, KV, D, invFreq, startPos);
+      const at = slot * slotStride + startPos * row;
+      expectedK.set(rotated, at);
+      expectedV.set(v.subarray(b * Tq * row, (b + 1) * Tq * row), at);
+    });
+    checkTensor('q rotated', out.q, expectedQ);
+    checkTensor('key cache', out.kc, expectedK);
+    checkTensor('value cache', out.vc, expectedV);
   });
 });
