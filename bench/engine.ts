@@ -7,7 +7,8 @@
  *   DIR        any model directory
  * Run: npx tsx bench/engine.ts [--models tiny,qwen0.5b] [--formats f32,f16,int4] [--prompt-tokens P]
  *        [--decode-tokens N] [--group G] [--trials K] [--lanes 1,32]
- * Formats the adapter lacks (f16 without shader-f16) are skipped. --lanes compares matmul layouts
+ * Run under `node --expose-gc` (tsx passes it on) for steadier decode figures: the bench then
+ * collects the load's garbage before timing. Formats the adapter lacks (f16 without shader-f16) are skipped. --lanes compares matmul layouts
  * (threads per output column, kernels/matmul.ts); by default each adapter gets its own.
  * --profile adds the GPU time of each kernel over one decode step (timestamp queries; where the
  * adapter has them), to set against decodeMsPerToken: the rest is CPU work and synchronisation.
@@ -86,6 +87,8 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
     const V = opened.config.vocabSize;
     const prompt = Array.from({ length: P }, (_, i) => (i * 7919 + 13) % V);
     await model.generateGroup(prompt.slice(0, 4), { n: 2, maxNewTokens: 2, stopTokens: [] }); // compile pipelines
+    // Loading leaves hundreds of MB of host garbage (conversion, quantisation): collect it now, not mid-timing.
+    (globalThis as { gc?: () => void }).gc?.();
     let prefillMs = Infinity;
     let decodeMs = Infinity;
     let groupPrefillMs = Infinity;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../src/core/random.ts';
 import { BatonError } from '../../../src/core/errors/index.ts';
 import { createSampler, logSoftmax } from '../../../src/engine/runtime/index.ts';
 
@@ -59,6 +60,42 @@ describe('createSampler', () => {
     expect([...seen].sort((a, b) => a - b)).toEqual(best.slice(0, 5).sort((a, b) => a - b));
     const top1 = createSampler({ temperature: 50, topK: 1, seed: 7 });
     expect(top1(logits).token).toBe(17);
+  });
+
+  it('draws from the top-p nucleus of a large vocabulary exactly as sorting it all would', () => {
+    // The reference sorts every id, keeps the shortest prefix holding p, and draws with the same
+    // uniform stream; peaked and flat distributions, with and without a mask.
+    const reference = (logits: Float32Array, temperature: number, topP: number, seed: number, allowed?: Uint32Array) => {
+      const uniform = seededRandom(seed);
+      const logp = logSoftmax(logits, temperature);
+      const ok = (id: number) => !allowed || ((allowed[id >>> 5] >>> (id & 31)) & 1) === 1;
+      const ids = Array.from(logp.keys()).filter(ok);
+      const mass = allowed ? ids.reduce((sum, i) => sum + Math.exp(logp[i]), 0) : 1;
+      ids.sort((a, b) => logp[b] - logp[a] || a - b);
+      let held = 0;
+      let keep = 0;
+      while (keep < ids.length && held < topP * mass) held += Math.exp(logp[ids[keep++]]);
+      const kept = ids.slice(0, keep);
+      return () => {
+        let u = uniform() * kept.reduce((sum, i) => sum + Math.exp(logp[i]), 0);
+        for (const i of kept) {
+          u -= Math.exp(logp[i]);
+          if (u < 0) return i;
+        }
+        return kept[kept.length - 1];
+      };
+    };
+    const V = 20_000;
+    const random = seededRandom(11);
+    const mask = Uint32Array.from({ length: V / 32 }, () => (random() * 2 ** 32) >>> 0);
+    for (const [scale, temperature, topP] of [[12, 1, 0.9], [2, 0.7, 0.95], [0.3, 1, 0.5], [20, 1.3, 0.99]]) {
+      const logits = Float32Array.from({ length: V }, () => (random() - 0.5) * scale + (random() < 0.001 ? 15 : 0));
+      for (const allowed of [undefined, mask]) {
+        const draw = reference(logits, temperature, topP, 21, allowed);
+        const sample = createSampler({ temperature, topP, seed: 21 });
+        for (let i = 0; i < 20; i++) expect(sample(logits, allowed).token).toBe(draw());
+      }
+    }
   });
 
   it('rejects settings that mean nothing', () => {
