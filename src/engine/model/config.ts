@@ -37,6 +37,11 @@ export interface ModelConfig {
   /** Qwen3: RMSNorm over each head of q and k (weights [headDim]) before rotary. */
   qkNorm: boolean;
   maxPositionEmbeddings: number;
+  /**
+   * Qwen2 checkpoints with use_sliding_window: their later layers see only this many past tokens.
+   * The engine attends to the whole context, so it runs such a model up to this length only.
+   */
+  slidingWindow?: number;
   bosTokenId?: number;
   eosTokenIds: number[];
   /** The dtype the checkpoint was saved in, as config.json names it ('bfloat16', 'float32', ...). */
@@ -166,6 +171,7 @@ export function parseModelConfig(json: unknown, file = 'config.json'): ModelConf
     attentionBias: architecture === 'qwen2' || (architecture === 'qwen3' && c.attention_bias === true),
     qkNorm: architecture === 'qwen3',
     maxPositionEmbeddings: positiveInt(c, 'max_position_embeddings', file, 32768),
+    ...(c.use_sliding_window === true && c.sliding_window != null ? { slidingWindow: positiveInt(c, 'sliding_window', file) } : {}),
     ...(typeof c.bos_token_id === 'number' ? { bosTokenId: c.bos_token_id } : {}),
     eosTokenIds: tokenIds(c.eos_token_id),
     ...(typeof dtype === 'string' ? { dtype } : {}),

@@ -12,6 +12,7 @@ export class KvCache {
   readonly #device: EngineDevice;
   readonly rowBytes: number;
   readonly slots: number;
+  readonly #window: number | undefined;
   k: GPUBuffer[] = [];
   v: GPUBuffer[] = [];
   capacity = 0;
@@ -19,6 +20,7 @@ export class KvCache {
 
   constructor(device: EngineDevice, config: ModelConfig, capacity = 64, slots = 1) {
     this.#device = device;
+    this.#window = config.slidingWindow;
     this.rowBytes = config.numKvHeads * config.headDim * 4;
     this.slots = slots;
     if (capacity > this.maxTokens) throw this.#tooLong(capacity);
@@ -53,6 +55,13 @@ export class KvCache {
   /** Makes room for `tokens` more tokens in every slot, keeping what the cache holds. */
   async reserve(tokens: number): Promise<void> {
     const needed = this.length + tokens;
+    if (this.#window !== undefined && needed > this.#window) {
+      throw new BatonError({
+        code: 'engine/unsupported',
+        message: `This model uses a sliding attention window of ${this.#window} tokens, which Baton's engine does not implement; it runs the model on at most ${this.#window} tokens (prompt and generated), and ${needed} were asked for.`,
+        data: { needed, slidingWindow: this.#window },
+      });
+    }
     if (needed <= this.capacity) return;
     if (needed > this.maxTokens) throw this.#tooLong(needed);
     let capacity = Math.max(this.capacity, 1);

@@ -90,3 +90,25 @@ describe.each<Pick<TinyModelOptions, 'architecture' | 'dtype' | 'tied'> & { matm
     expect(stopped.finishReason).toBe('stop');
   });
 });
+
+describe('GpuModel with a sliding attention window', () => {
+  const device = useTestDevice();
+
+  it('runs up to the window and refuses longer contexts with a clear error, instead of attending wrongly', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'baton-window-'));
+    try {
+      await writeTinyModel(dir, { architecture: 'qwen2', dtype: 'F32', seed: 7, vocab: VOCAB, tokenizer: 'none' });
+      const opened = await openModel(filesFromDir(dir));
+      const model = await GpuModel.load(device(), { ...opened, config: { ...opened.config, slidingWindow: PROMPT.length } }, { weights: 'f32' });
+      try {
+        expect((await model.forward(PROMPT)).length).toBe(PROMPT.length * VOCAB);
+        await expect(model.forward([...PROMPT, 5])).rejects.toMatchObject({ code: 'engine/unsupported', message: expect.stringMatching(/sliding attention window of 7 tokens/) });
+        await expect(model.generate(PROMPT, { maxNewTokens: 3 })).rejects.toMatchObject({ code: 'engine/unsupported' });
+      } finally {
+        model.destroy();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

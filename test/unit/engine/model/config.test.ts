@@ -88,6 +88,11 @@ describe('parseModelConfig', () => {
     });
   });
 
+  it('reads a sliding window only where use_sliding_window turns it on', () => {
+    expect(parseModelConfig({ ...qwen25, use_sliding_window: true, sliding_window: 4096 }).slidingWindow).toBe(4096);
+    expect(parseModelConfig({ ...qwen25, use_sliding_window: false, sliding_window: 4096 }).slidingWindow).toBeUndefined();
+  });
+
   it('reads a Qwen3 config: explicit head_dim, q/k norm, no bias', () => {
     const c = parseModelConfig(qwen3);
     expect([c.architecture, c.headDim, c.qkNorm, c.attentionBias, c.ropeScaling]).toEqual(['qwen3', 128, true, false, undefined]);
