@@ -1,5 +1,5 @@
 /** How numbers read in the UI: tokens, seconds and dollars with a sensible precision. */
-import type { StepRecord } from '../core/episodes/types.ts';
+import type { Episode, StepRecord } from '../core/episodes/types.ts';
 import type { Usage } from '../core/providers/types.ts';
 
 export function formatUsd(usd: number | null): string {
@@ -37,3 +37,12 @@ export function formatBytes(bytes: number): string {
 export function tail(text: string, chars: number): string {
   return text.length <= chars ? text : `…${text.slice(text.length - chars)}`;
 }
+
+/** How an episode's status reads to someone who never saw the code: a short tag and why there is no answer. */
+export const STATUS_TEXT: Record<Episode['status'], { tag: string; noAnswer: string }> = {
+  ok: { tag: 'answered', noAnswer: 'the workers gave no text.' },
+  'format-error': { tag: 'plan unreadable', noAnswer: "the Conductor's plan could not be read (see above)." },
+  'infra-error': { tag: 'a call failed', noAnswer: 'a worker call failed (see the step below).' },
+  aborted: { tag: 'stopped', noAnswer: 'the run was stopped before it finished.' },
+  budget: { tag: 'budget reached', noAnswer: 'a call was not made because it could pass the budget per run (Settings).' },
+};

@@ -24,11 +24,13 @@ export interface OpenAppOptions {
   hash?: string;
   /** Other origins the page may reach (a fake provider server). */
   allow?: string[];
+  /** Chromium's flags, when not CHROMIUM_FLAGS. */
+  browserArgs?: readonly string[];
 }
 
-export async function openApp({ viewport, hash = '#/ask', allow = [] }: OpenAppOptions = {}): Promise<AppPage> {
+export async function openApp({ viewport, hash = '#/ask', allow = [], browserArgs }: OpenAppOptions = {}): Promise<AppPage> {
   const url = inject('appUrl');
-  const session = await launchBrowser(viewport);
+  const session = await launchBrowser(viewport, browserArgs);
   const reachable = [url, ...allow];
   await session.context.route('**/*', (route) =>
     reachable.some((origin) => route.request().url().startsWith(origin)) ? route.continue() : route.abort('internetdisconnected'),

@@ -60,7 +60,7 @@ test('Stop ends a run early; the stopped episode is still saved', async () => {
   await page.getByTestId('conductor-text').waitFor();
   await page.getByRole('button', { name: 'Stop' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 30_000 });
-  expect(await page.getByRole('heading', { name: /Final answer/ }).textContent()).toContain('aborted');
+  expect(await page.getByRole('heading', { name: /Final answer/ }).textContent()).toContain('stopped');
   expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true);
 });
 

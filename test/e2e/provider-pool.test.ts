@@ -150,7 +150,7 @@ test('a wrong key: its step says so, the run is an infra error, earlier episodes
   expect(await page.getByTestId('step-details').nth(1).getByRole('alert').textContent()).toContain(message);
   expect(await nodes.nth(2).locator('.status').textContent()).toBe('failed');
   expect(await nodes.nth(2).locator('.output').textContent()).toMatch(/Not started: step 2 failed \(provider\/auth\)/);
-  expect(await page.getByTestId('run-status').textContent()).toBe('infra-error');
+  expect(await page.getByTestId('run-status').textContent()).toBe('a call failed');
   expect(await page.getByTestId('grade').textContent()).toContain('not graded');
   expect(await page.getByTestId('run-totals').locator('div', { hasText: 'Dollars' }).locator('dd').textContent()).toBe('$?');
   await page.screenshot({ path: join(import.meta.dirname, '__screenshots__', 'wrong-key-desktop.png'), fullPage: true });

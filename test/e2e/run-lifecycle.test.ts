@@ -57,7 +57,7 @@ test('Stop cuts a slow call within a second: the connection closes, the page is 
   expect(await page.getByRole('button', { name: 'Stop' }).isDisabled()).toBe(true);
 
   await page.getByTestId('episode-saved').waitFor();
-  expect(await page.getByTestId('run-status').textContent()).toBe('aborted');
+  expect(await page.getByTestId('run-status').textContent()).toBe('stopped');
   const [line] = (await exportEpisodes(app)).trim().split('\n');
   expect(JSON.parse(line)).toMatchObject({ status: 'aborted', task: { question: 'A question the worker is slow to answer?' } });
   expect(JSON.parse(line).error).toBeUndefined();
@@ -96,7 +96,7 @@ test('a reload mid-run keeps every stored episode, keeps the interrupted run as 
   });
   expect(interrupted.reward).toBeUndefined();
 
-  await expect.poll(() => links.first().locator('.tag').textContent(), POLL).toBe('aborted');
+  await expect.poll(() => links.first().locator('.tag').textContent(), POLL).toBe('stopped');
   await links.first().click();
   const detail = page.getByTestId('episode-detail');
   await detail.getByRole('heading', { name: 'What is 3 + 3, asked just before a reload?' }).waitFor();

@@ -25,12 +25,13 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(viewport = { width: 1280, height: 800 }): Promise<BrowserSession> {
+/** `args` replaces CHROMIUM_FLAGS (e.g. without the WebGPU ones, to see the app where WebGPU is off). */
+export async function launchBrowser(viewport = { width: 1280, height: 800 }, args: readonly string[] = CHROMIUM_FLAGS): Promise<BrowserSession> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'baton-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_FLAGS,
+    args: [...args],
     viewport,
   });
   return {

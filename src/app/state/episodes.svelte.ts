@@ -15,6 +15,8 @@ export class EpisodesState {
   /** The last import's report, with the name of the file it read. */
   lastImport = $state.raw<(ImportReport & { file: string }) | undefined>(undefined);
   #nextCursor = $state<string | null>(null);
+  /** Counts reloads, so an earlier one that finishes late (filters changed quickly) cannot overwrite a later one. */
+  #generation = 0;
 
   get hasMore(): boolean {
     return this.#nextCursor !== null;
@@ -22,10 +24,12 @@ export class EpisodesState {
 
   /** Reloads the first page (after a filter change, a delete or an import). */
   async reload(): Promise<void> {
+    const generation = ++this.#generation;
     await this.#attempt(async () => {
       const store = await episodeStore();
       const filter = $state.snapshot(this.filter);
       const [page, stats] = await Promise.all([store.list({ filter, limit: PAGE_SIZE }), store.stats(filter)]);
+      if (generation !== this.#generation) return;
       this.episodes = page.episodes;
       this.#nextCursor = page.nextCursor;
       this.stats = stats;
@@ -35,8 +39,10 @@ export class EpisodesState {
   async loadMore(): Promise<void> {
     const cursor = this.#nextCursor;
     if (cursor === null) return;
+    const generation = this.#generation;
     await this.#attempt(async () => {
       const page = await (await episodeStore()).list({ filter: $state.snapshot(this.filter), limit: PAGE_SIZE, cursor });
+      if (generation !== this.#generation) return;
       this.episodes = [...this.episodes, ...page.episodes];
       this.#nextCursor = page.nextCursor;
     });

@@ -9,6 +9,9 @@ import type { SettingsState } from './settings.svelte.ts';
 
 export type RunStatus = 'idle' | 'running' | 'done' | 'stopped' | 'error';
 
+/** sessionStorage key holding the id of the episode a run is writing, removed when the run ends. */
+const RUNNING_KEY = 'baton.running';
+
 /** The Ask page's current run: streamed events in, a view of the plan, steps, totals and answer out. */
 export class RunState {
   view = $state<RunView>(emptyRunView());
@@ -16,16 +19,26 @@ export class RunState {
   error = $state<{ code: string; message: string } | undefined>(undefined);
   /** Pool as it was when the run started, so labels stay right if the pool is edited meanwhile. */
   pool = $state.raw<WorkerSpec[]>([]);
+  /** What was asked, so the Ask form shows this run's question again after a visit to another page. */
+  task = $state.raw<Task | undefined>(undefined);
   /** The id the run's episode is stored under, from the start (it is written as the run goes). */
   episodeId = $state<string | undefined>(undefined);
   startedAt = $state(0);
   endedAt = $state(0);
   totals = $derived(runTotals(this.view));
+  /**
+   * The episode of a run this tab was in the middle of when the page was reloaded: its end never came, so the
+   * Ask page says where what it had done was kept (the stored copy reads "interrupted").
+   */
+  readonly interruptedId: string | undefined;
 
   constructor(
     private readonly settings: SettingsState,
     private readonly keys: KeysState,
-  ) {}
+  ) {
+    this.interruptedId = sessionStorage.getItem(RUNNING_KEY) ?? undefined;
+    sessionStorage.removeItem(RUNNING_KEY);
+  }
 
   get running(): boolean {
     return this.status === 'running';
@@ -42,14 +55,16 @@ export class RunState {
     this.view = emptyRunView();
     this.error = undefined;
     this.pool = $state.snapshot(pool) as WorkerSpec[];
+    this.task = $state.snapshot(task) as Task;
     this.status = 'running';
     this.episodeId = crypto.randomUUID();
+    sessionStorage.setItem(RUNNING_KEY, this.episodeId);
     this.startedAt = performance.now();
     this.endedAt = 0;
     try {
       const request: Omit<AskRequest, 'keys'> = {
         episodeId: this.episodeId,
-        task: $state.snapshot(task) as Task,
+        task: this.task,
         pool: this.pool,
         conductor: $state.snapshot(s.conductor),
         options: {
@@ -69,6 +84,7 @@ export class RunState {
       this.error = { code: err.code, message: err.message };
       this.status = err.code === 'run/aborted' ? 'stopped' : 'error';
     } finally {
+      sessionStorage.removeItem(RUNNING_KEY);
       this.endedAt = performance.now();
     }
   }

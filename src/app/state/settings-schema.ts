@@ -23,8 +23,9 @@ export const DEFAULT_SETTINGS: Settings = {
   conductor: { kind: 'auto' },
 };
 
+/** A number typed out of range is clamped to it (what was meant is clear); anything not a number falls back. */
 function intIn(value: unknown, min: number, max: number, fallback: number): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.round(value))) : fallback;
 }
 
 function limit(value: unknown, fallback: number | null): number | null {
@@ -50,7 +51,7 @@ function engineModel(value: unknown): EngineModelChoice | undefined {
   if (!source) return undefined;
   const weights = WEIGHTS.find((w) => w === v?.weights) ?? 'auto';
   const adapter = filesSource(v?.adapter);
-  return { source, weights, ...(adapter ? { adapter } : {}) };
+  return { source, weights, ...(adapter ? { adapter } : {}), ...(v?.reasoning === false ? { reasoning: false as const } : {}) };
 }
 
 /** Nothing stored: the default; a stored choice that no longer reads: random routing, which runs anywhere. */

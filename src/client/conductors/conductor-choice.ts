@@ -14,6 +14,12 @@ export interface EngineModelChoice {
   weights: EngineWeights;
   /** A LoRA adapter (PEFT layout) applied beside the weights. */
   adapter?: EngineFilesSource;
+  /**
+   * false: the model writes the three lists alone, with no reasoning before them, so every run ends in a
+   * workflow that parses within a bounded number of tokens (an untrained or lists-only model would
+   * otherwise ramble until its token budget runs out). Absent: reasoning allowed, as the paper's Conductor does.
+   */
+  reasoning?: false;
 }
 
 export type ConductorChoice =
@@ -28,6 +34,21 @@ export type ConductorChoice =
   | { kind: 'remote'; baseUrl: string; model: string };
 
 export const DEMO_ENGINE_MODEL: EngineModelChoice = { source: { from: 'demo' }, weights: 'f32' };
+
+/** A Hub repo name part: letters, digits, '-', '_', '.', not starting with '-' or '.' (the Hub's own rule). */
+const HUB_NAME = '[A-Za-z0-9_][A-Za-z0-9._-]*';
+const HUB_REPO = new RegExp(`^(?:https://(?:www\\.)?(?:huggingface\\.co|hf\\.co)/)?(${HUB_NAME}/${HUB_NAME})/?$`);
+
+/**
+ * The Hub repo id in what the user typed: 'owner/name', or the repo's page address pasted from the
+ * browser (https://huggingface.co/owner/name). Undefined for anything else, e.g. a file's address or
+ * a revision, which the engine would not read (it reads the main branch), or a dataset or Space.
+ */
+export function hubRepoId(text: string): string | undefined {
+  const id = HUB_REPO.exec(text.trim())?.[1];
+  // huggingface.co/datasets/x and /spaces/x are no model repos (the Hub keeps those names from users).
+  return id && !/^(datasets|spaces)\//.test(id) ? id : undefined;
+}
 
 /** Says where files come from, for labels and episode records. */
 export function describeSource(source: EngineModelSource): string {
@@ -51,7 +72,7 @@ export function describeConductor(choice: ConductorChoice): string {
     case 'demo':
       return RANDOM_ROUTING_LABEL;
     case 'engine':
-      return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}`;
+      return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}${choice.model.reasoning === false ? ', lists only' : ''}`;
     case 'webllm':
       return `${choice.modelId} on web-llm`;
     case 'worker':

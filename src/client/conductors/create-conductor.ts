@@ -21,12 +21,12 @@ export interface ConductorContext {
   signal?: AbortSignal;
 }
 
-/** Errors after which 'auto' falls back to random routing: the GPU cannot hold or run the demo model. */
+/** Errors after which the demo model gives way to random routing: the GPU cannot hold or run it. */
 const GPU_TOO_WEAK = new Set(['engine/no-adapter', 'engine/gpu', 'engine/out-of-memory', 'engine/unsupported', 'engine/device-lost']);
 
 async function onEngine(model: EngineModelChoice, ctx: ConductorContext): Promise<Conductor> {
   const loaded = await ctx.runtimes.readyEngine(model, ctx.signal);
-  return engineConductor(loaded, model.source.from === 'demo', { workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
+  return engineConductor(loaded, model, { workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
 }
 
 /**
@@ -34,13 +34,22 @@ async function onEngine(model: EngineModelChoice, ctx: ConductorContext): Promis
  * software renderer (far too slow to wait for), or cannot load the model.
  */
 async function auto(ctx: ConductorContext): Promise<Conductor> {
-  const random = () => createRandomRoutingConductor({ workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
   const support = await ctx.runtimes.engine.support();
-  if (!support.ok || support.software) return random();
+  if (!support.ok || support.software) return randomRouting(ctx);
+  return demoOrRandom(DEMO_ENGINE_MODEL, ctx);
+}
+
+const randomRouting = (ctx: ConductorContext) => createRandomRoutingConductor({ workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
+
+/**
+ * The demo engine model, chosen or by default; random routing where the GPU cannot run it, as the
+ * Conductor page promises (the episode then names random routing, so nothing is hidden).
+ */
+async function demoOrRandom(model: EngineModelChoice, ctx: ConductorContext): Promise<Conductor> {
   try {
-    return await onEngine(DEMO_ENGINE_MODEL, ctx);
+    return await onEngine(model, ctx);
   } catch (e) {
-    if (e instanceof BatonError && GPU_TOO_WEAK.has(e.code)) return random();
+    if (e instanceof BatonError && GPU_TOO_WEAK.has(e.code)) return randomRouting(ctx);
     throw e;
   }
 }
@@ -54,9 +63,9 @@ export async function createConductor(choice: ConductorChoice, ctx: ConductorCon
     case 'auto':
       return auto(ctx);
     case 'demo':
-      return createRandomRoutingConductor({ workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
+      return randomRouting(ctx);
     case 'engine':
-      return onEngine(choice.model, ctx);
+      return choice.model.source.from === 'demo' ? demoOrRandom(choice.model, ctx) : onEngine(choice.model, ctx);
     case 'webllm': {
       const ready = await ctx.runtimes.readyWebllm(choice.modelId, ctx.signal);
       return createWebllmConductor(ready.engine, ready.choice, { ...conductorSampling(), maxNewTokens: CONDUCTOR_MAX_NEW_TOKENS });

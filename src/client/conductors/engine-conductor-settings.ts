@@ -1,11 +1,13 @@
 /**
  * How the app runs a Conductor on the engine. The untrained demo writes the lists alone (no
  * reasoning) with short subtasks, under a token budget that always reaches the end of the lists; a
- * real model may reason first. Sampling is at temperature 1 with a fresh seed per question, which
- * the episode records, so a run can be repeated.
+ * model of the user's own may reason first, unless its choice says lists only (then the same kind of
+ * budget, with subtasks of the constraint's usual length). Sampling is at temperature 1 with a fresh
+ * seed per question, which the episode records, so a run can be repeated.
  */
 import type { Conductor } from '../../core/orchestra/index.ts';
 import type { AccessMode } from '../../core/workflow/types.ts';
+import type { EngineModelChoice } from './conductor-choice.ts';
 import type { LoadedEngine } from './engine-host.ts';
 
 /** Short enough for the untrained demo to finish quickly on a software GPU. */
@@ -26,10 +28,12 @@ export interface EngineRunContext {
   seed?: number;
 }
 
-export async function engineConductor(engine: LoadedEngine, demo: boolean, ctx: EngineRunContext): Promise<Conductor> {
+export async function engineConductor(engine: LoadedEngine, choice: EngineModelChoice, ctx: EngineRunContext): Promise<Conductor> {
   const { createEngineConductor, workflowTokenBound } = await import('../../engine/conductor/index.ts');
+  const demo = choice.source.from === 'demo';
+  const reasoning = !demo && choice.reasoning !== false;
   const format = { workers: ctx.workers, maxSteps: ctx.maxSteps, access: ctx.access };
-  const maxNewTokens = demo ? workflowTokenBound({ ...format, maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS }) : CONDUCTOR_MAX_NEW_TOKENS;
+  const maxNewTokens = reasoning ? CONDUCTOR_MAX_NEW_TOKENS : workflowTokenBound({ ...format, ...(demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}) });
   const sampling = conductorSampling(ctx.seed);
   return createEngineConductor({
     model: engine.model,
@@ -37,7 +41,7 @@ export async function engineConductor(engine: LoadedEngine, demo: boolean, ctx: 
     ...format,
     sampling,
     constrain: true,
-    allowReasoning: !demo,
+    allowReasoning: reasoning,
     ...(demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}),
     maxNewTokens,
     info: {

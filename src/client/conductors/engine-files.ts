@@ -1,8 +1,8 @@
 /**
  * The files of an engine model or adapter, wherever the choice says they are: the demo model served
  * with the app, a Hugging Face repo, any base URL, or files the user picked (passed in with the
- * request, since they cannot be stored). URL files go through Cache Storage, so a reload does not
- * download them again.
+ * request, since they cannot be stored). URL files go through Cache Storage, and so do the answers
+ * that an optional file is missing, so a reload asks the server nothing.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import { filesFromPicked, filesFromUrl, hubUrl, type DownloadProgress, type ModelFiles } from '../../engine/model/index.ts';
@@ -37,6 +37,30 @@ function sizedByBody(files: ModelFiles): ModelFiles {
   };
 }
 
+/** The cache key that records a file as missing from its server (the query keeps it apart from a real file). */
+const missingKey = (base: string, path: string) => `${base.endsWith('/') ? base : `${base}/`}${encodeURI(path)}?missing`;
+
+/** Whether a cache entry is such a record rather than a file. */
+export const isMissingRecord = (url: string) => url.endsWith('?missing');
+
+/**
+ * Files whose absence is remembered in the cache: the engine asks for optional files (a shard index,
+ * generation_config.json) on every load, and without this each would go to the server after a reload.
+ */
+function missingRemembered(files: ModelFiles, base: string): ModelFiles {
+  if (!(globalThis as { caches?: CacheStorage }).caches) return files;
+  return {
+    ...files,
+    async size(path) {
+      const cache = await caches.open(MODEL_CACHE);
+      if (await cache.match(missingKey(base, path))) return undefined;
+      const size = await files.size(path);
+      if (size === undefined) await cache.put(missingKey(base, path), new Response(null, { status: 404 }));
+      return size;
+    },
+  };
+}
+
 /** fetch with `signal` attached, so cancelling a load cuts its downloads (and nothing half-read is cached). */
 function fetchUntil(signal: AbortSignal | undefined): typeof fetch | undefined {
   return signal && ((input, init) => globalThis.fetch(input, { ...init, signal }));
@@ -45,13 +69,14 @@ function fetchUntil(signal: AbortSignal | undefined): typeof fetch | undefined {
 export function engineFiles(source: EngineModelSource, picked: File[] | undefined, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal): ModelFiles {
   const fetch = fetchUntil(signal);
   const options = { cacheName: MODEL_CACHE, onProgress, ...(fetch ? { fetch } : {}) };
+  const fromUrl = (base: string) => missingRemembered(sizedByBody(filesFromUrl(base, options)), base);
   switch (source.from) {
     case 'demo':
-      return sizedByBody(filesFromUrl(demoModelUrl(), options));
+      return fromUrl(demoModelUrl());
     case 'hub':
-      return filesFromUrl(hubUrl(source.repo), options);
+      return fromUrl(hubUrl(source.repo));
     case 'url':
-      return sizedByBody(filesFromUrl(source.url, options));
+      return fromUrl(source.url);
     case 'picked':
       if (!picked || picked.length === 0) {
         throw new BatonError({

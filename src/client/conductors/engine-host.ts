@@ -10,7 +10,7 @@ import { openModel, readPeftAdapter } from '../../engine/model/index.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
 import { describeSource, type EngineModelChoice } from './conductor-choice.ts';
 import { DownloadMeter, type LoadProgress } from './download-meter.ts';
-import { engineFiles, MODEL_CACHE } from './engine-files.ts';
+import { engineFiles, isMissingRecord, MODEL_CACHE } from './engine-files.ts';
 
 export type EngineSupport =
   | { ok: true; software: boolean; f16: boolean; adapter: string }
@@ -51,7 +51,16 @@ export interface CachedModelFiles {
 /** Progress crosses to the page at most this often. */
 const PROGRESS_EVERY_MS = 100;
 
-const keyOf = (choice: EngineModelChoice) => JSON.stringify(choice);
+/** What a loaded model is, for reuse: how a run samples from it (reasoning or not) needs no new load. */
+const keyOf = ({ source, weights, adapter }: EngineModelChoice) => JSON.stringify({ source, weights, adapter });
+/** The weights alone: a choice that differs from the loaded one only in its adapter swaps the adapter. */
+const baseKeyOf = ({ source, weights }: EngineModelChoice) => JSON.stringify({ source, weights });
+
+/** Files the user picked, for a model and its adapter. */
+interface PickedFiles {
+  files?: File[];
+  adapterFiles?: File[];
+}
 
 function gpuOf(): GPU | undefined {
   return (globalThis.navigator as Navigator & { gpu?: GPU }).gpu;
@@ -60,8 +69,11 @@ function gpuOf(): GPU | undefined {
 export class EngineHost {
   #device: Promise<EngineDevice> | undefined;
   #loaded: LoadedEngine | undefined;
+  /** baseKeyOf the loaded model's choice. */
+  #loadedBase: string | undefined;
   #loading: Promise<LoadedEngine> | undefined;
-  #picked: { files?: File[]; adapterFiles?: File[] } = {};
+  /** The picked files of the last model loaded from them: a run in this tab loads that choice again from these. */
+  #picked: PickedFiles = {};
 
   /** Whether this browser can run the engine here: WebGPU present, an adapter found, and what kind. */
   async support(): Promise<EngineSupport> {
@@ -89,9 +101,12 @@ export class EngineHost {
 
   /** Loads the model (replacing any other), reporting download and GPU upload progress. */
   async load(request: EngineLoadRequest, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngineInfo> {
-    if (request.files) this.#picked.files = request.files;
-    if (request.adapterFiles) this.#picked.adapterFiles = request.adapterFiles;
-    return (await this.ready(request.model, onProgress, signal)).info;
+    // Files just picked are loaded even when the choice names the model loaded now: the pick may differ.
+    const picked =
+      request.files || request.adapterFiles
+        ? { ...(request.files ? { files: request.files } : {}), ...(request.adapterFiles ? { adapterFiles: request.adapterFiles } : {}) }
+        : undefined;
+    return (await this.ready(request.model, onProgress, signal, picked)).info;
   }
 
   /** Whether `choice` is the model loaded now. */
@@ -100,18 +115,29 @@ export class EngineHost {
   }
 
   /**
-   * The loaded model when it is the one `choice` names; otherwise loads it. `signal` stops the load
-   * ('run/aborted'): downloads are cut, and the model loaded before stays loaded unless its
-   * replacement had already started to reach the GPU.
+   * The loaded model when it is the one `choice` names; otherwise loads it, from the files just
+   * `picked` where given (always a load) or those picked for the last model loaded. A choice that
+   * differs only in its adapter keeps the weights and swaps the adapter (none switches LoRA off).
+   * `signal` stops the load ('run/aborted'): downloads are cut, and the model loaded before stays
+   * loaded unless its replacement had already started to reach the GPU.
    */
-  async ready(choice: EngineModelChoice, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
+  async ready(choice: EngineModelChoice, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal, picked?: PickedFiles): Promise<LoadedEngine> {
     const key = keyOf(choice);
-    if (this.#loaded?.info.key === key) return this.#loaded;
+    if (this.#loaded?.info.key === key && !picked) return this.#loaded;
     const previous = this.#loading?.catch(() => undefined);
     const loading = (async () => {
       await previous;
-      if (this.#loaded?.info.key === key) return this.#loaded;
-      this.#loaded = await this.#load(choice, throttled(onProgress), signal);
+      if (this.#loaded?.info.key === key && !picked) return this.#loaded;
+      const files = { ...this.#picked, ...picked };
+      const newWeights = this.#loadedBase !== baseKeyOf(choice) || (choice.source.from === 'picked' && picked?.files);
+      const kept = newWeights ? undefined : this.#loaded;
+      const progress = throttled(onProgress);
+      this.#loaded = await cancellable(signal, () =>
+        kept ? this.#swapAdapter(kept, choice, files, progress, signal) : this.#loadUnchecked(choice, files, progress, signal),
+      );
+      this.#loadedBase = baseKeyOf(choice);
+      // Only a pick that loaded replaces the files the stored choice is run from: a wrong pick leaves them.
+      this.#picked = files;
       return this.#loaded;
     })();
     this.#loading = loading;
@@ -130,6 +156,7 @@ export class EngineHost {
     const cache = await caches.open(MODEL_CACHE);
     const byBase = new Map<string, CachedModelFiles>();
     for (const request of await cache.keys()) {
+      if (isMissingRecord(request.url)) continue;
       const base = request.url.slice(0, request.url.lastIndexOf('/') + 1);
       const bytes = (await (await cache.match(request))?.blob())?.size ?? 0;
       const entry = byBase.get(base) ?? { base, files: 0, bytes: 0 };
@@ -161,29 +188,26 @@ export class EngineHost {
     return this.#device;
   }
 
-  async #load(choice: EngineModelChoice, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
-    try {
-      return await this.#loadUnchecked(choice, onProgress, signal);
-    } catch (e) {
-      if (signal?.aborted) throw loadCancelled(e);
-      throw e;
-    }
+  /** The loaded model with `choice`'s adapter in place of its own; a wrong adapter leaves the old one on. */
+  async #swapAdapter(loaded: LoadedEngine, choice: EngineModelChoice, picked: PickedFiles, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
+    const adapter = choice.adapter ? await readPeftAdapter(engineFiles(choice.adapter, picked.adapterFiles, downloadReport(onProgress), signal), loaded.model.config) : undefined;
+    checkpointOf(signal)();
+    await loaded.model.setLora(adapter);
+    const { adapter: _old, ...info } = loaded.info;
+    return { ...loaded, info: { ...info, key: keyOf(choice), ...(choice.adapter ? { adapter: describeSource(choice.adapter) } : {}) } };
   }
 
-  async #loadUnchecked(choice: EngineModelChoice, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
-    const checkpoint = () => {
-      if (signal?.aborted) throw loadCancelled();
-    };
+  async #loadUnchecked(choice: EngineModelChoice, picked: PickedFiles, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
+    const checkpoint = checkpointOf(signal);
     checkpoint();
     const [{ GpuModel }, { loadTokenizer }] = await Promise.all([import('../../engine/index.ts'), import('../../engine/tokenizer/index.ts')]);
     const device = await this.#deviceOnce();
     checkpoint();
-    const meter = new DownloadMeter();
-    const report = (p: { file: string; loaded: number; total?: number }) => onProgress(meter.update(p.file, p.loaded, p.total));
-    const files = engineFiles(choice.source, this.#picked.files, report, signal);
+    const report = downloadReport(onProgress);
+    const files = engineFiles(choice.source, picked.files, report, signal);
     // Opening reads every weight file's header, which brings each file whole into the cache.
     const [opened, tokenizer] = await Promise.all([openModel(files), loadTokenizer(files)]);
-    const adapter = choice.adapter ? await readPeftAdapter(engineFiles(choice.adapter, this.#picked.adapterFiles, report, signal), opened.config) : undefined;
+    const adapter = choice.adapter ? await readPeftAdapter(engineFiles(choice.adapter, picked.adapterFiles, report, signal), opened.config) : undefined;
     checkpoint();
     // Only now does the previous model give up its GPU memory: a cancelled download leaves it loaded.
     this.unload();
@@ -225,6 +249,29 @@ export class EngineHost {
 
 function loadCancelled(cause?: unknown): BatonError {
   return new BatonError({ code: 'run/aborted', message: 'The model load was cancelled.', ...(cause === undefined ? {} : { cause }) });
+}
+
+/** Throws 'run/aborted' once `signal` has fired. */
+function checkpointOf(signal: AbortSignal | undefined): () => void {
+  return () => {
+    if (signal?.aborted) throw loadCancelled();
+  };
+}
+
+/** `work`, whose failure after `signal` fired is reported as the cancel it is. */
+async function cancellable<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (signal?.aborted) throw loadCancelled(e);
+    throw e;
+  }
+}
+
+/** Download reports from every file of a load, as one progress line. */
+function downloadReport(onProgress: (p: LoadProgress) => void): (p: { file: string; loaded: number; total?: number }) => void {
+  const meter = new DownloadMeter();
+  return (p) => onProgress(meter.update(p.file, p.loaded, p.total));
 }
 
 /** Passes at most one progress report per PROGRESS_EVERY_MS, and always the one that completes. */

@@ -2,7 +2,10 @@ import { BatonError } from '../errors/index.ts';
 import { costUsd } from '../pricing/cost.ts';
 import type { ChatMessage, WorkerSpec } from '../providers/types.ts';
 
-const usd = (x: number) => `$${x.toFixed(6)}`;
+/** Three significant digits: "$0.5", "$0.0101", not "$0.500000". */
+const usd = (x: number) => `$${Number(x.toPrecision(3))}`;
+/** A worker as its user named it (the id is internal), with the id when they differ. */
+const named = (spec: WorkerSpec) => (spec.label && spec.label !== spec.id ? `"${spec.label}" (${spec.id})` : `"${spec.id}"`);
 
 /** The most a call can cost: its input at ~4 characters a token, plus every output token it may write. */
 export function worstCaseCostUsd(spec: WorkerSpec, messages: ChatMessage[], maxTokens: number): number | null {
@@ -30,7 +33,7 @@ export class BudgetLedger {
     if (worst === null) {
       throw new BatonError({
         code: 'run/budget',
-        message: `Worker "${spec.id}" has no price, so a ${usd(this.capUsd)} budget cannot be enforced: give it a price in the pool or run without a budget.`,
+        message: `Worker ${named(spec)} has no price, so a ${usd(this.capUsd)} budget cannot be enforced: give it a price in the pool or run without a budget.`,
         data: { worker: spec.id },
       });
     }
@@ -38,7 +41,7 @@ export class BudgetLedger {
     if (committed + worst > this.capUsd) {
       throw new BatonError({
         code: 'run/budget',
-        message: `Not calling "${spec.id}": it could cost up to ${usd(worst)}, and ${usd(committed)} of the ${usd(this.capUsd)} budget is already used or reserved. Raise the budget or lower maxTokens.`,
+        message: `Not calling ${named(spec)}: it could cost up to ${usd(worst)}, and ${usd(committed)} of the ${usd(this.capUsd)} budget is already used or reserved. Raise the budget or lower the worker's max output tokens.`,
         data: { worker: spec.id, worstCaseUsd: worst, committedUsd: committed, capUsd: this.capUsd },
       });
     }

@@ -8,18 +8,22 @@ import { toBatonError } from '../../../core/errors/index.ts';
 import { engineInWorker, runtimesInWorker } from '../../../client/ask/index.ts';
 import type { EngineModelChoice } from '../../../client/conductors/conductor-choice.ts';
 import type { LoadProgress } from '../../../client/conductors/download-meter.ts';
+import { loadAdvice } from '../../../client/conductors/load-advice.ts';
 import type { CachedModelFiles, EngineSupport, LoadedEngineInfo } from '../../../client/conductors/engine-host.ts';
 
 /** What a failed or cancelled load says on the page; a cancel is no failure, so it has its own wording. */
 export interface LoadMessage {
   code: string;
   message: string;
+  /** What the user can do about it, where the message does not say. */
+  advice?: string;
 }
 
 export function loadMessage(e: unknown, fallback: 'engine/model-file' | 'run/config'): LoadMessage {
   const err = toBatonError(e, fallback);
   if (err.code === 'run/aborted') return { code: err.code, message: 'Load cancelled. The Conductor chosen before is still the one in use.' };
-  return { code: err.code, message: err.message };
+  const advice = loadAdvice(err.code);
+  return { code: err.code, message: err.message, ...(advice ? { advice } : {}) };
 }
 
 export class EngineState {

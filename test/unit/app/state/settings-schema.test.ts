@@ -8,8 +8,13 @@ test('nothing stored reads as the defaults', () => {
 
 test('valid fields are kept, malformed ones fall back one by one', () => {
   const s = readSettings({ maxSteps: 3, access: 'binary', recursion: 9, maxUsdPerRun: null, stepTimeoutS: 'x', conductor: { kind: 'worker', workerId: 'gpt-5' } });
-  expect(s).toEqual({ ...DEFAULT_SETTINGS, maxSteps: 3, access: 'binary', maxUsdPerRun: null, conductor: { kind: 'worker', workerId: 'gpt-5' } });
+  expect(s).toEqual({ ...DEFAULT_SETTINGS, maxSteps: 3, access: 'binary', recursion: 3, maxUsdPerRun: null, conductor: { kind: 'worker', workerId: 'gpt-5' } });
   expect(readSettings({ maxUsdPerRun: -1, conductor: { kind: 'remote' } })).toMatchObject({ maxUsdPerRun: DEFAULT_SETTINGS.maxUsdPerRun, conductor: { kind: 'demo' } });
   expect(readSettings({ conductor: { kind: 'webllm', modelId: 'Qwen2.5-3B-Instruct-q4f32_1-MLC' } }).conductor).toEqual({ kind: 'webllm', modelId: 'Qwen2.5-3B-Instruct-q4f32_1-MLC' });
   expect(readSettings({ conductor: { kind: 'webllm', modelId: '' } }).conductor).toEqual({ kind: 'demo' });
+});
+
+test('numbers typed out of range are clamped to it, not replaced by the default', () => {
+  expect(readSettings({ maxSteps: 0, recursion: -2, stepTimeoutS: 99_999 })).toMatchObject({ maxSteps: 1, recursion: 0, stepTimeoutS: 3600 });
+  expect(readSettings({ maxSteps: 2.6, recursion: Number.NaN })).toMatchObject({ maxSteps: 3, recursion: DEFAULT_SETTINGS.recursion });
 });

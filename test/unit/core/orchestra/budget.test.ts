@@ -37,4 +37,14 @@ describe('BudgetLedger', () => {
       expect((e as Error).message).toMatch(/no price/);
     }
   });
+
+  it('names the worker by its label and the budget in plain dollars', () => {
+    const ledger = new BudgetLedger(0.5);
+    try {
+      ledger.reserve({ ...priced, label: 'OpenRouter model', price: undefined }, messages, 10);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as Error).message).toMatch(/^Worker "OpenRouter model" \(w\) has no price, so a \$0\.5 budget/);
+    }
+  });
 });
