@@ -1,7 +1,7 @@
 /** Episodes are stored in IndexedDB: listed after a run, kept across a reload, replayable, importable. */
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openApp, POLL, type AppPage } from './app-page.ts';
+import { exportEpisodes, openApp, POLL, type AppPage } from './app-page.ts';
 
 let app: AppPage;
 beforeAll(async () => {
@@ -79,4 +79,38 @@ test('the list pages through many episodes, newest first, and filters by grade',
   const graded = base.reward.correct ? 'wrong' : 'right';
   await page.getByLabel('Graded').selectOption(graded);
   await expect.poll(() => page.getByTestId('episode-stats').textContent(), POLL).toMatch(/^\s*0 episodes/);
+});
+
+test('a deleted episode can be put back exactly as it was', async () => {
+  const { page } = app;
+  await page.goto(`${app.url}/#/ask`);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
+  await page.goto(`${app.url}/#/episodes`);
+  const list = page.getByTestId('episode-list');
+  await list.getByRole('link').first().waitFor();
+  const before = await exportEpisodes(app);
+  const stored = () => exportEpisodes(app).then((text) => text.trim().split('\n').length);
+  const total = await stored();
+  const newest = (await list.getByRole('link').first().getAttribute('href'))!;
+  const listed = () => list.locator(`a[href="${newest}"]`).count();
+
+  // From the detail page: back on the list, the episode is gone and an Undo is offered.
+  await list.getByRole('link').first().click();
+  await page.getByTestId('episode-detail').getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(listed, POLL).toBe(0);
+  expect(await stored()).toBe(total - 1);
+  const notice = page.getByRole('status').filter({ hasText: 'Deleted' });
+  await notice.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(listed, POLL).toBe(1);
+  expect(await notice.count()).toBe(0);
+  expect(await exportEpisodes(app)).toBe(before);
+
+  // From the list itself; not undone, the delete survives a reload.
+  await list.getByRole('button', { name: 'Delete episode' }).first().click();
+  await expect.poll(listed, POLL).toBe(0);
+  await page.reload();
+  await list.getByRole('link').first().waitFor();
+  expect(await listed()).toBe(0);
+  expect(await stored()).toBe(total - 1);
 });

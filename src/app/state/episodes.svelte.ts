@@ -12,6 +12,8 @@ export class EpisodesState {
   stats = $state.raw<EpisodeStats | undefined>(undefined);
   loading = $state(false);
   error = $state<string | undefined>(undefined);
+  /** The episode deleted last, kept in memory until the next delete so that it can be put back. */
+  deleted = $state.raw<Episode | undefined>(undefined);
   /** The last import's report, with the name of the file it read. */
   lastImport = $state.raw<(ImportReport & { file: string }) | undefined>(undefined);
   #nextCursor = $state<string | null>(null);
@@ -54,7 +56,21 @@ export class EpisodesState {
 
   async remove(id: string): Promise<void> {
     await this.#attempt(async () => {
-      await (await episodeStore()).delete(id);
+      const store = await episodeStore();
+      const episode = await store.get(id);
+      await store.delete(id);
+      this.deleted = episode;
+    });
+    await this.reload();
+  }
+
+  /** Puts the last deleted episode back, exactly as it was. */
+  async undoRemove(): Promise<void> {
+    const episode = this.deleted;
+    if (!episode) return;
+    await this.#attempt(async () => {
+      await (await episodeStore()).put(episode);
+      this.deleted = undefined;
     });
     await this.reload();
   }
