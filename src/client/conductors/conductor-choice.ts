@@ -64,8 +64,8 @@ export function describeSource(source: EngineModelSource): string {
   }
 }
 
-/** One line naming the chosen Conductor, for the Ask page. */
-export function describeConductor(choice: ConductorChoice): string {
+/** One line naming the chosen Conductor, for the Ask page; `workerName` names a pool worker by its id. */
+export function describeConductor(choice: ConductorChoice, workerName?: (id: string) => string | undefined): string {
   switch (choice.kind) {
     case 'auto':
       return 'demo Conductor (engine model where the GPU allows, else random routing)';
@@ -75,8 +75,11 @@ export function describeConductor(choice: ConductorChoice): string {
       return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}${choice.model.reasoning === false ? ', lists only' : ''}`;
     case 'webllm':
       return `${choice.modelId} on web-llm`;
-    case 'worker':
-      return `pool worker ${choice.workerId}, prompted`;
+    case 'worker': {
+      if (!workerName) return `pool worker ${choice.workerId}, prompted`;
+      const name = workerName(choice.workerId);
+      return name ? `pool worker ${name}, prompted` : `pool worker ${choice.workerId} (no longer in the pool)`;
+    }
     case 'remote':
       return `${choice.model} at ${choice.baseUrl}`;
   }

@@ -34,5 +34,8 @@ describe('describeConductor', () => {
     const model = { source: { from: 'hub', repo: 'a/b' }, weights: 'int4', adapter: { from: 'picked', name: 'lora' } } as const;
     expect(describeConductor({ kind: 'engine', model })).toBe("a/b on Baton's engine + lora");
     expect(describeConductor({ kind: 'engine', model: { ...model, reasoning: false } })).toBe("a/b on Baton's engine + lora, lists only");
+    const names = (id: string) => (id === 'w1' ? 'Claude Sonnet' : undefined);
+    expect(describeConductor({ kind: 'worker', workerId: 'w1' }, names)).toBe('pool worker Claude Sonnet, prompted');
+    expect(describeConductor({ kind: 'worker', workerId: 'gone' }, names)).toBe('pool worker gone (no longer in the pool)');
   });
 });
