@@ -105,6 +105,14 @@ export async function useWorkerConductor(page: Page, workerLabel: string): Promi
   await page.getByRole('radio', { name: /A pool worker, prompted as Conductor/ }).check();
 }
 
+/** The app with one worker, a local vLLM at `serverUrl`, which also plays the Conductor. */
+export async function openAppWithOneWorker(serverUrl: string): Promise<AppPage> {
+  const app = await openApp({ allow: [serverUrl] });
+  await setPool(app, [{ preset: 'Local vLLM', baseUrl: `${serverUrl}/v1` }]);
+  await useWorkerConductor(app.page, 'vLLM');
+  return app;
+}
+
 /** Asks a question on the Ask page and presses Run. */
 export async function ask(app: AppPage, question: string, gold = ''): Promise<void> {
   const { page } = app;

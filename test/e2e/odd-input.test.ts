@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server.ts';
-import { ask, openApp, POLL, scrollsSideways, setPool, useWorkerConductor, type AppPage } from './app-page.ts';
+import { ask, openAppWithOneWorker, POLL, scrollsSideways, type AppPage } from './app-page.ts';
 
 const PLAN = 'One step.\nmodel_id = [0]\nsubtasks = ["Answer the question."]\naccess_list = [[]]';
 
@@ -16,9 +16,7 @@ let app: AppPage;
 
 beforeAll(async () => {
   server = await startFakeProviderServer();
-  app = await openApp({ allow: [server.url] });
-  await setPool(app, [{ preset: 'Local vLLM', baseUrl: `${server.url}/v1` }]);
-  await useWorkerConductor(app.page, 'vLLM');
+  app = await openAppWithOneWorker(server.url);
 });
 afterAll(async () => {
   await app?.session.close();

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startFakeProviderServer, type FakeProviderServer, type RecordedRequest } from '../support/fake-provider-server.ts';
-import { ask, exportEpisodes, importEpisodes, openApp, POLL, setPool, useWorkerConductor, type AppPage } from './app-page.ts';
+import { ask, exportEpisodes, importEpisodes, openApp, openAppWithOneWorker, POLL, type AppPage } from './app-page.ts';
 
 const PLAN = 'One step.\nmodel_id = [0]\nsubtasks = ["Answer the question."]\naccess_list = [[]]';
 /** A call that would hold its connection open half a minute before answering. */
@@ -17,9 +17,7 @@ let app: AppPage;
 
 beforeAll(async () => {
   server = await startFakeProviderServer();
-  app = await openApp({ allow: [server.url] });
-  await setPool(app, [{ preset: 'Local vLLM', baseUrl: `${server.url}/v1` }]);
-  await useWorkerConductor(app.page, 'vLLM');
+  app = await openAppWithOneWorker(server.url);
 });
 afterAll(async () => {
   await app?.session.close();
