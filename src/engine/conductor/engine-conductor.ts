@@ -69,7 +69,7 @@ export function createEngineConductor(options: EngineConductorOptions): Conducto
         stopTokens: [...stopTokens],
         sampling: options.sampling,
         ...(req.signal ? { signal: req.signal } : {}),
-        ...(constraint ? { allowedTokens: () => constraint.mask(state!) } : {}),
+        ...(constraint ? { allowedTokens: (tokens) => constraint.mask(state!, options.maxNewTokens - tokens.length) } : {}),
         onToken(token) {
           if (constraint) state = constraint.advance(state!, token);
           const delta = stream.push(token);

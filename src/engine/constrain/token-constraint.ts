@@ -24,8 +24,11 @@ export interface TokenConstraint<S> {
   /**
    * Which tokens may come next: bit (id & 31) of word (id >> 5) is set for an allowed id. The array is
    * cached and shared: read it, do not change it. All zero after end-of-sequence.
+   * `remaining`, the tokens still allowed this one included, lets the text finish in time: once it
+   * runs short, only tokens that spell a shortest way to an accepted end are allowed (see
+   * FINISH_MARGIN), so a generation cut by its token budget still ends with a complete text.
    */
-  mask(state: S): Uint32Array;
+  mask(state: S, remaining?: number): Uint32Array;
   isAllowed(state: S, tokenId: number): boolean;
   /** The state after `tokenId`; throws a BatonError ('data/invalid') if the mask forbids it. */
   advance(state: S, tokenId: number): S;
@@ -37,6 +40,16 @@ export interface TokenConstraint<S> {
 
 /** Masks kept per constraint; a Conductor's generation touches far fewer distinct states. */
 const CACHE_SIZE = 512;
+
+/** Longest shortest-completion searched for: the format's longest way to its end from any state is far below. */
+const MAX_COMPLETION = 256;
+
+/**
+ * Tokens of slack kept beyond a shortest completion before only it is allowed. One token lengthens the
+ * shortest completion by at most this much (a workflow token adds at most a few model ids, each
+ * wanting about ten more characters), so the text can always finish once narrowing starts.
+ */
+const FINISH_MARGIN = 64;
 
 /** A position in a constrained generation: the automaton state, and whether end-of-sequence was taken. */
 export interface ConstrainedState<S> {
@@ -67,6 +80,49 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
   const none = new Uint32Array(words);
   const masks = new LruCache<Uint32Array>(CACHE_SIZE);
   const localMasks = new LruCache<Uint32Array>(CACHE_SIZE);
+  const completions = new LruCache<string | null>(CACHE_SIZE);
+  const tokensByText = prepared.byText;
+  // A shortest completion is spelled with one-character ASCII tokens (the format is ASCII), so each of
+  // its characters costs at most one token.
+  const alphabet = [...tokensByText.keys()].filter((t) => t.length === 1 && t.charCodeAt(0) < 128).map((t) => t.charCodeAt(0));
+
+  /** The shortest text taking `s` to an accepted end (breadth-first over one-character tokens), or null past MAX_COMPLETION. */
+  function shortestCompletion(s: S): string | null {
+    const key = automaton.key(s, MAX_COMPLETION);
+    const cached = completions.get(key);
+    if (cached !== undefined) return cached;
+    let found: string | null = null;
+    let frontier = [{ s, text: '' }];
+    const seen = new Set([key]);
+    for (let depth = 0; depth <= MAX_COMPLETION && frontier.length > 0 && found === null; depth++) {
+      const next: { s: S; text: string }[] = [];
+      for (const node of frontier) {
+        if (automaton.accepts(node.s)) {
+          found = node.text;
+          break;
+        }
+        for (const code of alphabet) {
+          const after = automaton.step(node.s, code);
+          if (after === undefined) continue;
+          const k = automaton.key(after, MAX_COMPLETION);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          next.push({ s: after, text: node.text + String.fromCharCode(code) });
+        }
+      }
+      frontier = next;
+    }
+    completions.set(key, found);
+    return found;
+  }
+
+  /** The tokens that spell a prefix of `completion` (end-of-sequence for an empty one). */
+  function finishingMask(completion: string): Uint32Array {
+    const mask = new Uint32Array(words);
+    const ids = completion === '' ? [...eos] : Array.from({ length: completion.length }, (_, i) => tokensByText.get(completion.slice(0, i + 1)) ?? []).flat();
+    for (const id of ids) mask[id >>> 5] |= 1 << (id & 31);
+    return mask;
+  }
 
   function maskOf(s: S): Uint32Array {
     const key = automaton.key(s, horizon);
@@ -95,7 +151,14 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
   const constraint: TokenConstraint<ConstrainedState<S>> = {
     vocabSize,
     start: () => ({ chars: automaton.start(), finished: false }),
-    mask: (state) => (state.finished ? none : maskOf(state.chars)),
+    mask(state, remaining = Infinity) {
+      if (state.finished) return none;
+      if (remaining <= MAX_COMPLETION + FINISH_MARGIN) {
+        const completion = shortestCompletion(state.chars);
+        if (completion !== null && remaining <= completion.length + FINISH_MARGIN) return finishingMask(completion);
+      }
+      return maskOf(state.chars);
+    },
     isAllowed: (state, id) => next(state, id) !== undefined,
     advance(state, id) {
       const after = next(state, id);
@@ -131,9 +194,23 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
   return constraint;
 }
 
+/** Token ids by their text (several ids may share one), end-of-sequence ids and empty texts left out. */
+function textIndex(vocab: readonly string[], eos: ReadonlySet<number>): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  vocab.forEach((text, id) => {
+    if (!text || eos.has(id)) return;
+    const ids = index.get(text);
+    if (ids) ids.push(id);
+    else index.set(text, [id]);
+  });
+  return index;
+}
+
 interface PreparedVocab {
   /** Every token but end-of-sequence ones, sorted. */
   readonly everyToken: SortedVocab;
+  /** The same tokens' ids by their text. */
+  readonly byText: ReadonlyMap<string, number[]>;
   /** Those tokens split by whether they hold one of `barrier`'s code units. */
   split(barrier: string): { within: SortedVocab; across: SortedVocab };
 }
@@ -151,6 +228,7 @@ function prepareVocab(vocab: readonly string[], eos: ReadonlySet<number>): Prepa
   const splits = new Map<string, { within: SortedVocab; across: SortedVocab }>();
   prepared = {
     everyToken: sortVocab(vocab, sampled),
+    byText: textIndex(vocab, eos),
     split(barrier) {
       let parts = splits.get(barrier);
       if (!parts) {

@@ -20,7 +20,8 @@ export interface EnginePolicyOptions {
  */
 export interface TokenMasks<S> {
   start(): S;
-  mask(state: S): Uint32Array;
+  /** `remaining`: tokens still allowed, this one included (a constraint may steer the text to end in time). */
+  mask(state: S, remaining: number): Uint32Array;
   advance(state: S, tokenId: number): S;
   isFinished(state: S): boolean;
 }
@@ -67,7 +68,7 @@ export class EnginePolicy implements Policy {
       sampling: options.sampling,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onToken ? { onToken: options.onToken } : {}),
-      ...(constraint ? { allowedTokens: (index: number) => constraint.mask(states[index]) } : {}),
+      ...(constraint ? { allowedTokens: (index: number, tokens: readonly number[]) => constraint.mask(states[index], options.maxNewTokens - tokens.length) } : {}),
       stopWhen: (index: number, tokens: readonly number[]) => {
         if (constraint) {
           states[index] = constraint.advance(states[index], tokens[tokens.length - 1]);

@@ -47,6 +47,31 @@ describe.each(vocabularies)('createWorkflowConstraint on %s', (_, v, walks) => {
     }
   }, 60_000);
 
+  it('ends every answer with a complete workflow within its token budget, however the tokens are drawn', () => {
+    // Uniform draws from the mask alone (no help to leave the reasoning): without the budget, most
+    // of these would still be rambling when the budget runs out.
+    const rand = seededRandom(12);
+    for (let walk = 0; walk < walks; walk++) {
+      const workers = 1 + Math.floor(rand() * 6);
+      const maxSteps = 1 + Math.floor(rand() * 5);
+      const access: AccessMode = walk % 2 ? 'positional' : 'binary';
+      const c = createWorkflowConstraint({ ...v, workers, maxSteps, access, allowReasoning: walk % 4 !== 3 });
+      const budget = 40 + Math.floor(rand() * 120);
+      let state = c.start();
+      const ids: number[] = [];
+      while (ids.length < budget && !c.isFinished(state)) {
+        const allowed = allowedIds(c.mask(state, budget - ids.length), c.vocabSize);
+        const id = allowed[Math.floor(rand() * allowed.length)];
+        state = c.advance(state, id);
+        ids.push(id);
+      }
+      const text = answerOf(v, ids);
+      expect(c.isFinished(state) || c.isAccepting(state), text).toBe(true);
+      const parsed = parseWorkflow(text, { workers, maxSteps, access });
+      expect(parsed.ok, `${budget} tokens: ${text}\n${JSON.stringify(parsed)}`).toBe(true);
+    }
+  }, 120_000);
+
   it('masks what would break the workflow: an id outside the pool, one step too many, end-of-sequence too early', () => {
     const c = createWorkflowConstraint({ ...v, workers: 3, maxSteps: 5 });
     expect(firstRefused(c, v, 'Plan.\nmodel_id = [2').refused).toBe(-1);
