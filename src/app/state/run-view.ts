@@ -4,6 +4,7 @@
  */
 import type { Episode, StepRecord } from '../../core/episodes/types.ts';
 import type { RunEvent } from '../../core/orchestra/events.ts';
+import { addCosts, sumUsage } from '../../core/pricing/index.ts';
 import type { ChatMessage, Usage } from '../../core/providers/types.ts';
 import type { Workflow } from '../../core/workflow/types.ts';
 
@@ -100,26 +101,22 @@ export function applyRunEvent(view: RunView, e: RunEvent): void {
  * billed (unknown price makes dollars unknown). Seconds add up the steps only.
  */
 export function runTotals(view: RunView): { usage: Usage; costUsd: number | null; latencyMs: number; steps: number } {
-  const usage: Usage = { input: 0, output: 0 };
+  const usages: Usage[] = [];
   let costUsd: number | null = 0;
   let latencyMs = 0;
   let steps = 0;
   for (const r of view.rounds) {
-    if (r.usage) {
-      usage.input += r.usage.input;
-      usage.output += r.usage.output;
-    }
-    if (r.costUsd !== undefined) costUsd = costUsd === null || r.costUsd === null ? null : costUsd + r.costUsd;
+    if (r.usage) usages.push(r.usage);
+    if (r.costUsd !== undefined) costUsd = addCosts(costUsd, r.costUsd);
     for (const s of r.steps) {
       if (!s?.record) continue;
       steps++;
-      usage.input += s.record.usage.input;
-      usage.output += s.record.usage.output;
-      costUsd = costUsd === null || s.record.costUsd === null ? null : costUsd + s.record.costUsd;
+      usages.push(s.record.usage);
+      costUsd = addCosts(costUsd, s.record.costUsd);
       latencyMs += s.record.latencyMs;
     }
   }
-  return { usage, costUsd, latencyMs, steps };
+  return { usage: sumUsage(usages), costUsd, latencyMs, steps };
 }
 
 /**

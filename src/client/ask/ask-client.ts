@@ -57,7 +57,11 @@ export function watchConductorLoads(listener: (status: ConductorLoadStatus) => v
   watchers.add(listener);
   if (!watching) {
     watching = true;
-    void runtimesInWorker().watch(proxy((status: ConductorLoadStatus) => watchers.forEach((w) => w(status))));
+    runtimesInWorker()
+      .watch(proxy((status: ConductorLoadStatus) => watchers.forEach((w) => w(status))))
+      .catch(() => {
+        watching = false; // the next listener subscribes again
+      });
   }
   return () => watchers.delete(listener);
 }

@@ -30,7 +30,7 @@ type Listener = (status: ConductorLoadStatus) => void;
 export class ConductorRuntimes {
   readonly engine: EngineHost;
   readonly webllm: WebllmRuntime;
-  readonly #loads = new Set<AbortController>();
+  readonly #loads = new Map<AbortController, ConductorRuntime>();
   readonly #watchers = new Set<Listener>();
   #status: ConductorLoadStatus | undefined;
 
@@ -45,14 +45,14 @@ export class ConductorRuntimes {
     if (this.#status) listener(this.#status);
   }
 
-  status(): ConductorLoadStatus | undefined {
-    return this.#status;
-  }
-
-  /** Stops every load in progress; each rejects with 'run/aborted'. Says whether there was one. */
-  cancel(): boolean {
-    const any = this.#loads.size > 0;
-    for (const load of this.#loads) load.abort();
+  /** Stops the loads in progress of `runtime` (of both when undefined); each rejects with 'run/aborted'. Says whether there was one. */
+  cancel(runtime?: ConductorRuntime): boolean {
+    let any = false;
+    for (const [load, of] of this.#loads) {
+      if (runtime !== undefined && of !== runtime) continue;
+      load.abort();
+      any = true;
+    }
     return any;
   }
 
@@ -105,13 +105,22 @@ export class ConductorRuntimes {
     // A model already loaded is returned at once: no load to show or cancel.
     if (loaded) return work(controller.signal, () => {});
     const stop = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
-    this.#loads.add(controller);
+    this.#loads.set(controller, runtime);
     this.#publish({ runtime, model, state: 'loading' });
+    // A caller may join a load another one started (the same model): its own Stop must still return at once.
+    let onAbort: () => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new BatonError({ code: 'run/aborted', message: 'The model load was cancelled.' }));
+      stop.addEventListener('abort', onAbort, { once: true });
+      if (stop.aborted) onAbort();
+    });
     try {
-      const result = await work(stop, (progress) => {
+      const loading = work(stop, (progress) => {
         onProgress?.(progress);
         this.#publish({ runtime, model, state: 'loading', progress });
       });
+      loading.catch(() => {}); // when the abort wins the race, the load's own rejection is expected
+      const result = await Promise.race([loading, aborted]);
       this.#publish({ runtime, model, state: 'ready' });
       return result;
     } catch (e) {
@@ -123,6 +132,7 @@ export class ConductorRuntimes {
       );
       throw stop.aborted && err.code !== 'run/aborted' ? new BatonError({ code: 'run/aborted', message: 'The model load was cancelled.', cause: e }) : err;
     } finally {
+      stop.removeEventListener('abort', onAbort);
       this.#loads.delete(controller);
     }
   }

@@ -25,7 +25,12 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/** The slot a worker's key lives in, or undefined for workers that call no remote API. */
+/** Whether workers of `provider` call a remote API (and so take a base URL and a key). */
+export function callsRemoteApi(provider: WorkerSpec['provider']): boolean {
+  return HEADER[provider] !== undefined;
+}
+
+/** The slot a worker's key lives in, or undefined for workers that call no remote API (or whose base URL does not parse). */
 export function keySlot(spec: Pick<WorkerSpec, 'provider' | 'baseUrl'>): string | undefined {
   const header = HEADER[spec.provider];
   if (!header) return undefined;

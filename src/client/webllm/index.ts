@@ -4,7 +4,7 @@
  * web-llm itself is only ever imported on demand (types aside).
  */
 export { CONDUCTOR_MODELS, type ConductorModelFamily } from './conductor-models.ts';
-export { loadWebllmModelChoices, webllmCapsOf, webllmModelChoices, type WebllmCaps, type WebllmModelChoice, type WebllmPrecision } from './model-choices.ts';
+export { webllmCapsOf, webllmModelChoices, type WebllmCaps, type WebllmModelChoice, type WebllmPrecision } from './model-choices.ts';
 export { buildWebllmEngineConfig, webllmAppConfig, type WebllmCacheBackend, type WebllmEngineOptions, type WebllmEngineSetup } from './engine-config.ts';
 export { createWebllmProgressMapper, parseWebllmProgressText, type ParsedWebllmProgress, type WebllmLoadPhase, type WebllmLoadProgress } from './load-progress.ts';
 export { loadWebllmEngine } from './load-engine.ts';

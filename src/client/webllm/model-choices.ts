@@ -109,9 +109,3 @@ export async function webllmCapsOf(gpu: GPU | undefined): Promise<WebllmCaps> {
   }
   return { shaderF16: adapter.features.has('shader-f16'), maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize };
 }
-
-/** The same, reading web-llm's prebuilt list (loaded on demand: web-llm is kept out of first paint). */
-export async function loadWebllmModelChoices(caps: WebllmCaps): Promise<WebllmModelChoice[]> {
-  const { prebuiltAppConfig } = await import('@mlc-ai/web-llm');
-  return webllmModelChoices(caps, prebuiltAppConfig.model_list);
-}

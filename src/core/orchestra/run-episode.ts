@@ -1,6 +1,6 @@
 import { EPISODE_VERSION, type Episode, type Reward, type RoundRecord, type StepRecord } from '../episodes/types.ts';
 import { toBatonError } from '../errors/index.ts';
-import { addCosts } from '../pricing/cost.ts';
+import { addCosts, sumUsage } from '../pricing/cost.ts';
 import type { ChatMessage, Usage, WorkerModel } from '../providers/types.ts';
 import { computeReward, gradeAnswer, isGradable, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
@@ -58,17 +58,6 @@ function statusOfSteps(steps: StepRecord[], signal: AbortSignal | undefined): St
   if (signal?.aborted) return 'aborted';
   if (codes.includes('run/budget')) return 'budget';
   return codes.every((c) => c === 'run/aborted') ? 'aborted' : 'infra-error';
-}
-
-function sumUsage(usages: Usage[]): Usage {
-  const total: Usage = { input: 0, output: 0 };
-  for (const u of usages) {
-    total.input += u.input;
-    total.output += u.output;
-    if (u.cached !== undefined) total.cached = (total.cached ?? 0) + u.cached;
-    if (u.reasoning !== undefined) total.reasoning = (total.reasoning ?? 0) + u.reasoning;
-  }
-  return total;
 }
 
 function completionOf(output: ConductorOutput): RoundRecord['completion'] {

@@ -15,3 +15,15 @@ export function costUsd(usage: Usage, price: Price | undefined): number | null {
 export function addCosts(a: number | null, b: number | null): number | null {
   return a === null || b === null ? null : a + b;
 }
+
+/** Token counts added up; cached and reasoning counts only where some call reported them. */
+export function sumUsage(usages: Iterable<Usage>): Usage {
+  const total: Usage = { input: 0, output: 0 };
+  for (const u of usages) {
+    total.input += u.input;
+    total.output += u.output;
+    if (u.cached !== undefined) total.cached = (total.cached ?? 0) + u.cached;
+    if (u.reasoning !== undefined) total.reasoning = (total.reasoning ?? 0) + u.reasoning;
+  }
+  return total;
+}

@@ -19,7 +19,8 @@ export class ConductorLoad {
     this.#stop = undefined;
   }
 
+  /** Cancels the load shown (its runtime's loads), not a load of the other runtime. */
   async cancel(): Promise<void> {
-    await runtimesInWorker().cancel();
+    await runtimesInWorker().cancel(this.status?.runtime);
   }
 }

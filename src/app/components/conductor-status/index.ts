@@ -1,3 +1,2 @@
 export { default as ConductorStatus } from './conductor-status.svelte';
 export { default as LoadProgressBar } from './load-progress-bar.svelte';
-export { describeLoadProgress } from './describe-progress.ts';

@@ -53,12 +53,16 @@ export class EngineState {
       return false;
     } finally {
       this.loading = false;
-      [this.loaded, this.cache] = await Promise.all([engineInWorker().current(), engineInWorker().cached()]);
+      // Tidying up must not turn the load's answer into a rejection (the worker may be gone).
+      await Promise.all([engineInWorker().current(), engineInWorker().cached()]).then(
+        ([loaded, cache]) => ([this.loaded, this.cache] = [loaded, cache]),
+        () => {},
+      );
     }
   }
 
   async cancel(): Promise<void> {
-    await runtimesInWorker().cancel();
+    await runtimesInWorker().cancel('engine');
   }
 
   async unload(): Promise<void> {

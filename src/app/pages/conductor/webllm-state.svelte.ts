@@ -34,7 +34,7 @@ export class WebllmState {
       this.unavailable = { code: err.code, message: err.message };
       return;
     }
-    this.loaded = await webllm.current();
+    this.loaded = await webllm.current().catch(() => undefined);
     await this.refreshCache();
   }
 
@@ -60,13 +60,16 @@ export class WebllmState {
       return false;
     } finally {
       this.loading = undefined;
-      this.loaded = await webllmInWorker().current();
+      // Tidying up must not turn the load's answer into a rejection (the worker may be gone).
+      this.loaded = await webllmInWorker()
+        .current()
+        .catch(() => undefined);
       await this.refreshCache();
     }
   }
 
   async cancel(): Promise<void> {
-    await runtimesInWorker().cancel();
+    await runtimesInWorker().cancel('webllm');
   }
 
   async unload(): Promise<void> {

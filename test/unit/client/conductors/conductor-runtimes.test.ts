@@ -159,6 +159,22 @@ describe('a web-llm Conductor through the worker API', () => {
     expect(seen.at(-1)?.state).toBe('cancelled');
   });
 
+  it("a run's Stop returns at once while it waits on a load the Conductor page started; that load goes on", async () => {
+    const loads = new Loads();
+    const runtimes = runtimesWith(loads);
+    const service = new AskService(runtimes);
+    const fromPage = runtimes.loadWebllm(MODEL);
+    await vi.waitFor(() => expect(loads.started).toHaveLength(1), WAIT);
+    const asked = service.ask(request, () => {});
+    await new Promise((r) => setTimeout(r, 20));
+    service.stop();
+    await expect(asked).rejects.toMatchObject({ code: 'run/aborted' });
+    expect(runtimes.cancel('engine')).toBe(false); // the other runtime's Cancel leaves this load alone
+    loads.started[0].finish();
+    expect(await fromPage).toBe(MODEL);
+    expect(loads.started).toHaveLength(1);
+  });
+
   it('a stored f16 model on a GPU without shader-f16 fails before any download, saying why', async () => {
     const loads = new Loads();
     const service = new AskService(runtimesWith(loads, false));

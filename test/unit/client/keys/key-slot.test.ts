@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { keyDestination, keySlot } from '../../../../src/client/keys/key-slot.ts';
+import { callsRemoteApi, keyDestination, keySlot } from '../../../../src/client/keys/key-slot.ts';
 
 test('a slot is the provider plus the origin its calls reach', () => {
   expect(keySlot({ provider: 'openai' })).toBe('openai@https://api.openai.com');
@@ -19,4 +19,12 @@ test('workers that call no remote API have no slot', () => {
 
 test('the destination names the origin and the header', () => {
   expect(keyDestination('anthropic@https://api.anthropic.com')).toMatch(/^https:\/\/api\.anthropic\.com, in the x-api-key header/);
+});
+
+test('a network worker keeps calling a remote API while its base URL is mistyped (so its URL stays editable)', () => {
+  expect(keySlot({ provider: 'openai-compatible', baseUrl: 'api.example.com/v1' })).toBeUndefined();
+  expect(callsRemoteApi('openai-compatible')).toBe(true);
+  expect(callsRemoteApi('anthropic')).toBe(true);
+  expect(callsRemoteApi('simulated')).toBe(false);
+  expect(callsRemoteApi('replay')).toBe(false);
 });

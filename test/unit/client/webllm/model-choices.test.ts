@@ -1,7 +1,7 @@
 import { prebuiltAppConfig, type ModelRecord } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../../src/core/errors/index.ts';
-import { loadWebllmModelChoices, webllmModelChoices } from '../../../../src/client/webllm/index.ts';
+import { webllmModelChoices } from '../../../../src/client/webllm/index.ts';
 
 const MiB = 2 ** 20;
 const prebuilt = prebuiltAppConfig.model_list;
@@ -84,9 +84,5 @@ describe('webllmModelChoices against web-llm 0.2.86 prebuiltAppConfig', () => {
     const e = thrown(() => webllmModelChoices({ shaderF16: true }, prebuilt.filter((r) => !r.model_id.includes('q4f16_1'))));
     expect(e.code).toBe('engine/unsupported');
     expect(e.message).toContain("lists none of Baton's Conductor models in q4f16_1");
-  });
-
-  it('loadWebllmModelChoices reads the same list through a dynamic import', async () => {
-    expect(await loadWebllmModelChoices({ shaderF16: false })).toEqual(webllmModelChoices({ shaderF16: false }, prebuilt));
   });
 });
