@@ -9,7 +9,7 @@ import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { WebllmRuntime, type WebllmReady } from '../webllm/index.ts';
 import type { EngineModelChoice } from './conductor-choice.ts';
 import { describeSource } from './conductor-choice.ts';
-import type { LoadProgress } from './download-meter.ts';
+import { throttledProgress, type LoadProgress } from './download-meter.ts';
 import { EngineHost, type EngineLoadRequest, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
 import { webllmLoadProgress } from './webllm-progress.ts';
 
@@ -115,10 +115,14 @@ export class ConductorRuntimes {
       if (stop.aborted) onAbort();
     });
     try {
-      const loading = work(stop, (progress) => {
-        onProgress?.(progress);
-        this.#publish({ runtime, model, state: 'loading', progress });
-      });
+      // Every report crosses to the page (twice, to its caller and to watchers): at most ten a second.
+      const loading = work(
+        stop,
+        throttledProgress((progress) => {
+          onProgress?.(progress);
+          this.#publish({ runtime, model, state: 'loading', progress });
+        }),
+      );
       loading.catch(() => {}); // when the abort wins the race, the load's own rejection is expected
       const result = await Promise.race([loading, aborted]);
       this.#publish({ runtime, model, state: 'ready' });

@@ -55,3 +55,17 @@ export class DownloadMeter {
     };
   }
 }
+
+/** Progress crosses to the page at most this often. */
+const PROGRESS_EVERY_MS = 100;
+
+/** Passes at most one progress report per PROGRESS_EVERY_MS, and always the one that completes. */
+export function throttledProgress(onProgress: (p: LoadProgress) => void): (p: LoadProgress) => void {
+  let last = -Infinity;
+  return (p) => {
+    const now = performance.now();
+    if (now - last < PROGRESS_EVERY_MS && p.loaded !== p.total) return;
+    last = now;
+    onProgress(p);
+  };
+}

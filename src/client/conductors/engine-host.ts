@@ -48,9 +48,6 @@ export interface CachedModelFiles {
   bytes: number;
 }
 
-/** Progress crosses to the page at most this often. */
-const PROGRESS_EVERY_MS = 100;
-
 /** What a loaded model is, for reuse: how a run samples from it (reasoning or not) needs no new load. */
 const keyOf = ({ source, weights, adapter }: EngineModelChoice) => JSON.stringify({ source, weights, adapter });
 /** The weights alone: a choice that differs from the loaded one only in its adapter swaps the adapter. */
@@ -131,7 +128,7 @@ export class EngineHost {
       const files = { ...this.#picked, ...picked };
       const newWeights = this.#loadedBase !== baseKeyOf(choice) || (choice.source.from === 'picked' && picked?.files);
       const kept = newWeights ? undefined : this.#loaded;
-      const progress = throttled(onProgress);
+      const progress = onProgress ?? (() => {});
       this.#loaded = await cancellable(signal, () =>
         kept ? this.#swapAdapter(kept, choice, files, progress, signal) : this.#loadUnchecked(choice, files, progress, signal),
       );
@@ -272,15 +269,4 @@ async function cancellable<T>(signal: AbortSignal | undefined, work: () => Promi
 function downloadReport(onProgress: (p: LoadProgress) => void): (p: { file: string; loaded: number; total?: number }) => void {
   const meter = new DownloadMeter();
   return (p) => onProgress(meter.update(p.file, p.loaded, p.total));
-}
-
-/** Passes at most one progress report per PROGRESS_EVERY_MS, and always the one that completes. */
-function throttled(onProgress: ((p: LoadProgress) => void) | undefined): (p: LoadProgress) => void {
-  let last = -Infinity;
-  return (p) => {
-    const now = performance.now();
-    if (!onProgress || (now - last < PROGRESS_EVERY_MS && p.loaded !== p.total)) return;
-    last = now;
-    onProgress(p);
-  };
 }

@@ -4,14 +4,24 @@
  */
 import { runtimesInWorker, watchConductorLoads } from '../../../client/ask/index.ts';
 import type { ConductorLoadStatus } from '../../../client/conductors/conductor-runtimes.ts';
+import { shownLoad, type LoadsByRuntime } from './shown-load.ts';
 
 export class ConductorLoad {
-  status = $state.raw<ConductorLoadStatus | undefined>(undefined);
+  /** The latest status of each runtime's loads: one finishing must not hide the other still loading. */
+  #byRuntime = $state.raw<LoadsByRuntime>({});
+  #latest = $state.raw<ConductorLoadStatus | undefined>(undefined);
   #stop: (() => void) | undefined;
+
+  get status(): ConductorLoadStatus | undefined {
+    return shownLoad(this.#byRuntime, this.#latest);
+  }
 
   /** Starts following the worker's loads (this starts the worker if it is not running yet). */
   follow(): void {
-    this.#stop ??= watchConductorLoads((s) => (this.status = s));
+    this.#stop ??= watchConductorLoads((s) => {
+      this.#byRuntime = { ...this.#byRuntime, [s.runtime]: s };
+      this.#latest = s;
+    });
   }
 
   dispose(): void {

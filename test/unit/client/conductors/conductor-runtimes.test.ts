@@ -34,8 +34,8 @@ function chunk(content: string | null, extra: Partial<ChatCompletionChunk> = {})
 
 /**
  * Stands in for web-llm's MLCEngine.reload, which cannot fetch a model here: it builds the engine
- * config Baton's real loader builds, reports two download steps through web-llm's progress callback,
- * and waits for `finish()` (or the abort).
+ * config Baton's real loader builds, reports two download steps through web-llm's progress callback
+ * (apart by more than the 100 ms progress reports are throttled to), and waits for `finish()` (or the abort).
  */
 class Loads {
   readonly started: { modelId: string; modelUrl: string; cache?: string; finish: () => void }[] = [];
@@ -45,7 +45,12 @@ class Loads {
       const { engineConfig } = buildWebllmEngineConfig(choice, options);
       const report = (r: InitProgressReport) => engineConfig.initProgressCallback?.(r);
       report({ progress: 0, timeElapsed: 0, text: 'Start to fetch params' });
-      report({ progress: 0.5, timeElapsed: 1, text: 'Fetching param cache[4/8]: 400MB fetched. 50% completed, 1 secs elapsed.' });
+      const reported = new Promise<void>((done) =>
+        setTimeout(() => {
+          report({ progress: 0.5, timeElapsed: 1, text: 'Fetching param cache[4/8]: 400MB fetched. 50% completed, 1 secs elapsed.' });
+          done();
+        }, 150),
+      );
       const engine: WebllmLoadedEngine = {
         chat: {
           completions: {
@@ -68,7 +73,7 @@ class Loads {
         modelId: choice.modelId,
         modelUrl: engineConfig.appConfig!.model_list[0].model,
         ...(options.cache ? { cache: options.cache } : {}),
-        finish: () => resolve(engine),
+        finish: () => void reported.then(() => resolve(engine)),
       });
     });
 }

@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest';
-import { DownloadMeter } from '../../../../src/client/conductors/download-meter.ts';
+import { describe, expect, it } from 'vitest';
+import { DownloadMeter, throttledProgress } from '../../../../src/client/conductors/download-meter.ts';
 
 it('adds files up, and measures speed over the last seconds so an early burst does not promise an early end', () => {
   let clock = 0;
@@ -34,4 +34,18 @@ it('leaves the total and time left out while a file of unknown size is in the lo
   clock = 2000;
   const p = meter.update('model.safetensors', 4000);
   expect(p).toEqual({ phase: 'download', file: 'model.safetensors', unit: 'bytes', loaded: 4000, bytesPerSecond: 2000 });
+});
+
+describe('throttledProgress', () => {
+  it('passes the first report, at most one per 100 ms after it, and always the one that completes', async () => {
+    const passed: number[] = [];
+    const report = throttledProgress((p) => passed.push(p.loaded));
+    for (let loaded = 0; loaded < 500; loaded++) report({ phase: 'download', unit: 'bytes', loaded, total: 1000 });
+    expect(passed).toEqual([0]);
+    report({ phase: 'download', unit: 'bytes', loaded: 1000, total: 1000 });
+    expect(passed).toEqual([0, 1000]);
+    await new Promise((r) => setTimeout(r, 120));
+    report({ phase: 'gpu', unit: 'items', loaded: 10, total: 1000 });
+    expect(passed).toEqual([0, 1000, 10]);
+  });
 });
