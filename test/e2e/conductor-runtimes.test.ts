@@ -155,6 +155,29 @@ test('a slow engine model download is cancelled from the Conductor page: the req
   expect(app.errors).toEqual([]);
 });
 
+test('a load keeps its progress and Cancel when the user leaves the Conductor page and comes back', { timeout: 240_000 }, async () => {
+  app = await openApp({ hash: '#/conductor', allow: [slow.url] });
+  const { page } = app;
+  const status = page.getByTestId('engine-status');
+  const progress = () => status.getByTestId('load-progress-text').textContent().catch(() => '');
+  await page.getByLabel('Model from').selectOption('url');
+  await page.getByLabel('Model base URL').fill(`${slow.url}/`);
+  await page.getByRole('form', { name: 'Engine model' }).getByRole('button', { name: 'Load and use' }).click();
+  await expect.poll(progress, { timeout: 60_000 }).toMatch(/^Downloading model\.safetensors: \d/);
+
+  const nav = page.getByRole('navigation', { name: 'Pages' });
+  await nav.getByRole('link', { name: 'Ask' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Ask' }).waitFor();
+  await nav.getByRole('link', { name: 'Conductor' }).click();
+  await expect.poll(progress, POLL).toMatch(/^Downloading model\.safetensors: \d/);
+  const before = slow.cutShort;
+  await status.getByRole('button', { name: 'Cancel' }).click();
+  await expect.poll(() => slow.cutShort, POLL).toBe(before + 1);
+  await expect.poll(() => status.getByTestId('load-progress-text').count(), POLL).toBe(0);
+  expect(await status.textContent()).toMatch(/No engine model loaded/);
+  expect(app.errors).toEqual([]);
+});
+
 test('the Ask page shows a run loading its Conductor model, with a Cancel that stops the run', { timeout: 240_000 }, async () => {
   app = await openApp({ allow: [slow.url] });
   const { page } = app;

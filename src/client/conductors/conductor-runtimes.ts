@@ -1,7 +1,7 @@
 /**
  * The Conductor runtimes of the Conductor worker, Baton's engine and web-llm, each holding at most one
  * model on the GPU. Every model load, whether a run or the Conductor page asked for it, goes through
- * here: its progress reaches the caller and every watcher (the Ask page shows a run's load), and
+ * here: its progress reaches every watcher (the Ask and Conductor pages show any load in progress), and
  * `cancel()` stops it through an AbortSignal down to fetch and web-llm's unload. A cancelled or failed
  * load changes no stored choice: the page saves a choice only once its model has loaded.
  */
@@ -56,27 +56,25 @@ export class ConductorRuntimes {
     return any;
   }
 
-  /** The Conductor page's engine load (files picked on the page come with the request). */
-  loadEngine(request: EngineLoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadedEngineInfo> {
-    return this.#track('engine', describeSource(request.model.source), onProgress, undefined, (signal, progress) =>
-      this.engine.load(request, progress, signal),
-    );
+  /** The Conductor page's engine load (files picked on the page come with the request); its progress reaches watchers. */
+  loadEngine(request: EngineLoadRequest): Promise<LoadedEngineInfo> {
+    return this.#track('engine', describeSource(request.model.source), undefined, (signal, progress) => this.engine.load(request, progress, signal));
   }
 
   /** The engine model a run needs, loaded if it is not already. */
   readyEngine(model: EngineModelChoice, signal?: AbortSignal): Promise<LoadedEngine> {
-    return this.#track('engine', describeSource(model.source), undefined, signal, (s, progress) => this.engine.ready(model, progress, s), this.engine.isLoaded(model));
+    return this.#track('engine', describeSource(model.source), signal, (s, progress) => this.engine.ready(model, progress, s), this.engine.isLoaded(model));
   }
 
-  /** The Conductor page's web-llm load; resolves to the model id loaded. */
-  async loadWebllm(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<string> {
-    await this.readyWebllm(modelId, undefined, onProgress);
+  /** The Conductor page's web-llm load, its progress reaching watchers; resolves to the model id loaded. */
+  async loadWebllm(modelId: string): Promise<string> {
+    await this.readyWebllm(modelId);
     return modelId;
   }
 
   /** The web-llm model a run needs, loaded if it is not already. */
-  readyWebllm(modelId: string, signal?: AbortSignal, onProgress?: (p: LoadProgress) => void): Promise<WebllmReady> {
-    return this.#track('webllm', modelId, onProgress, signal, (s, progress) =>
+  readyWebllm(modelId: string, signal?: AbortSignal): Promise<WebllmReady> {
+    return this.#track('webllm', modelId, signal, (s, progress) =>
       this.webllm.ready(modelId, {
         signal: s,
         onProgress: (p) => {
@@ -96,7 +94,6 @@ export class ConductorRuntimes {
   async #track<T>(
     runtime: ConductorRuntime,
     model: string,
-    onProgress: ((p: LoadProgress) => void) | undefined,
     signal: AbortSignal | undefined,
     work: (signal: AbortSignal, onProgress: (p: LoadProgress) => void) => Promise<T>,
     loaded = false,
@@ -115,13 +112,10 @@ export class ConductorRuntimes {
       if (stop.aborted) onAbort();
     });
     try {
-      // Every report crosses to the page (twice, to its caller and to watchers): at most ten a second.
+      // Every report crosses to the page: at most ten a second.
       const loading = work(
         stop,
-        throttledProgress((progress) => {
-          onProgress?.(progress);
-          this.#publish({ runtime, model, state: 'loading', progress });
-        }),
+        throttledProgress((progress) => this.#publish({ runtime, model, state: 'loading', progress })),
       );
       loading.catch(() => {}); // when the abort wins the race, the load's own rejection is expected
       const result = await Promise.race([loading, aborted]);

@@ -3,10 +3,10 @@
  * what is loaded, the progress of a load (which can be cancelled), and the download cache. Calls go
  * through client/ask.
  */
-import { proxy } from 'comlink';
 import { toBatonError } from '../../../core/errors/index.ts';
 import { engineInWorker, runtimesInWorker } from '../../../client/ask/index.ts';
 import type { EngineModelChoice } from '../../../client/conductors/conductor-choice.ts';
+import type { ConductorLoadStatus } from '../../../client/conductors/conductor-runtimes.ts';
 import type { LoadProgress } from '../../../client/conductors/download-meter.ts';
 import { loadAdvice } from '../../../client/conductors/load-advice.ts';
 import type { CachedModelFiles, EngineSupport, LoadedEngineInfo } from '../../../client/conductors/engine-host.ts';
@@ -46,7 +46,7 @@ export class EngineState {
     const runtimes = runtimesInWorker();
     try {
       const request = { model, ...(files ? { files } : {}), ...(adapterFiles ? { adapterFiles } : {}) };
-      this.loaded = await runtimes.loadEngine(request, proxy((p: LoadProgress) => (this.progress = p)));
+      this.loaded = await runtimes.loadEngine(request);
       return true;
     } catch (e) {
       this.error = loadMessage(e, 'engine/model-file');
@@ -59,6 +59,18 @@ export class EngineState {
         () => {},
       );
     }
+  }
+
+  /** The worker's engine loads as they go, whoever started them (see the Conductor page). */
+  follow(status: ConductorLoadStatus): void {
+    if (status.state === 'loading') {
+      this.loading = true;
+      if (status.progress) this.progress = status.progress;
+      return;
+    }
+    this.loading = false;
+    this.progress = undefined;
+    void this.refresh().catch(() => {});
   }
 
   async cancel(): Promise<void> {

@@ -3,9 +3,9 @@
  * none), which one is loaded, a load's progress (which can be cancelled), and which models the browser
  * keeps. Calls go through client/ask; web-llm itself only ever runs in the worker.
  */
-import { proxy } from 'comlink';
 import { toBatonError } from '../../../core/errors/index.ts';
 import { runtimesInWorker, webllmInWorker } from '../../../client/ask/index.ts';
+import type { ConductorLoadStatus } from '../../../client/conductors/conductor-runtimes.ts';
 import type { LoadProgress } from '../../../client/conductors/download-meter.ts';
 import type { WebllmModelChoice } from '../../../client/webllm/index.ts';
 import { loadMessage, type LoadMessage } from './engine-state.svelte.ts';
@@ -53,7 +53,7 @@ export class WebllmState {
     this.progress = undefined;
     const runtimes = runtimesInWorker();
     try {
-      await runtimes.loadWebllm(modelId, proxy((p: LoadProgress) => (this.progress = p)));
+      await runtimes.loadWebllm(modelId);
       return true;
     } catch (e) {
       this.error = loadMessage(e, 'run/config');
@@ -66,6 +66,21 @@ export class WebllmState {
         .catch(() => undefined);
       await this.refreshCache();
     }
+  }
+
+  /** The worker's web-llm loads as they go, whoever started them (see the Conductor page). */
+  follow(status: ConductorLoadStatus): void {
+    if (status.state === 'loading') {
+      this.loading = status.model;
+      if (status.progress) this.progress = status.progress;
+      return;
+    }
+    this.loading = undefined;
+    this.progress = undefined;
+    void webllmInWorker()
+      .current()
+      .then((loaded) => (this.loaded = loaded), () => {});
+    void this.refreshCache();
   }
 
   async cancel(): Promise<void> {
