@@ -54,10 +54,7 @@ export class EngineState {
     } finally {
       this.loading = false;
       // Tidying up must not turn the load's answer into a rejection (the worker may be gone).
-      await Promise.all([engineInWorker().current(), engineInWorker().cached()]).then(
-        ([loaded, cache]) => ([this.loaded, this.cache] = [loaded, cache]),
-        () => {},
-      );
+      await this.refresh().catch(() => {});
     }
   }
 

@@ -34,7 +34,14 @@ export class WebllmState {
       this.unavailable = { code: err.code, message: err.message };
       return;
     }
-    this.loaded = await webllm.current().catch(() => undefined);
+    await this.#refreshLoaded();
+  }
+
+  /** Which model is loaded and which the browser keeps; a gone worker leaves the page as it was, not broken. */
+  async #refreshLoaded(): Promise<void> {
+    this.loaded = await webllmInWorker()
+      .current()
+      .catch(() => undefined);
     await this.refreshCache();
   }
 
@@ -60,11 +67,7 @@ export class WebllmState {
       return false;
     } finally {
       this.loading = undefined;
-      // Tidying up must not turn the load's answer into a rejection (the worker may be gone).
-      this.loaded = await webllmInWorker()
-        .current()
-        .catch(() => undefined);
-      await this.refreshCache();
+      await this.#refreshLoaded();
     }
   }
 
@@ -77,10 +80,7 @@ export class WebllmState {
     }
     this.loading = undefined;
     this.progress = undefined;
-    void webllmInWorker()
-      .current()
-      .then((loaded) => (this.loaded = loaded), () => {});
-    void this.refreshCache();
+    void this.#refreshLoaded();
   }
 
   async cancel(): Promise<void> {
