@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { renderWorkflow, type Workflow } from '../src/core/workflow/index.ts';
-import { createWorkflowConstraint, tokenVocabOf } from '../src/engine/constrain/index.ts';
+import { createWorkflowConstraint, tokenVocabOf } from '../src/core/workflow/constrain/index.ts';
 import { filesFromDir } from '../src/engine/model/files-node.ts';
 import { loadTokenizer } from '../src/engine/tokenizer/index.ts';
 

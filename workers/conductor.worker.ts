@@ -1,6 +1,6 @@
-/** The Conductor worker: runs Ask episodes off the page's thread. Construct the service, expose it. */
+/** The Conductor web worker: runs Ask episodes off the page's thread. Construct the service, expose it. */
 import { expose } from 'comlink';
-import { AskService } from '../src/client/ask/ask-service.ts';
-import '../src/client/error-transfer.ts';
+import '../src/core/errors/error-transfer.ts';
+import { AskService } from '../src/services/conductor/index.ts';
 
 expose(new AskService());

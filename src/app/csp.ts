@@ -5,9 +5,7 @@
  * one; a meta policy can only narrow what is allowed, so the two together allow exactly this list. If
  * this module fails, the app's entry fails with it: the app never runs without the policy.
  */
-import { chosenUrls, connectSrcDirective, DEV_CONNECT_SOURCES, extraOrigins } from './state/allowed-origins.ts';
-import { loadPool } from './state/pool.svelte.ts';
-import { loadSettings } from './state/settings.svelte.ts';
+import { chosenUrls, connectSrcDirective, DEV_CONNECT_SOURCES, extraOrigins, loadPool, loadSettings } from './state/index.ts';
 
 /** The origins beyond the fixed hosts that this page load may reach; another needs a reload. */
 export const allowedAtLoad: readonly string[] = Object.freeze(extraOrigins(chosenUrls(loadPool(), loadSettings().conductor)));

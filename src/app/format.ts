@@ -1,6 +1,6 @@
 /** How numbers read in the UI: tokens, seconds and dollars with a sensible precision. */
-import type { Episode, StepRecord } from '../core/episodes/types.ts';
-import type { Usage } from '../core/providers/types.ts';
+import type { Episode, StepRecord } from '../core/episodes/index.ts';
+import type { Usage } from '../core/providers/index.ts';
 
 export function formatUsd(usd: number | null): string {
   if (usd === null) return '$?';

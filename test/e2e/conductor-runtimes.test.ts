@@ -133,7 +133,7 @@ test('a slow engine model download is cancelled from the Conductor page: the req
   await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(/Loaded in this tab: http/);
   await expect.poll(() => page.getByRole('radio', { name: "Your model on Baton's engine" }).isChecked(), POLL).toBe(true);
   const chosen = await storedConductor(page);
-  expect(chosen).toEqual({ kind: 'engine', model: { source: { from: 'url', url: `${app.url}/demo-conductor/` }, weights: 'auto' } });
+  expect(chosen).toEqual({ kind: 'engine-model', model: { source: { from: 'url', url: `${app.url}/demo-conductor/` }, weights: 'auto' } });
 
   const before = slow.cutShort;
   await page.getByLabel('Model base URL').fill(`${slow.url}/`);
@@ -181,7 +181,7 @@ test('a load keeps its progress and Cancel when the user leaves the Conductor pa
 test('the Ask page shows a run loading its Conductor model, with a Cancel that stops the run', { timeout: 240_000 }, async () => {
   app = await openApp({ allow: [slow.url] });
   const { page } = app;
-  const choice = { kind: 'engine', model: { source: { from: 'url', url: `${slow.url}/` }, weights: 'f32' } };
+  const choice = { kind: 'engine-model', model: { source: { from: 'url', url: `${slow.url}/` }, weights: 'f32' } };
   await page.evaluate((c) => localStorage.setItem('baton.settings', JSON.stringify({ conductor: c })), choice);
   await page.reload();
   await page.getByRole('heading', { level: 1, name: 'Ask' }).waitFor();

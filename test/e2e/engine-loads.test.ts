@@ -24,7 +24,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Episode } from '../../src/core/episodes/index.ts';
 import { filesFromDir } from '../../src/engine/model/files-node.ts';
-import { loadRefModel, openModel, refLogprobs, type LoraAdapter, type RefModel } from '../../src/engine/model/index.ts';
+import { openModel, type LoraAdapter } from '../../src/engine/model/index.ts';
+import { loadRefModel, refLogprobs, type RefModel } from '../../src/engine/runtime/index.ts';
 import { loadTokenizer, type Tokenizer } from '../../src/engine/tokenizer/index.ts';
 import { CHROMIUM_FLAGS } from '../support/browser.ts';
 import { writeRandomAdapter, writeTinyModel } from '../support/tiny-model.ts';
@@ -195,7 +196,7 @@ test('a picked model folder loads and runs; wrong picks name the file or tensor 
   await loadOwnModel(page, { folder: join(dir, 'tiny-qwen') });
   expect(await settledStatus(page)).toMatch(/Loaded in this tab: tiny-qwen \(2 layers, 64 wide, 1024 tokens, f32 weights\)/);
   await expect.poll(() => page.getByRole('radio', { name: "Your model on Baton's engine" }).isChecked(), POLL).toBe(true);
-  const chosen = { kind: 'engine', model: { source: { from: 'picked', name: 'tiny-qwen' }, weights: 'auto', reasoning: false } };
+  const chosen = { kind: 'engine-model', model: { source: { from: 'picked', name: 'tiny-qwen' }, weights: 'auto', reasoning: false } };
   expect(await storedConductor(page)).toEqual(chosen);
 
   const first = await runOnce(app, 'What is 6 * 7?');
@@ -301,7 +302,7 @@ test('a Hub repo id: resolve/main/ addresses, a clear error offline, and a load 
     expect(served).toContain(`GET ${file}`);
   }
   await expect.poll(() => storedConductor(page), POLL).toEqual({
-    kind: 'engine',
+    kind: 'engine-model',
     model: { source: { from: 'hub', repo: 'baton-test/tiny-qwen' }, weights: 'auto', adapter: { from: 'hub', repo: 'baton-test/tiny-lora' }, reasoning: false },
   });
   expect(app.errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
@@ -356,7 +357,7 @@ test('Chromium without WebGPU: the page says so and what to do; the demo runs wi
   expect(byDefault.workflow?.steps.length).toBeGreaterThanOrEqual(1);
 
   // The demo engine model chosen earlier (on a GPU): runs use random routing instead, as the page says.
-  await page.evaluate(() => localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'engine', model: { source: { from: 'demo' }, weights: 'f32' } } })));
+  await page.evaluate(() => localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'engine-model', model: { source: { from: 'demo' }, weights: 'f32' } } })));
   await page.reload();
   await conductorPage(page);
   await page.getByText('Needs WebGPU, which this browser does not offer here: runs use random routing instead.').waitFor();
@@ -365,7 +366,7 @@ test('Chromium without WebGPU: the page says so and what to do; the demo runs wi
   expect(demo.status).not.toBe('infra-error');
 
   // A model of one's own cannot run: the run says why and what to choose instead.
-  await page.evaluate(() => localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'engine', model: { source: { from: 'hub', repo: 'a/b' }, weights: 'int4' } } })));
+  await page.evaluate(() => localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'engine-model', model: { source: { from: 'hub', repo: 'a/b' }, weights: 'int4' } } })));
   await page.reload();
   await conductorPage(page);
   await page.getByText('Needs WebGPU, which this browser does not offer here (see below).', { exact: true }).waitFor();

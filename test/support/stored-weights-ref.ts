@@ -4,9 +4,9 @@
  * must match this tightly whatever its format; the distance to the original weights is the
  * format's own cost, measured apart.
  */
-import { f16ToF32, f32ToF16, type RefModel } from '../../src/engine/model/index.ts';
+import { f16ToF32, f32ToF16 } from '../../src/engine/model/index.ts';
+import type { RefModel, ModelWeights } from '../../src/engine/runtime/index.ts';
 import { int4RoundTripRef } from '../../src/engine/quant/index.ts';
-import type { ModelWeights } from '../../src/engine/runtime/index.ts';
 import type { GpuTensor } from '../../src/engine/runtime/gpu-tensor.ts';
 
 function stored(values: Float64Array | Float32Array, t: GpuTensor): Float64Array {

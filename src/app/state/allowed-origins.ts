@@ -4,8 +4,8 @@
  * Content-Security-Policy once, as the page loads; a meta policy can only narrow, never widen, so an origin
  * added later is reachable from the next load on, and the pages say so (missingOrigins).
  */
-import type { ConductorChoice, EngineModelSource } from '../../client/conductors/conductor-choice.ts';
-import type { WorkerSpec } from '../../core/providers/types.ts';
+import type { ConductorChoice, EngineModelSource } from '../../client/index.ts';
+import type { WorkerSpec } from '../../core/providers/index.ts';
 
 export const FIXED_CONNECT_SOURCES: readonly string[] = [
   // The providers' own APIs.
@@ -60,8 +60,8 @@ const allowedByFixed = (origin: string) => FIXED_CONNECT_SOURCES.some((source) =
 export function chosenUrls(workers: readonly WorkerSpec[], conductor: ConductorChoice): string[] {
   const urls = workers.flatMap((w) => (w.baseUrl ? [w.baseUrl] : []));
   const fileUrl = (s: EngineModelSource | undefined) => (s?.from === 'url' ? [s.url] : []);
-  if (conductor.kind === 'remote') urls.push(conductor.baseUrl);
-  if (conductor.kind === 'engine') urls.push(...fileUrl(conductor.model.source), ...fileUrl(conductor.model.adapter));
+  if (conductor.kind === 'remote-endpoint') urls.push(conductor.baseUrl);
+  if (conductor.kind === 'engine-model') urls.push(...fileUrl(conductor.model.source), ...fileUrl(conductor.model.adapter));
   return urls;
 }
 

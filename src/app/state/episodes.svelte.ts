@@ -1,6 +1,5 @@
 import { getContext, setContext } from 'svelte';
-import { episodeStore } from '../../client/episodes.ts';
-import type { Episode, EpisodeFilter, EpisodeStats, ImportReport } from '../../core/episodes/index.ts';
+import { episodeStore, type Episode, type EpisodeFilter, type EpisodeStats, type ImportReport } from '../../core/episodes/index.ts';
 import { toBatonError } from '../../core/errors/index.ts';
 
 const PAGE_SIZE = 20;

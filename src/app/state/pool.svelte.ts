@@ -1,5 +1,5 @@
 import { getContext, setContext } from 'svelte';
-import type { WorkerSpec } from '../../core/providers/types.ts';
+import type { WorkerSpec } from '../../core/providers/index.ts';
 import { loadJson, saveJson } from './local-json.ts';
 import { defaultPool, newWorkerId, readPool } from './pool-schema.ts';
 

@@ -1,5 +1,5 @@
 import { getContext, setContext } from 'svelte';
-import { clearReplay, importReplayCsv, loadReplay, type StoredReplay } from '../../client/replay/index.ts';
+import { clearReplay, importReplayCsv, loadReplay, type StoredReplay } from '../../core/providers/replay/index.ts';
 import { toBatonError } from '../../core/errors/index.ts';
 
 export interface ReplaySummary {

@@ -2,11 +2,11 @@
  * What the Ask page shows of a run, built from the orchestra's events. Plain data and a pure reducer, so
  * it is tested without a browser (test/unit/app/state/run-view.test.ts); RunState wraps it in $state.
  */
-import type { Episode, StepRecord } from '../../core/episodes/types.ts';
-import type { RunEvent } from '../../core/orchestra/events.ts';
+import type { Episode, StepRecord } from '../../core/episodes/index.ts';
+import type { RunEvent } from '../../core/orchestra/index.ts';
 import { addCosts, sumUsage } from '../../core/pricing/index.ts';
-import type { ChatMessage, Usage } from '../../core/providers/types.ts';
-import type { Workflow } from '../../core/workflow/types.ts';
+import type { ChatMessage, Usage } from '../../core/providers/index.ts';
+import type { Workflow } from '../../core/workflow/index.ts';
 
 export type StepStatus = 'queued' | 'running' | 'done' | 'failed';
 

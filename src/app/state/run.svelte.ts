@@ -1,7 +1,7 @@
 import { getContext, setContext } from 'svelte';
-import { askInWorker, slotsNeeded, stopAsk, type AskRequest } from '../../client/ask/index.ts';
+import { askInService, slotsNeeded, stopAsk, type AskRequest } from '../../client/index.ts';
 import { toBatonError } from '../../core/errors/index.ts';
-import type { WorkerSpec } from '../../core/providers/types.ts';
+import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
 import type { KeysState } from './keys.svelte.ts';
 import { applyRunEvent, emptyRunView, runTotals, type RunView } from './run-view.ts';
@@ -76,7 +76,7 @@ export class RunState {
         },
       };
       const keys = await this.keys.unlockedKeys(slotsNeeded(request));
-      const episode = await askInWorker({ ...request, keys }, (e) => applyRunEvent(this.view, e));
+      const episode = await askInService({ ...request, keys }, (e) => applyRunEvent(this.view, e));
       this.view.episode = episode;
       this.status = episode.status === 'aborted' ? 'stopped' : 'done';
     } catch (e) {

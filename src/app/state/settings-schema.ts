@@ -1,6 +1,5 @@
-import type { AccessMode } from '../../core/workflow/types.ts';
-import { DEFAULT_MAX_STEPS } from '../../core/workflow/types.ts';
-import type { ConductorChoice, EngineFilesSource, EngineModelChoice, EngineModelSource, EngineWeights } from '../../client/conductors/conductor-choice.ts';
+import { type AccessMode, DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
+import type { ConductorChoice, EngineFilesSource, EngineModelChoice, EngineModelSource, EngineWeights } from '../../client/index.ts';
 
 export interface Settings {
   maxSteps: number;
@@ -20,7 +19,7 @@ export const DEFAULT_SETTINGS: Settings = {
   recursion: 0,
   maxUsdPerRun: 0.5,
   stepTimeoutS: 120,
-  conductor: { kind: 'auto' },
+  conductor: { kind: 'demo-auto' },
 };
 
 /** A number typed out of range is clamped to it (what was meant is clear); anything not a number falls back. */
@@ -54,22 +53,34 @@ function engineModel(value: unknown): EngineModelChoice | undefined {
   return { source, weights, ...(adapter ? { adapter } : {}), ...(v?.reasoning === false ? { reasoning: false as const } : {}) };
 }
 
+/** The kinds a choice was stored under before they were named for what they are. */
+const LEGACY_KINDS: Partial<Record<string, ConductorChoice['kind']>> = {
+  auto: 'demo-auto',
+  demo: 'random-routing',
+  engine: 'engine-model',
+  webllm: 'webllm-model',
+  worker: 'pool-worker',
+  remote: 'remote-endpoint',
+};
+
 /** Nothing stored: the default; a stored choice that no longer reads: random routing, which runs anywhere. */
 function conductorChoice(value: unknown): ConductorChoice {
   if (value === undefined) return DEFAULT_SETTINGS.conductor;
-  const v = value as Loose;
-  if (v?.kind === 'auto') return { kind: 'auto' };
-  if (v?.kind === 'demo') return { kind: 'demo' };
-  if (v?.kind === 'engine') {
+  const stored = value as Loose;
+  const legacy = typeof stored?.kind === 'string' ? LEGACY_KINDS[stored.kind] : undefined;
+  const v = legacy ? { ...stored, kind: legacy } : stored;
+  if (v?.kind === 'demo-auto') return { kind: 'demo-auto' };
+  if (v?.kind === 'random-routing') return { kind: 'random-routing' };
+  if (v?.kind === 'engine-model') {
     const model = engineModel(v.model);
-    if (model) return { kind: 'engine', model };
+    if (model) return { kind: 'engine-model', model };
   }
-  if (v?.kind === 'webllm' && typeof v.modelId === 'string' && v.modelId) return { kind: 'webllm', modelId: v.modelId };
-  if (v?.kind === 'worker' && typeof v.workerId === 'string') return { kind: 'worker', workerId: v.workerId };
-  if (v?.kind === 'remote' && typeof v.baseUrl === 'string' && typeof v.model === 'string') {
-    return { kind: 'remote', baseUrl: v.baseUrl, model: v.model };
+  if (v?.kind === 'webllm-model' && typeof v.modelId === 'string' && v.modelId) return { kind: 'webllm-model', modelId: v.modelId };
+  if (v?.kind === 'pool-worker' && typeof v.workerId === 'string') return { kind: 'pool-worker', workerId: v.workerId };
+  if (v?.kind === 'remote-endpoint' && typeof v.baseUrl === 'string' && typeof v.model === 'string') {
+    return { kind: 'remote-endpoint', baseUrl: v.baseUrl, model: v.model };
   }
-  return { kind: 'demo' };
+  return { kind: 'random-routing' };
 }
 
 /** Stored settings, checked field by field: anything missing or malformed falls back to its default. */

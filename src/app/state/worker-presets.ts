@@ -2,9 +2,9 @@
  * Workers a user can add in one click. Prices are US dollars per million tokens as published by each
  * provider when this table was written: editable per worker, and shown as estimates.
  */
-import type { WorkerSpec } from '../../core/providers/types.ts';
+import type { WorkerSpec } from '../../core/providers/index.ts';
+import { DEMO_POOL } from '../../core/providers/simulated/index.ts';
 // demo-pool.ts directly: the simulated index also pulls in the graders (mathjs), which first paint must not load.
-import { DEMO_POOL } from '../../core/providers/simulated/demo-pool.ts';
 
 export interface WorkerPreset {
   name: string;

@@ -1,3 +1,2 @@
 export { KeyStore, KEY_DB_NAME, type KeyInfo } from './key-store.ts';
-export { callsRemoteApi, keySlot, keyDestination } from './key-slot.ts';
 export { encryptSecret, decryptSecret, PBKDF2_ITERATIONS, type EncryptedSecret } from './key-crypto.ts';

@@ -1,1 +1,2 @@
 export * from './datasets/index.ts';
+export * from './baselines/index.ts';

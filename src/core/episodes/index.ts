@@ -9,3 +9,4 @@ export { storeFullError, isQuotaError } from './store-errors.ts';
 export { DEFAULT_PAGE_SIZE, pageSize, type EpisodeStore, type EpisodePage, type ListOptions } from './store.ts';
 export { EPISODE_DB_NAME, EPISODE_DB_VERSION, EPISODE_STORE, openEpisodeDb, type EpisodeDb, type OpenEpisodeDbOptions } from './idb-schema.ts';
 export { IdbEpisodeStore, type IdbEpisodeStoreOptions } from './idb-store.ts';
+export { episodeStore } from './browser-store.ts';

@@ -1,6 +1,6 @@
 import type { Task } from '../task.ts';
-import type { ChatMessage, Usage, WorkerSpec } from '../providers/types.ts';
-import type { Access, Workflow } from '../workflow/types.ts';
+import type { ChatMessage, Usage, WorkerSpec } from '../providers/index.ts';
+import type { Access, Workflow } from '../workflow/index.ts';
 
 export const EPISODE_VERSION = 1;
 

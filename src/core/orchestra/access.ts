@@ -1,4 +1,4 @@
-import type { Access } from '../workflow/types.ts';
+import type { Access } from '../workflow/index.ts';
 
 /**
  * The earlier steps a step at `index` sees, in order. 'all' means every earlier step; a list keeps only

@@ -1,6 +1,6 @@
 import { BatonError } from '../errors/index.ts';
-import { costUsd } from '../pricing/cost.ts';
-import type { ChatMessage, WorkerSpec } from '../providers/types.ts';
+import { costUsd } from '../pricing/index.ts';
+import type { ChatMessage, WorkerSpec } from '../providers/index.ts';
 
 /** Three significant digits: "$0.5", "$0.0101", not "$0.500000". */
 const usd = (x: number) => `$${Number(x.toPrecision(3))}`;

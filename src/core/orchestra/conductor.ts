@@ -1,5 +1,5 @@
-import type { ConductorInfo } from '../episodes/types.ts';
-import type { ChatMessage, Usage } from '../providers/types.ts';
+import type { ConductorInfo } from '../episodes/index.ts';
+import type { ChatMessage, Usage } from '../providers/index.ts';
 
 export interface ConductorRequest {
   /** System + user messages, ending with the assistant prefill the Conductor continues. */

@@ -1,6 +1,6 @@
-import type { Episode, RoundRecord, StepRecord } from '../episodes/types.ts';
-import type { ChatMessage, Usage } from '../providers/types.ts';
-import type { Workflow } from '../workflow/types.ts';
+import type { Episode, RoundRecord, StepRecord } from '../episodes/index.ts';
+import type { ChatMessage, Usage } from '../providers/index.ts';
+import type { Workflow } from '../workflow/index.ts';
 
 /**
  * Everything a run reports while it goes, for the UI and the CLI. `round` is 0 for the first workflow,

@@ -1,9 +1,9 @@
-import type { StepRecord } from '../episodes/types.ts';
+import type { StepRecord } from '../episodes/index.ts';
 import { BatonError, toBatonError } from '../errors/index.ts';
-import { costUsd } from '../pricing/cost.ts';
-import type { WorkerModel } from '../providers/types.ts';
+import { costUsd } from '../pricing/index.ts';
+import type { WorkerModel } from '../providers/index.ts';
 import type { Task } from '../task.ts';
-import type { Step, Workflow } from '../workflow/types.ts';
+import type { Step, Workflow } from '../workflow/index.ts';
 import { visibleSteps } from './access.ts';
 import type { BudgetLedger } from './budget.ts';
 import type { RunEventListener } from './events.ts';

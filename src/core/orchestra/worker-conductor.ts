@@ -1,5 +1,5 @@
-import { costUsd } from '../pricing/cost.ts';
-import type { WorkerModel } from '../providers/types.ts';
+import { costUsd } from '../pricing/index.ts';
+import type { WorkerModel } from '../providers/index.ts';
 import type { Conductor, ConductorOutput, ConductorRequest } from './conductor.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../providers/types.ts';
+import type { ChatMessage } from '../providers/index.ts';
 
 /** One earlier step as a worker is shown it. `worker` is its model id (pool index), not its step index. */
 export interface SharedStep {

@@ -1,4 +1,4 @@
-import type { Price, Usage } from '../providers/types.ts';
+import type { Price, Usage } from '../providers/index.ts';
 
 /**
  * Dollars for one call, or null when the price is unknown (unknown is not free).

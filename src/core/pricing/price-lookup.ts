@@ -4,7 +4,7 @@
  * tried with and without; a dated snapshot or alias (`-20250929`, `-2024-08-06`, `-0125`, `-latest`, `-0`,
  * `-preview-...`) finds its base model. Anything else is unknown: undefined, never zero.
  */
-import type { Price, WorkerSpec } from '../providers/types.ts';
+import type { Price, WorkerSpec } from '../providers/index.ts';
 import { PRICE_TABLE, type PriceEntry } from './price-table.ts';
 
 /** User prices by model name, merged on top of the table (same matching rules). */

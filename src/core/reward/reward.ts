@@ -5,7 +5,7 @@
  * normalisation only the spacing differs. A failed worker call is an infrastructure error: it
  * says nothing about the Conductor's choice, so it is flagged and kept out of training.
  */
-import type { Reward } from '../episodes/types.ts';
+import type { Reward } from '../episodes/index.ts';
 
 export interface RewardScheme {
   /** The workflow did not parse. */

@@ -5,7 +5,7 @@
  * engine implements it (src/engine/runtime/engine-policy.ts); a remote or CPU policy could too.
  * Training (trainStep) joins this interface with the training issue.
  */
-import type { ChatMessage } from '../providers/types.ts';
+import type { ChatMessage } from '../providers/index.ts';
 
 /** A prompt as chat messages (rendered with the policy's chat template) or as token ids taken as they are. */
 export type PolicyPrompt = readonly ChatMessage[] | readonly number[];

@@ -4,7 +4,7 @@
  * assistant prefill that the Conductor continues. Also the recursion turn (section 7). Wording is ours.
  * Tested by test/unit/core/workflow/prompt.test.ts.
  */
-import type { ChatMessage, WorkerSpec } from '../providers/types.ts';
+import type { ChatMessage, WorkerSpec } from '../providers/index.ts';
 import type { TaskKind } from '../task.ts';
 import { pickExamples, type WorkedExample } from './examples.ts';
 import { renderWorkflow } from './render.ts';

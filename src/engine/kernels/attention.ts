@@ -1,5 +1,5 @@
 /**
- * Causal GQA attention over the KV cache, a port of attentionRef in model/ops.ref.ts computed flash-style (online
+ * Causal GQA attention over the KV cache, a port of attentionRef in attention.ref.ts computed flash-style (online
  * softmax over blocks of 64 keys), so no (T, S) score matrix is ever stored. Serves prefill
  * (T = prompt length) and decode (T = 1) alike; keys of positions > startPos + t are never read.
  * Several sequences may share one call (a group decoded as a batch): the T query rows are Tq rows of

@@ -1,5 +1,5 @@
 /**
- * Embedding gather, a port of embeddingRef in model/ops.ref.ts: out (T, C) = table[ids] where table is (V, C).
+ * Embedding gather, a port of embeddingRef in embedding.ref.ts: out (T, C) = table[ids] where table is (V, C).
  * The table may be split in row chunks (a vocabulary larger than one storage binding): each chunk
  * is one dispatch that writes only the rows whose id falls in [rowStart, rowStart + rows).
  * Grid: one thread per output value, 256 per workgroup.

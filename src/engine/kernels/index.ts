@@ -1,4 +1,4 @@
-/** The engine's WGSL kernels (each a port of its float64 reference in ../model/ops.ref.ts). */
+/** The engine's WGSL kernels, each beside its float64 reference (x.ts is a port of x.ref.ts). */
 export { attentionForward, type AttentionOptions } from './attention.ts';
 export { embeddingForward } from './embedding.ts';
 export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int4.ts';
@@ -9,3 +9,13 @@ export { rmsnormForward } from './rmsnorm.ts';
 export { ropeCacheForward, ropeTable } from './rope.ts';
 export { swigluForward } from './swiglu.ts';
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
+export { attentionRef, type AttentionShape } from './attention.ref.ts';
+export { embeddingRef } from './embedding.ref.ts';
+export { embeddingInt4Ref } from './embedding-int4.ref.ts';
+export { logSoftmaxRef } from './logprobs.ref.ts';
+export { matmulRef } from './matmul.ref.ts';
+export { matmulInt4Ref } from './matmul-int4.ref.ts';
+export { rmsnormRef } from './rmsnorm.ref.ts';
+export { ropeRef } from './rope.ref.ts';
+export { swigluRef } from './swiglu.ref.ts';
+export type { Vec } from './ref-types.ts';

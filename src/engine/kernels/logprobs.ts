@@ -1,5 +1,5 @@
 /**
- * Log-probability of the chosen token of each row, a port of logSoftmaxRef in model/ops.ref.ts (then a gather): numerically stable
+ * Log-probability of the chosen token of each row, a port of logSoftmaxRef in logprobs.ref.ts (then a gather): numerically stable
  * (running max and rescaled sum per thread, f32 throughout), one workgroup of 256 threads per row
  * of the vocabulary, then a pairwise (max, sum) reduction. Logits are divided by the temperature
  * first, as GRPO's loss does. Grid: R workgroups folded into 2-D.

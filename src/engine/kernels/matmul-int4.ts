@@ -1,5 +1,5 @@
 /**
- * Linear-layer matmul over int4 weights, a port of matmulRef in model/ops.ref.ts applied to the
+ * Linear-layer matmul over int4 weights, a port of matmulInt4Ref in matmul-int4.ref.ts: matmulRef applied to the
  * weights int4RoundTripRef (quant/int4.ref.ts) reads back, without ever storing them dequantised:
  *   out[m, col0 + n] (+)= alpha * sum_k x[m, k] * (level[n, k] * scale[n, k / G]) + b[col0 + n]
  * w (N, K / 8) u32 packed as in quant/int4.ts, scales (N, K / G) and b in the float dtype.

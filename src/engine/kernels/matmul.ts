@@ -1,5 +1,5 @@
 /**
- * Linear-layer matmul, a port of matmulRef in model/ops.ref.ts, for prefill and decode alike:
+ * Linear-layer matmul, a port of matmulRef in matmul.ref.ts, for prefill and decode alike:
  *   out[m, col0 + n] (+)= alpha * sum_k x[m, k] * w[n, k] + b[col0 + n]      m < M, n < N
  * x (M, K) f32, w (N, K) in the weight dtype, out (M, ldo) f32. `ldo` and `col0` let a weight split
  * in row chunks write its slice of the output columns (the bias covers the whole weight);

@@ -1,5 +1,5 @@
 /**
- * RMSNorm, a port of rmsnormRef in model/ops.ref.ts: out (rows, C) = x / rms(x) * w, w (C) in the weight dtype.
+ * RMSNorm, a port of rmsnormRef in rmsnorm.ref.ts: out (rows, C) = x / rms(x) * w, w (C) in the weight dtype.
  * One workgroup per row: strided sum of squares (f32), tree reduction, scale. A decode step's norm is a
  * single workgroup, so its time is the length of each thread's chain of loads: 256 threads keep it short
  * (64 took ~48 us a norm on an H200, most of a 896-wide row's time being 14 dependent loads per thread).

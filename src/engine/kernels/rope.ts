@@ -1,5 +1,5 @@
 /**
- * Rotary position embedding, a port of ropeRef in model/ops.ref.ts, fused with the KV-cache append
+ * Rotary position embedding, a port of ropeRef in rope.ref.ts, fused with the KV-cache append
  * (the cache write of forward.ref.ts) into one dispatch per layer: q (T, H, D) is rotated in place;
  * k (T, KV, D) is rotated into the key cache and v copied into the value cache, token t of sequence
  * b = t / Tq landing at row startPos + t % Tq of cache slot slots[b]. As two rope dispatches and

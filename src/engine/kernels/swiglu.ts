@@ -1,5 +1,5 @@
 /**
- * SwiGLU, a port of swigluRef in model/ops.ref.ts: out (n) = silu(gate) * up. One thread per value, 256 per workgroup.
+ * SwiGLU, a port of swigluRef in swiglu.ref.ts: out (n) = silu(gate) * up. One thread per value, 256 per workgroup.
  */
 import type { KernelSpec } from '../device/index.ts';
 import { ceilDiv, grid2d, header } from './wgsl.ts';

@@ -1,6 +1,6 @@
 /**
  * The model folder's public face: config, weights (safetensors), model files from a URL or picked
- * files, LoRA adapters, and the float64 reference forward pass. Browser-safe: the Node disk source
+ * files, and LoRA adapters. Browser-safe: the Node disk source
  * lives in ./files-node.ts and is imported directly by Node code.
  */
 export { parseModelConfig, ropeInvFreq } from './config.ts';
@@ -40,7 +40,3 @@ export {
   writePeftAdapter,
 } from './lora.ts';
 export type { LinearModule, LoraAdapter, LoraConfig, LoraWeights } from './lora.ts';
-export { createRefKvCache, loadRefModel, refForward, refLogprobs } from './forward.ref.ts';
-export type { RefForwardOptions, RefKvCache, RefLogprobOptions, RefModel } from './forward.ref.ts';
-export { attentionRef, embeddingRef, logSoftmaxRef, matmulRef, rmsnormRef, ropeRef, swigluRef } from './ops.ref.ts';
-export type { AttentionShape, Vec } from './ops.ref.ts';

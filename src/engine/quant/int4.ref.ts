@@ -12,8 +12,8 @@
  * accuracy while costing a second stored value per group and a subtraction per weight; the bound
  * above is also simpler to test against. One of the 16 levels (-8) goes unused.
  */
-import { f16ToF32, f32ToF16, type Vec } from '../model/index.ts';
-import type { Dtype } from '../kernels/index.ts';
+import type { Dtype, Vec } from '../kernels/index.ts';
+import { f16ToF32, f32ToF16 } from '../model/index.ts';
 
 /** Largest magnitude of a quantised weight. */
 export const INT4_MAX_LEVEL = 7;

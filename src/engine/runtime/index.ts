@@ -3,3 +3,5 @@ export { KvCache } from './kv-cache.ts';
 export { createSampler, logSoftmax, streamSeed, type Sampled, type Sampler, type SamplingOptions } from './sampling.ts';
 export type { ModelWeights, WeightFormat } from './model-weights.ts';
 export { EnginePolicy, type EngineGroupOptions, type EnginePolicyOptions, type TokenMasks } from './engine-policy.ts';
+export { createRefKvCache, loadRefModel, refForward, refLogprobs } from './forward.ref.ts';
+export type { RefForwardOptions, RefKvCache, RefLogprobOptions, RefModel } from './forward.ref.ts';

@@ -4,8 +4,8 @@
  * transformers.js is imported lazily: pages that never load a local model do not pay for it.
  */
 import { BatonError } from '../../core/errors/index.ts';
-import type { ChatMessage } from '../../core/providers/types.ts';
-import { readJson, type ModelFiles } from '../model/files.ts';
+import type { ChatMessage } from '../../core/providers/index.ts';
+import { readJson, type ModelFiles } from '../model/index.ts';
 
 export interface RenderChatOptions {
   /**

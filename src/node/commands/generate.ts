@@ -7,9 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ChatMessage } from '../../core/providers/types.ts';
+import type { ChatMessage } from '../../core/providers/index.ts';
 import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
-import { createWorkflowConstraint, tokenVocabOf, type WorkflowFormat } from '../../engine/constrain/index.ts';
+import { createWorkflowConstraint, tokenVocabOf, type WorkflowFormat } from '../../core/workflow/constrain/index.ts';
 import { EnginePolicy } from '../../engine/index.ts';
 import { openNodeModel, weightsFlag } from '../webgpu.ts';
 

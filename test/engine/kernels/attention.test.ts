@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
-import { attentionForward } from '../../../src/engine/kernels/index.ts';
-import { attentionRef } from '../../../src/engine/model/index.ts';
+import { attentionForward, attentionRef } from '../../../src/engine/kernels/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 

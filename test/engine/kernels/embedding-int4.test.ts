@@ -1,7 +1,6 @@
 import { describe, it } from 'vitest';
-import { embeddingInt4Forward } from '../../../src/engine/kernels/index.ts';
-import { embeddingRef } from '../../../src/engine/model/index.ts';
-import { int4RoundTripRef, quantizeInt4 } from '../../../src/engine/quant/index.ts';
+import { embeddingInt4Forward, embeddingInt4Ref } from '../../../src/engine/kernels/index.ts';
+import { quantizeInt4 } from '../../../src/engine/quant/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 
@@ -21,7 +20,7 @@ describe('embeddingInt4Forward', () => {
       { ids: Uint32Array.from(ids), table: q.packed, scales: q.scales as Float32Array, out: ids.length * C },
       { T: ids.length, C, rowStart: 0, rows: V },
     );
-    checkTensor('int4 embedding', out, embeddingRef(int4RoundTripRef(table, V, C, 32), ids, C));
+    checkTensor('int4 embedding', out, embeddingInt4Ref(table, ids, V, C, 32));
   });
 
   it('writes only the rows of its chunk', async () => {
@@ -37,7 +36,7 @@ describe('embeddingInt4Forward', () => {
       { ids: Uint32Array.from(ids), table: chunk.packed, scales: chunk.scales as Float32Array, out: before },
       { T: ids.length, C, rowStart, rows },
     );
-    const full = embeddingRef(int4RoundTripRef(table, V, C, 32), ids, C);
+    const full = embeddingInt4Ref(table, ids, V, C, 32);
     const expected = Float64Array.from(before);
     ids.forEach((id, t) => {
       if (id >= rowStart && id < rowStart + rows) expected.set(full.subarray(t * C, (t + 1) * C), t * C);

@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
-import { embeddingForward } from '../../../src/engine/kernels/index.ts';
-import { embeddingRef } from '../../../src/engine/model/index.ts';
+import { embeddingForward, embeddingRef } from '../../../src/engine/kernels/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 

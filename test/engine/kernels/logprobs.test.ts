@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
-import { logprobsForward } from '../../../src/engine/kernels/index.ts';
-import { logSoftmaxRef } from '../../../src/engine/model/index.ts';
+import { logprobsForward, logSoftmaxRef } from '../../../src/engine/kernels/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 

@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
-import { matmulForward } from '../../../src/engine/kernels/index.ts';
-import { matmulRef } from '../../../src/engine/model/index.ts';
+import { matmulForward, matmulRef } from '../../../src/engine/kernels/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 

@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
-import { rmsnormForward } from '../../../src/engine/kernels/index.ts';
-import { rmsnormRef } from '../../../src/engine/model/index.ts';
+import { rmsnormForward, rmsnormRef } from '../../../src/engine/kernels/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 

@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
-import { ropeCacheForward, ropeTable } from '../../../src/engine/kernels/index.ts';
-import { ropeRef } from '../../../src/engine/model/index.ts';
+import { ropeCacheForward, ropeTable, ropeRef } from '../../../src/engine/kernels/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 

@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
-import { swigluForward } from '../../../src/engine/kernels/index.ts';
-import { swigluRef } from '../../../src/engine/model/index.ts';
+import { swigluForward, swigluRef } from '../../../src/engine/kernels/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 

@@ -1,5 +1,6 @@
 /** The float64 reference model as int4 weights read it back: what an int4 GpuModel must match tightly. */
-import { expectedShapes, weightNames, type RefModel } from '../../../src/engine/model/index.ts';
+import { expectedShapes, weightNames } from '../../../src/engine/model/index.ts';
+import { type RefModel } from '../../../src/engine/runtime/index.ts';
 import { INT4_GROUP_SIZE, int4RoundTripRef } from '../../../src/engine/quant/index.ts';
 
 /** The tensors GpuModel stores as int4: every projection, and the LM head when `head`. */

@@ -2,8 +2,7 @@
  * The Conductor worker's latest model load, as the Ask page shows it: a run that must first load its
  * Conductor (the demo engine model, a web-llm model) shows the download here, with a Cancel.
  */
-import { runtimesInWorker, watchConductorLoads } from '../../../client/ask/index.ts';
-import type { ConductorLoadStatus } from '../../../client/conductors/conductor-runtimes.ts';
+import { runtimesInService, watchConductorLoads, type ConductorLoadStatus } from '../../../client/index.ts';
 import { shownLoad, type LoadsByRuntime } from './shown-load.ts';
 
 export class ConductorLoad {
@@ -31,6 +30,6 @@ export class ConductorLoad {
 
   /** Cancels the load shown (its runtime's loads), not a load of the other runtime. */
   async cancel(): Promise<void> {
-    await runtimesInWorker().cancel(this.status?.runtime);
+    await runtimesInService().cancel(this.status?.runtime);
   }
 }

@@ -1,5 +1,5 @@
 /** A Conductor model load's progress in words and as a percentage, for every progress bar in the app. */
-import type { LoadProgress } from '../../../client/conductors/download-meter.ts';
+import type { LoadProgress } from '../../../client/index.ts';
 import { formatBytes } from '../../format.ts';
 
 function duration(seconds: number): string {

@@ -1,5 +1,5 @@
-import type { ConductorLoadStatus } from '../../../client/conductors/conductor-runtimes.ts';
 
+import type { ConductorLoadStatus } from '../../../client/index.ts';
 export type LoadsByRuntime = Partial<Record<ConductorLoadStatus['runtime'], ConductorLoadStatus>>;
 
 /**

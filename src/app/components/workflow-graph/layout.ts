@@ -3,7 +3,7 @@
  * steps that see only the task (or only the same earlier steps) share a row: they can run in parallel.
  * Pure; tested by test/unit/app/components/workflow-graph/layout.test.ts.
  */
-import type { Step } from '../../../core/workflow/types.ts';
+import type { Step } from '../../../core/workflow/index.ts';
 
 export const NODE_W = 232;
 export const NODE_H = 132;

@@ -1,15 +1,11 @@
 /**
  * The Conductor page's view of Baton's engine in the Conductor worker: what this browser supports,
  * what is loaded, the progress of a load (which can be cancelled), and the download cache. Calls go
- * through client/ask.
+ * through src/client.
  */
 import { toBatonError } from '../../../core/errors/index.ts';
-import { engineInWorker, runtimesInWorker } from '../../../client/ask/index.ts';
-import type { EngineModelChoice } from '../../../client/conductors/conductor-choice.ts';
-import type { ConductorLoadStatus } from '../../../client/conductors/conductor-runtimes.ts';
-import type { LoadProgress } from '../../../client/conductors/download-meter.ts';
-import { loadAdvice } from '../../../client/conductors/load-advice.ts';
-import type { CachedModelFiles, EngineSupport, LoadedEngineInfo } from '../../../client/conductors/engine-host.ts';
+import { engineInService, runtimesInService, type EngineModelChoice, type ConductorLoadStatus, type LoadProgress, type CachedModelFiles, type EngineSupport, type LoadedEngineInfo } from '../../../client/index.ts';
+import { loadAdvice } from './load-advice.ts';
 
 /** What a failed or cancelled load says on the page; a cancel is no failure, so it has its own wording. */
 export interface LoadMessage {
@@ -35,7 +31,7 @@ export class EngineState {
   cache = $state.raw<CachedModelFiles[]>([]);
 
   async refresh(): Promise<void> {
-    const engine = engineInWorker();
+    const engine = engineInService();
     [this.support, this.loaded, this.cache] = await Promise.all([engine.support(), engine.current(), engine.cached()]);
   }
 
@@ -43,7 +39,7 @@ export class EngineState {
     this.loading = true;
     this.error = undefined;
     this.progress = undefined;
-    const runtimes = runtimesInWorker();
+    const runtimes = runtimesInService();
     try {
       const request = { model, ...(files ? { files } : {}), ...(adapterFiles ? { adapterFiles } : {}) };
       this.loaded = await runtimes.loadEngine(request);
@@ -71,16 +67,16 @@ export class EngineState {
   }
 
   async cancel(): Promise<void> {
-    await runtimesInWorker().cancel('engine');
+    await runtimesInService().cancel('engine');
   }
 
   async unload(): Promise<void> {
-    await engineInWorker().unload();
+    await engineInService().unload();
     this.loaded = undefined;
   }
 
   async clearCache(): Promise<void> {
-    const engine = engineInWorker();
+    const engine = engineInService();
     await engine.clearCache();
     this.cache = await engine.cached();
   }

@@ -1,13 +1,10 @@
 /**
  * The Conductor page's view of web-llm in the Conductor worker: the models this GPU can run (or why
  * none), which one is loaded, a load's progress (which can be cancelled), and which models the browser
- * keeps. Calls go through client/ask; web-llm itself only ever runs in the worker.
+ * keeps. Calls go through src/client; web-llm itself only ever runs in the Conductor web worker.
  */
 import { toBatonError } from '../../../core/errors/index.ts';
-import { runtimesInWorker, webllmInWorker } from '../../../client/ask/index.ts';
-import type { ConductorLoadStatus } from '../../../client/conductors/conductor-runtimes.ts';
-import type { LoadProgress } from '../../../client/conductors/download-meter.ts';
-import type { WebllmModelChoice } from '../../../client/webllm/index.ts';
+import { runtimesInService, webllmInService, type ConductorLoadStatus, type LoadProgress, type WebllmModelChoice } from '../../../client/index.ts';
 import { loadMessage, type LoadMessage } from './engine-state.svelte.ts';
 
 export class WebllmState {
@@ -24,7 +21,7 @@ export class WebllmState {
   error = $state.raw<LoadMessage | undefined>(undefined);
 
   async refresh(): Promise<void> {
-    const webllm = webllmInWorker();
+    const webllm = webllmInService();
     try {
       this.choices = await webllm.choices();
       this.unavailable = undefined;
@@ -39,7 +36,7 @@ export class WebllmState {
 
   /** Which model is loaded and which the browser keeps; a gone worker leaves the page as it was, not broken. */
   async #refreshLoaded(): Promise<void> {
-    this.loaded = await webllmInWorker()
+    this.loaded = await webllmInService()
       .current()
       .catch(() => undefined);
     await this.refreshCache();
@@ -47,7 +44,7 @@ export class WebllmState {
 
   async refreshCache(): Promise<void> {
     try {
-      this.cached = (await webllmInWorker().cached()).filter((c) => c.cached).map((c) => c.modelId);
+      this.cached = (await webllmInService().cached()).filter((c) => c.cached).map((c) => c.modelId);
     } catch {
       // The storage web-llm uses is out of reach (e.g. private browsing); the page then lists nothing.
       this.cached = [];
@@ -58,7 +55,7 @@ export class WebllmState {
     this.loading = modelId;
     this.error = undefined;
     this.progress = undefined;
-    const runtimes = runtimesInWorker();
+    const runtimes = runtimesInService();
     try {
       await runtimes.loadWebllm(modelId);
       return true;
@@ -84,18 +81,18 @@ export class WebllmState {
   }
 
   async cancel(): Promise<void> {
-    await runtimesInWorker().cancel('webllm');
+    await runtimesInService().cancel('webllm');
   }
 
   async unload(): Promise<void> {
-    await webllmInWorker().unload();
+    await webllmInService().unload();
     this.loaded = undefined;
   }
 
   async free(modelId: string): Promise<void> {
     this.error = undefined;
     try {
-      await webllmInWorker().free(modelId);
+      await webllmInService().free(modelId);
     } catch (e) {
       this.error = loadMessage(e, 'run/config');
     }

@@ -47,15 +47,15 @@ test('nothing that could widen or inject into the policy is an origin', () => {
 
 test('the URLs chosen: pool base URLs, a remote Conductor, an engine model and adapter given by URL', () => {
   const pool = [worker('a', 'https://a.example.org/v1'), worker('b'), { ...worker('c'), provider: 'simulated' as const }];
-  expect(chosenUrls(pool, { kind: 'remote', baseUrl: 'https://c.example.org/v1', model: 'x' })).toEqual(['https://a.example.org/v1', 'https://c.example.org/v1']);
+  expect(chosenUrls(pool, { kind: 'remote-endpoint', baseUrl: 'https://c.example.org/v1', model: 'x' })).toEqual(['https://a.example.org/v1', 'https://c.example.org/v1']);
   expect(
     chosenUrls(pool, {
-      kind: 'engine',
+      kind: 'engine-model',
       model: { source: { from: 'url', url: 'https://m.example.org/model/' }, weights: 'f32', adapter: { from: 'url', url: 'https://l.example.org/lora/' } },
     }),
   ).toEqual(['https://a.example.org/v1', 'https://m.example.org/model/', 'https://l.example.org/lora/']);
-  expect(chosenUrls(pool, { kind: 'engine', model: { source: { from: 'hub', repo: 'o/r' }, weights: 'int4' } })).toEqual(['https://a.example.org/v1']);
-  expect(chosenUrls([], { kind: 'worker', workerId: 'a' })).toEqual([]);
+  expect(chosenUrls(pool, { kind: 'engine-model', model: { source: { from: 'hub', repo: 'o/r' }, weights: 'int4' } })).toEqual(['https://a.example.org/v1']);
+  expect(chosenUrls([], { kind: 'pool-worker', workerId: 'a' })).toEqual([]);
 });
 
 test('extra origins: valid ones the fixed hosts do not already allow, once each, sorted', () => {

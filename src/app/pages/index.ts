@@ -1,0 +1,6 @@
+/** One component per page; App.svelte routes between them. */
+export { default as AskPage } from './ask/ask-page.svelte';
+export { default as ConductorPage } from './conductor/conductor-page.svelte';
+export { default as EpisodesPage } from './episodes/episodes-page.svelte';
+export { default as SettingsPage } from './settings/settings-page.svelte';
+export { default as WorkersPage } from './workers/workers-page.svelte';

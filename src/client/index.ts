@@ -1,0 +1,26 @@
+/**
+ * What the page (src/app) calls: typed handles on the web workers, the key store, and the plain-data
+ * contracts of the services behind them. The app reaches web workers only through this folder.
+ */
+export { askInService, engineInService, runtimesInService, stopAsk, watchConductorLoads, webllmInService } from './conductor.ts';
+export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
+export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
+export {
+  DEMO_ENGINE_MODEL,
+  describeConductor,
+  hubRepoId,
+  slotsNeeded,
+  type AskOptions,
+  type AskRequest,
+  type CachedModelFiles,
+  type ConductorChoice,
+  type ConductorLoadStatus,
+  type EngineFilesSource,
+  type EngineModelChoice,
+  type EngineModelSource,
+  type EngineSupport,
+  type EngineWeights,
+  type LoadedEngineInfo,
+  type LoadProgress,
+  type WebllmModelChoice,
+} from '../services/conductor/index.ts';

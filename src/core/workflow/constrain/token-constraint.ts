@@ -1,0 +1,267 @@
+/**
+ * A character automaton lifted to tokens: for a state, the bitmask of token ids whose text it accepts
+ * (plus end-of-sequence ids where the text may end), cached by the automaton's state key, since the
+ * states of a long generation repeat (free text, a subtask's middle).
+ */
+import { BatonError } from '../../errors/index.ts';
+import { walkText, type CharAutomaton } from './char-automaton.ts';
+import { markAcceptedTokens, sortVocab, type SortedVocab } from './sorted-vocab.ts';
+
+export interface TokenVocab {
+  /**
+   * The text of every token id, decoded alone; '' for ids that must never be sampled (control tokens).
+   * Keep the array unchanged: constraints built on the same array share its sorted form.
+   */
+  vocab: readonly string[];
+  /** End-of-sequence ids: allowed exactly where the text may end. */
+  eosIds: readonly number[];
+}
+
+export interface TokenConstraint<S> {
+  /** Ids 0 .. vocabSize - 1; a mask has ceil(vocabSize / 32) words. */
+  readonly vocabSize: number;
+  start(): S;
+  /**
+   * Which tokens may come next: bit (id & 31) of word (id >> 5) is set for an allowed id. The array is
+   * cached and shared: read it, do not change it. All zero after end-of-sequence.
+   * `remaining`, the tokens still allowed this one included, lets the text finish in time: once it
+   * runs short, only tokens that spell a shortest way to an accepted end are allowed (see
+   * FINISH_MARGIN), so a generation cut by its token budget still ends with a complete text.
+   */
+  mask(state: S, remaining?: number): Uint32Array;
+  isAllowed(state: S, tokenId: number): boolean;
+  /** The state after `tokenId`; throws a BatonError ('data/invalid') if the mask forbids it. */
+  advance(state: S, tokenId: number): S;
+  /** Whether the text so far is complete (end-of-sequence allowed). */
+  isAccepting(state: S): boolean;
+  /** Whether end-of-sequence has been taken: nothing may follow. */
+  isFinished(state: S): boolean;
+}
+
+/** Masks kept per constraint; a Conductor's generation touches far fewer distinct states. */
+const CACHE_SIZE = 512;
+
+/** Longest shortest-completion searched for: the format's longest way to its end from any state is far below. */
+const MAX_COMPLETION = 256;
+
+/**
+ * Tokens of slack kept beyond a shortest completion before only it is allowed. One token lengthens the
+ * shortest completion by at most this much (a workflow token adds at most a few model ids, each
+ * wanting about ten more characters), so the text can always finish once narrowing starts.
+ */
+const FINISH_MARGIN = 64;
+
+/** A position in a constrained generation: the automaton state, and whether end-of-sequence was taken. */
+export interface ConstrainedState<S> {
+  readonly chars: S;
+  readonly finished: boolean;
+}
+
+export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: TokenVocab): TokenConstraint<ConstrainedState<S>> {
+  const vocabSize = tokens.vocab.length;
+  const eos = new Set(tokens.eosIds);
+  for (const id of eos) {
+    if (!(Number.isInteger(id) && id >= 0 && id < vocabSize)) {
+      throw new BatonError({
+        code: 'data/invalid',
+        message: `End-of-sequence id ${id} is outside the vocabulary (0..${vocabSize - 1}); pass the tokenizer's ids.`,
+      });
+    }
+  }
+  if (eos.size === 0) {
+    throw new BatonError({
+      code: 'data/invalid',
+      message: 'A constraint needs at least one end-of-sequence id, or generation could never stop.',
+    });
+  }
+  const prepared = prepareVocab(tokens.vocab, eos);
+  const horizon = prepared.everyToken.longest;
+  const words = Math.ceil(vocabSize / 32);
+  const none = new Uint32Array(words);
+  const masks = new LruCache<Uint32Array>(CACHE_SIZE);
+  const localMasks = new LruCache<Uint32Array>(CACHE_SIZE);
+  const completions = new LruCache<string | null>(CACHE_SIZE);
+  const tokensByText = prepared.byText;
+  // A shortest completion is spelled with one-character ASCII tokens (the format is ASCII), so each of
+  // its characters costs at most one token.
+  const alphabet = [...tokensByText.keys()].filter((t) => t.length === 1 && t.charCodeAt(0) < 128).map((t) => t.charCodeAt(0));
+
+  /** The shortest text taking `s` to an accepted end (breadth-first over one-character tokens), or null past MAX_COMPLETION. */
+  function shortestCompletion(s: S): string | null {
+    const key = automaton.key(s, MAX_COMPLETION);
+    const cached = completions.get(key);
+    if (cached !== undefined) return cached;
+    let found: string | null = null;
+    let frontier = [{ s, text: '' }];
+    const seen = new Set([key]);
+    for (let depth = 0; depth <= MAX_COMPLETION && frontier.length > 0 && found === null; depth++) {
+      const next: { s: S; text: string }[] = [];
+      for (const node of frontier) {
+        if (automaton.accepts(node.s)) {
+          found = node.text;
+          break;
+        }
+        for (const code of alphabet) {
+          const after = automaton.step(node.s, code);
+          if (after === undefined) continue;
+          const k = automaton.key(after, MAX_COMPLETION);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          next.push({ s: after, text: node.text + String.fromCharCode(code) });
+        }
+      }
+      frontier = next;
+    }
+    completions.set(key, found);
+    return found;
+  }
+
+  /** The tokens that spell a prefix of `completion` (end-of-sequence for an empty one). */
+  function finishingMask(completion: string): Uint32Array {
+    const mask = new Uint32Array(words);
+    const ids = completion === '' ? [...eos] : Array.from({ length: completion.length }, (_, i) => tokensByText.get(completion.slice(0, i + 1)) ?? []).flat();
+    for (const id of ids) mask[id >>> 5] |= 1 << (id & 31);
+    return mask;
+  }
+
+  function maskOf(s: S): Uint32Array {
+    const key = automaton.key(s, horizon);
+    let mask = masks.get(key);
+    if (mask) return mask;
+    mask = new Uint32Array(words);
+    const local = automaton.localKey?.(s, horizon);
+    if (local) {
+      const parts = prepared.split(local.barrier);
+      let within = localMasks.get(local.key);
+      if (!within) {
+        within = new Uint32Array(words);
+        markAcceptedTokens(parts.within, automaton, s, within);
+        localMasks.set(local.key, within);
+      }
+      mask.set(within);
+      markAcceptedTokens(parts.across, automaton, s, mask);
+    } else {
+      markAcceptedTokens(prepared.everyToken, automaton, s, mask);
+    }
+    if (automaton.accepts(s)) for (const id of eos) mask[id >>> 5] |= 1 << (id & 31);
+    masks.set(key, mask);
+    return mask;
+  }
+
+  const constraint: TokenConstraint<ConstrainedState<S>> = {
+    vocabSize,
+    start: () => ({ chars: automaton.start(), finished: false }),
+    mask(state, remaining = Infinity) {
+      if (state.finished) return none;
+      if (remaining <= MAX_COMPLETION + FINISH_MARGIN) {
+        const completion = shortestCompletion(state.chars);
+        if (completion !== null && remaining <= completion.length + FINISH_MARGIN) return finishingMask(completion);
+      }
+      return maskOf(state.chars);
+    },
+    isAllowed: (state, id) => next(state, id) !== undefined,
+    advance(state, id) {
+      const after = next(state, id);
+      if (after === undefined) {
+        throw new BatonError({
+          code: 'data/invalid',
+          message: `Token ${id} (${JSON.stringify(tokens.vocab[id] ?? '')}) is not allowed here; sample from the constraint's mask.`,
+        });
+      }
+      return after;
+    },
+    isAccepting: (state) => !state.finished && automaton.accepts(state.chars),
+    isFinished: (state) => state.finished,
+  };
+
+  // The same verdict as the mask's bit, from one token's walk rather than the whole vocabulary's.
+  function next(state: ConstrainedState<S>, id: number): ConstrainedState<S> | undefined {
+    if (state.finished) return undefined;
+    return eos.has(id) ? acceptEos(state) : walkToken(state.chars, id);
+  }
+
+  function acceptEos(state: ConstrainedState<S>): ConstrainedState<S> | undefined {
+    return automaton.accepts(state.chars) ? { chars: state.chars, finished: true } : undefined;
+  }
+
+  function walkToken(s: S, id: number): ConstrainedState<S> | undefined {
+    const text = tokens.vocab[id];
+    if (!text) return undefined;
+    const chars = walkText(automaton, s, text);
+    return chars === undefined ? undefined : { chars, finished: false };
+  }
+
+  return constraint;
+}
+
+/** Token ids by their text (several ids may share one), end-of-sequence ids and empty texts left out. */
+function textIndex(vocab: readonly string[], eos: ReadonlySet<number>): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  vocab.forEach((text, id) => {
+    if (!text || eos.has(id)) return;
+    const ids = index.get(text);
+    if (ids) ids.push(id);
+    else index.set(text, [id]);
+  });
+  return index;
+}
+
+interface PreparedVocab {
+  /** Every token but end-of-sequence ones, sorted. */
+  readonly everyToken: SortedVocab;
+  /** The same tokens' ids by their text. */
+  readonly byText: ReadonlyMap<string, number[]>;
+  /** Those tokens split by whether they hold one of `barrier`'s code units. */
+  split(barrier: string): { within: SortedVocab; across: SortedVocab };
+}
+
+/** Sorting 151k texts takes a while: constraints over the same vocabulary array (other pools, other formats) share it. */
+const preparedVocabs = new WeakMap<readonly string[], Map<string, PreparedVocab>>();
+
+function prepareVocab(vocab: readonly string[], eos: ReadonlySet<number>): PreparedVocab {
+  const eosKey = [...eos].sort((a, b) => a - b).join(',');
+  let byEos = preparedVocabs.get(vocab);
+  if (!byEos) preparedVocabs.set(vocab, (byEos = new Map()));
+  let prepared = byEos.get(eosKey);
+  if (prepared) return prepared;
+  const sampled = (id: number) => !eos.has(id);
+  const splits = new Map<string, { within: SortedVocab; across: SortedVocab }>();
+  prepared = {
+    everyToken: sortVocab(vocab, sampled),
+    byText: textIndex(vocab, eos),
+    split(barrier) {
+      let parts = splits.get(barrier);
+      if (!parts) {
+        const crosses = (id: number) => [...barrier].some((ch) => vocab[id].includes(ch));
+        parts = {
+          within: sortVocab(vocab, (id) => sampled(id) && !crosses(id)),
+          across: sortVocab(vocab, (id) => sampled(id) && crosses(id)),
+        };
+        splits.set(barrier, parts);
+      }
+      return parts;
+    },
+  };
+  byEos.set(eosKey, prepared);
+  return prepared;
+}
+
+/** A map that forgets its least recently used entry beyond `size` entries. */
+class LruCache<V> {
+  readonly #entries = new Map<string, V>();
+  constructor(readonly size: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      this.#entries.delete(key); // most recently used goes last
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    if (this.#entries.size >= this.size) this.#entries.delete(this.#entries.keys().next().value as string);
+    this.#entries.set(key, value);
+  }
+}

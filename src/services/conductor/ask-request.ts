@@ -1,0 +1,24 @@
+import type { WorkerSpec } from '../../core/providers/index.ts';
+import type { Task } from '../../core/task.ts';
+import type { AccessMode } from '../../core/workflow/index.ts';
+import type { ConductorChoice } from './conductor-choice.ts';
+
+export interface AskOptions {
+  maxSteps: number;
+  access: AccessMode;
+  recursionDepth: number;
+  budgetUsd: number | null;
+  stepTimeoutMs: number;
+}
+
+/** One Ask run, as plain data that crosses to the worker (structured clone). */
+export interface AskRequest {
+  task: Task;
+  pool: WorkerSpec[];
+  conductor: ConductorChoice;
+  options: AskOptions;
+  /** The episode's id, chosen by the page so it can tell the run's stored checkpoints apart. */
+  episodeId?: string;
+  /** Keys by slot (keys/key-slot.ts), already unlocked in the page; only the slots this run needs. */
+  keys: Record<string, string>;
+}

@@ -1,0 +1,34 @@
+import type { Episode } from '../../core/episodes/index.ts';
+import type { RunEvent } from '../../core/orchestra/index.ts';
+import { ConductorRuntimes } from './conductor-runtimes.ts';
+import type { AskRequest } from './ask-request.ts';
+import { runAsk } from './run-ask.ts';
+
+/**
+ * What workers/conductor.worker.ts exposes: runs questions off the page's thread and streams their
+ * events back, with the Conductor model runtimes (`runtimes`: Baton's engine and web-llm; loads with
+ * progress, cancel, unload, caches) that model Conductors run on. The same class runs in-thread in tests.
+ */
+export class AskService {
+  #runs = new Set<AbortController>();
+  readonly runtimes: ConductorRuntimes;
+
+  constructor(runtimes = new ConductorRuntimes()) {
+    this.runtimes = runtimes;
+  }
+
+  async ask(request: AskRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
+    const controller = new AbortController();
+    this.#runs.add(controller);
+    try {
+      return await runAsk(request, { signal: controller.signal, onEvent, runtimes: this.runtimes });
+    } finally {
+      this.#runs.delete(controller);
+    }
+  }
+
+  /** Stops every run in progress (a model load it waits for included); each still resolves, with status 'aborted'. */
+  stop(): void {
+    for (const run of this.#runs) run.abort();
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The Conductor runtimes of the Conductor worker, Baton's engine and web-llm, each holding at most one
+ * model on the GPU. Every model load, whether a run or the Conductor page asked for it, goes through
+ * here: its progress reaches every watcher (the Ask and Conductor pages show any load in progress), and
+ * `cancel()` stops it through an AbortSignal down to fetch and web-llm's unload. A cancelled or failed
+ * load changes no stored choice: the page saves a choice only once its model has loaded.
+ */
+import { BatonError, toBatonError } from '../../core/errors/index.ts';
+import { WebllmRuntime, type WebllmReady } from './webllm/index.ts';
+import { type EngineModelChoice, describeSource } from './conductor-choice.ts';
+import { throttledProgress, type LoadProgress } from './download-meter.ts';
+import { EngineHost, type EngineLoadRequest, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
+import { webllmLoadProgress } from './webllm-progress.ts';
+
+export type ConductorRuntime = 'engine' | 'webllm';
+
+/** The latest load in this worker, as watchers see it. */
+export interface ConductorLoadStatus {
+  runtime: ConductorRuntime;
+  /** What is loading, in words. */
+  model: string;
+  state: 'loading' | 'ready' | 'cancelled' | 'failed';
+  progress?: LoadProgress;
+  error?: { code: string; message: string };
+}
+
+type Listener = (status: ConductorLoadStatus) => void;
+
+export class ConductorRuntimes {
+  readonly engine: EngineHost;
+  readonly webllm: WebllmRuntime;
+  readonly #loads = new Map<AbortController, ConductorRuntime>();
+  readonly #watchers = new Set<Listener>();
+  #status: ConductorLoadStatus | undefined;
+
+  constructor(engine = new EngineHost(), webllm = new WebllmRuntime()) {
+    this.engine = engine;
+    this.webllm = webllm;
+  }
+
+  /** Calls `listener` with every change of the latest load's status, starting with the current one. */
+  watch(listener: Listener): void {
+    this.#watchers.add(listener);
+    if (this.#status) listener(this.#status);
+  }
+
+  /** Stops the loads in progress of `runtime` (of both when undefined); each rejects with 'run/aborted'. Says whether there was one. */
+  cancel(runtime?: ConductorRuntime): boolean {
+    let any = false;
+    for (const [load, of] of this.#loads) {
+      if (runtime !== undefined && of !== runtime) continue;
+      load.abort();
+      any = true;
+    }
+    return any;
+  }
+
+  /** The Conductor page's engine load (files picked on the page come with the request); its progress reaches watchers. */
+  loadEngine(request: EngineLoadRequest): Promise<LoadedEngineInfo> {
+    return this.#track('engine', describeSource(request.model.source), undefined, (signal, progress) => this.engine.load(request, progress, signal));
+  }
+
+  /** The engine model a run needs, loaded if it is not already. */
+  readyEngine(model: EngineModelChoice, signal?: AbortSignal): Promise<LoadedEngine> {
+    return this.#track('engine', describeSource(model.source), signal, (s, progress) => this.engine.ready(model, progress, s), this.engine.isLoaded(model));
+  }
+
+  /** The Conductor page's web-llm load, its progress reaching watchers; resolves to the model id loaded. */
+  async loadWebllm(modelId: string): Promise<string> {
+    await this.readyWebllm(modelId);
+    return modelId;
+  }
+
+  /** The web-llm model a run needs, loaded if it is not already. */
+  readyWebllm(modelId: string, signal?: AbortSignal): Promise<WebllmReady> {
+    return this.#track('webllm', modelId, signal, (s, progress) =>
+      this.webllm.ready(modelId, {
+        signal: s,
+        onProgress: (p) => {
+          const mapped = webllmLoadProgress(p);
+          if (mapped) progress(mapped);
+        },
+      }),
+      this.webllm.isLoaded(modelId),
+    );
+  }
+
+  #publish(status: ConductorLoadStatus): void {
+    this.#status = status;
+    for (const listener of this.#watchers) listener(status);
+  }
+
+  async #track<T>(
+    runtime: ConductorRuntime,
+    model: string,
+    signal: AbortSignal | undefined,
+    work: (signal: AbortSignal, onProgress: (p: LoadProgress) => void) => Promise<T>,
+    loaded = false,
+  ): Promise<T> {
+    const controller = new AbortController();
+    // A model already loaded is returned at once: no load to show or cancel.
+    if (loaded) return work(controller.signal, () => {});
+    const stop = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+    this.#loads.set(controller, runtime);
+    this.#publish({ runtime, model, state: 'loading' });
+    // A caller may join a load another one started (the same model): its own Stop must still return at once.
+    let onAbort: () => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new BatonError({ code: 'run/aborted', message: 'The model load was cancelled.' }));
+      stop.addEventListener('abort', onAbort, { once: true });
+      if (stop.aborted) onAbort();
+    });
+    try {
+      // Every report crosses to the page: at most ten a second.
+      const loading = work(
+        stop,
+        throttledProgress((progress) => this.#publish({ runtime, model, state: 'loading', progress })),
+      );
+      loading.catch(() => {}); // when the abort wins the race, the load's own rejection is expected
+      const result = await Promise.race([loading, aborted]);
+      this.#publish({ runtime, model, state: 'ready' });
+      return result;
+    } catch (e) {
+      const err = toBatonError(e, runtime === 'engine' ? 'engine/model-file' : 'run/config');
+      this.#publish(
+        stop.aborted || err.code === 'run/aborted'
+          ? { runtime, model, state: 'cancelled' }
+          : { runtime, model, state: 'failed', error: { code: err.code, message: err.message } },
+      );
+      throw stop.aborted && err.code !== 'run/aborted' ? new BatonError({ code: 'run/aborted', message: 'The model load was cancelled.', cause: e }) : err;
+    } finally {
+      stop.removeEventListener('abort', onAbort);
+      this.#loads.delete(controller);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * How the app runs a Conductor on the engine. The untrained demo writes the lists alone (no
+ * reasoning) with short subtasks, under a token budget that always reaches the end of the lists; a
+ * model of the user's own may reason first, unless its choice says lists only (then the same kind of
+ * budget, with subtasks of the constraint's usual length). Sampling is at temperature 1 with a fresh
+ * seed per question, which the episode records, so a run can be repeated.
+ */
+import type { Conductor } from '../../core/orchestra/index.ts';
+import type { AccessMode } from '../../core/workflow/index.ts';
+import type { EngineModelChoice } from './conductor-choice.ts';
+import type { LoadedEngine } from './engine-host.ts';
+
+/** Short enough for the untrained demo to finish quickly on a software GPU. */
+const DEMO_MAX_SUBTASK_CHARS = 80;
+/** A real Conductor's reasoning and lists fit in this (the paper's Conductor writes well under it). */
+export const CONDUCTOR_MAX_NEW_TOKENS = 2048;
+
+/** Temperature 1 and a seed for this question (random unless given), which the episode records. */
+export function conductorSampling(seed?: number): { temperature: number; seed: number } {
+  return { temperature: 1, seed: seed ?? Math.floor(Math.random() * 2 ** 32) };
+}
+
+export interface EngineRunContext {
+  workers: number;
+  maxSteps: number;
+  access: AccessMode;
+  /** Seed of this question's sampling; random unless a test fixes it. */
+  seed?: number;
+}
+
+export async function engineConductor(engine: LoadedEngine, choice: EngineModelChoice, ctx: EngineRunContext): Promise<Conductor> {
+  const [{ createEngineConductor }, { workflowTokenBound }] = await Promise.all([import('./engine-conductor.ts'), import('../../core/workflow/constrain/index.ts')]);
+  const demo = choice.source.from === 'demo';
+  const reasoning = !demo && choice.reasoning !== false;
+  const format = { workers: ctx.workers, maxSteps: ctx.maxSteps, access: ctx.access };
+  const maxNewTokens = reasoning ? CONDUCTOR_MAX_NEW_TOKENS : workflowTokenBound({ ...format, ...(demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}) });
+  const sampling = conductorSampling(ctx.seed);
+  return createEngineConductor({
+    model: engine.model,
+    tokenizer: engine.tokenizer,
+    ...format,
+    sampling,
+    constrain: true,
+    allowReasoning: reasoning,
+    ...(demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}),
+    maxNewTokens,
+    info: {
+      runtime: 'engine',
+      model: engine.info.model,
+      ...(engine.info.adapter ? { adapter: engine.info.adapter } : {}),
+      sampling: { ...sampling, maxNewTokens },
+    },
+  });
+}

@@ -1,0 +1,22 @@
+/**
+ * The Conductor web worker's service: AskService runs questions and hosts the Conductor runtimes
+ * (Baton's engine, web-llm). workers/conductor.worker.ts exposes it; src/client wraps it for the page,
+ * and re-exports the plain-data contracts below (choices, requests, load progress) that cross over.
+ */
+export { AskService } from './ask-service.ts';
+export type { AskOptions, AskRequest } from './ask-request.ts';
+export { slotsNeeded } from './run-ask.ts';
+export {
+  DEMO_ENGINE_MODEL,
+  describeConductor,
+  hubRepoId,
+  type ConductorChoice,
+  type EngineFilesSource,
+  type EngineModelChoice,
+  type EngineModelSource,
+  type EngineWeights,
+} from './conductor-choice.ts';
+export type { ConductorLoadStatus, ConductorRuntime, ConductorRuntimes } from './conductor-runtimes.ts';
+export type { LoadProgress } from './download-meter.ts';
+export type { CachedModelFiles, EngineHost, EngineSupport, LoadedEngineInfo } from './engine-host.ts';
+export type { WebllmModelChoice, WebllmRuntime } from './webllm/index.ts';

@@ -1,0 +1,74 @@
+/**
+ * One Ask run: build the pool's workers with their keys, build the chosen Conductor, run the episode,
+ * save it. Runs inside workers/conductor.worker.ts (and in-thread in tests); the providers and the AI SDK
+ * behind them load on the first run.
+ */
+import { type Episode, episodeStore } from '../../core/episodes/index.ts';
+import type { RunEventListener } from '../../core/orchestra/index.ts';
+import type { ReplayTable, WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
+import { createConductor, type ConductorContext } from './create-conductor.ts';
+import { keySlot } from '../../core/keys/index.ts';
+// By path, not the folder's index: the index loads the AI SDK, which is taken only on a run's first call.
+import { loadProviders } from '../../core/providers/load-providers.ts';
+import { loadReplay } from '../../core/providers/replay/index.ts';
+import type { AskRequest } from './ask-request.ts';
+
+async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], replay?: ReplayTable): Promise<WorkerModel> {
+  const { createWorkerModel } = await loadProviders();
+  const slot = keySlot(spec);
+  return createWorkerModel(spec, { apiKey: slot === undefined ? undefined : keys[slot], keyName: slot, replay });
+}
+
+/** The key slots a request's workers and Conductor may use: the page unlocks just these. */
+export function slotsNeeded(request: Pick<AskRequest, 'pool' | 'conductor'>): string[] {
+  const c = request.conductor;
+  const remote = c.kind === 'remote-endpoint' ? keySlot({ provider: 'openai-compatible', baseUrl: c.baseUrl }) : undefined;
+  return [...new Set([...request.pool.flatMap((w) => keySlot(w) ?? []), ...(remote ? [remote] : [])])];
+}
+
+/**
+ * Runs one question and stores the episode; returns it (also when stopped: status 'aborted'). The episode
+ * is stored as it goes too, marked interrupted until it ends, so a reload or a closed tab mid-run keeps it.
+ */
+export async function runAsk(
+  request: AskRequest,
+  run: { signal?: AbortSignal; onEvent?: RunEventListener; runtimes: ConductorContext['runtimes'] },
+): Promise<Episode> {
+  const { runEpisode } = await import('../../core/orchestra/index.ts');
+  const replay = request.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
+  const pool = await Promise.all(request.pool.map((spec) => buildWorker(spec, request.keys, replay)));
+  const { options } = request;
+  const store = await episodeStore();
+  // Writes in order, so a late checkpoint never overwrites the finished episode; a checkpoint that fails
+  // to store only costs the safety net, the final write reports its own errors.
+  let saved: Promise<void> = Promise.resolve();
+  const checkpoint = (episode: Episode) => void (saved = saved.then(() => store.put(episode)).catch(() => {}));
+  const conductor = await createConductor(request.conductor, {
+    pool,
+    maxSteps: options.maxSteps,
+    access: options.access,
+    remoteWorker: (baseUrl, model) => buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys),
+    runtimes: run.runtimes,
+    signal: run.signal,
+  });
+  const episode = await runEpisode({
+    ...(request.episodeId ? { id: request.episodeId } : {}),
+    task: request.task,
+    pool,
+    conductor,
+    options: {
+      maxSteps: options.maxSteps,
+      access: options.access,
+      recursionDepth: options.recursionDepth,
+      timeoutMs: options.stepTimeoutMs,
+      ...(options.budgetUsd === null ? {} : { budgetUsd: options.budgetUsd }),
+      tags: ['ask'],
+    },
+    signal: run.signal,
+    onEvent: run.onEvent,
+    onCheckpoint: checkpoint,
+  });
+  await saved;
+  await store.put(episode);
+  return episode;
+}

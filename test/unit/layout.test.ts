@@ -1,0 +1,97 @@
+/**
+ * The layout of DESIGN.md, checked on every import in src/ and workers/: dependencies point one way
+ * (app -> client -> web workers -> services -> {core, engine}; engine -> core's types; core -> nothing
+ * of Baton's outside it), and a folder is reached from outside only through its index.ts.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+
+interface Edge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.(ts|svelte)$/.test(e.name) && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+const STATIC = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.[^'"?]+)/g;
+const DYNAMIC = /import\(\s*['"](\.[^'"?]+)/g;
+
+function edges(): Edge[] {
+  return [...sourceFiles('src'), ...sourceFiles('workers')].flatMap((from) => {
+    const text = readFileSync(join(root, from), 'utf8');
+    const to = (spec: string) => relative(root, resolve(root, dirname(from), spec));
+    return [
+      ...[...text.matchAll(STATIC)].map((m) => ({ from, to: to(m[2]), typeOnly: m[1] !== undefined })),
+      ...[...text.matchAll(DYNAMIC)].map((m) => ({ from, to: to(m[1]), typeOnly: false })),
+    ];
+  });
+}
+
+const all = edges();
+const under = (path: string, ...areas: string[]) => areas.some((a) => path === a || path.startsWith(`${a}/`));
+const offenders = (bad: (e: Edge) => boolean) => all.filter(bad).map((e) => `${e.from} -> ${e.to}`);
+
+/** A folder with its own index: src/<area>/<folder>, and src/client and src/node as wholes. */
+function moduleOf(path: string): string {
+  const parts = path.split('/');
+  if (parts[0] !== 'src') return parts[0];
+  if (parts[1] === 'client' || parts[1] === 'node') return parts.slice(0, 2).join('/');
+  return parts.length > 3 ? parts.slice(0, 3).join('/') : path;
+}
+
+/** Reached by path on purpose, each for its reason (said where it is imported). */
+const BY_PATH = new Set([
+  'src/core/providers/load-providers.ts', // the providers' index would bring the AI SDK into the page's first paint
+  'src/core/errors/error-transfer.ts', // a side-effect module: importing it registers the error handler with comlink
+  'src/engine/model/files-node.ts', // Node-only; the model index stays browser-safe
+]);
+
+describe('the layout of DESIGN.md', () => {
+  it('finds the imports it checks', () => {
+    expect(all.length).toBeGreaterThan(500);
+    expect(all).toContainEqual({ from: 'workers/conductor.worker.ts', to: 'src/services/conductor/index.ts', typeOnly: false });
+  });
+
+  it('keeps core free of everything else of Baton', () => {
+    expect(offenders((e) => under(e.from, 'src/core') && !under(e.to, 'src/core'))).toEqual([]);
+  });
+
+  it("lets the engine use core's types only, besides its one error class and the one seeded generator", () => {
+    const allowed = ['src/core/errors/index.ts', 'src/core/random.ts'];
+    expect(offenders((e) => under(e.from, 'src/engine') && under(e.to, 'src/core') && !e.typeOnly && !allowed.includes(e.to))).toEqual([]);
+    expect(offenders((e) => under(e.from, 'src/engine') && under(e.to, 'src/app', 'src/client', 'src/services', 'src/node', 'workers'))).toEqual([]);
+  });
+
+  it('keeps web workers and services away from the page side', () => {
+    expect(offenders((e) => under(e.from, 'workers', 'src/services') && under(e.to, 'src/client', 'src/app'))).toEqual([]);
+    expect(offenders((e) => under(e.from, 'src/client') && under(e.to, 'src/app'))).toEqual([]);
+  });
+
+  it('lets the app reach web workers, services and the engine only through src/client', () => {
+    expect(offenders((e) => under(e.from, 'src/app') && under(e.to, 'src/services', 'src/engine', 'workers'))).toEqual([]);
+  });
+
+  it('keeps web-worker entry files to exposing a service', () => {
+    for (const file of sourceFiles('workers')) expect(readFileSync(join(root, file), 'utf8').split('\n').length, file).toBeLessThan(15);
+  });
+
+  it('reaches every folder from outside through its index.ts', () => {
+    const bad = offenders(
+      (e) =>
+        moduleOf(e.from) !== moduleOf(e.to) &&
+        /^src\/.*\.(ts|svelte)$/.test(e.to) &&
+        e.to.split('/').length > 3 &&
+        !e.to.endsWith('/index.ts') &&
+        !BY_PATH.has(e.to),
+    );
+    expect(bad).toEqual([]);
+  });
+});

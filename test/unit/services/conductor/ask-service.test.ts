@@ -1,0 +1,57 @@
+// The store and the key store find IndexedDB (and idb its request classes) as globals, as in a worker.
+import 'fake-indexeddb/auto';
+import { expect, test } from 'vitest';
+import { AskService } from '../../../../src/services/conductor/ask-service.ts';
+import { slotsNeeded } from '../../../../src/services/conductor/run-ask.ts';
+import type { AskRequest } from '../../../../src/services/conductor/ask-request.ts';
+import { episodeStore } from '../../../../src/core/episodes/browser-store.ts';
+import type { RunEvent } from '../../../../src/core/orchestra/index.ts';
+import { DEMO_POOL } from '../../../../src/core/providers/simulated/demo-pool.ts';
+
+// Fast simulated workers: same behaviour as the demo pool, no waiting.
+const pool = DEMO_POOL.map((w) => ({ ...w, simulated: { ...w.simulated!, latencyMs: 0 } }));
+const request: AskRequest = {
+  task: { question: 'What is 6 x 7?', answer: '42', kind: 'number' },
+  pool,
+  conductor: { kind: 'random-routing' },
+  options: { maxSteps: 5, access: 'positional', recursionDepth: 0, budgetUsd: 1, stepTimeoutMs: 10_000 },
+  keys: {},
+};
+
+test('a demo question runs end to end, streams its events and is stored', async () => {
+  const events: RunEvent[] = [];
+  const episode = await new AskService().ask(request, (e) => events.push(e));
+  expect(episode.status).toBe('ok');
+  expect(episode.conductor.runtime).toBe('demo');
+  expect(episode.reward).toBeDefined();
+  expect(episode.steps.length).toBe(episode.workflow!.steps.length);
+  const types = new Set(events.map((e) => e.type));
+  for (const t of ['conductor-delta', 'conductor-done', 'step-started', 'step-done', 'run-done']) expect(types).toContain(t);
+  expect(await (await episodeStore()).get(episode.id)).toEqual(episode);
+});
+
+test('with one recursion round, the second round is recorded: kept, or a workflow that ran', async () => {
+  const episode = await new AskService().ask({ ...request, options: { ...request.options, recursionDepth: 1 } }, () => {});
+  expect(episode.status).toBe('ok');
+  expect(episode.rounds).toHaveLength(1);
+  const round = episode.rounds[0];
+  if (round.kept) expect(round.steps).toEqual([]);
+  else expect(round.steps.length).toBe(round.workflow!.steps.length);
+});
+
+test('stop() ends the run in progress with status aborted', async () => {
+  const service = new AskService();
+  const slow: AskRequest = { ...request, pool: DEMO_POOL.map((w) => ({ ...w })) };
+  const running = service.ask(slow, (e) => {
+    if (e.type === 'step-started') service.stop();
+  });
+  expect((await running).status).toBe('aborted');
+});
+
+test('only the key slots the pool and a remote Conductor use are unlocked', () => {
+  const slots = slotsNeeded({
+    pool: [...pool, { id: 'g', provider: 'openai', model: 'gpt-5' }, { id: 'g2', provider: 'openai', model: 'gpt-5-mini' }],
+    conductor: { kind: 'remote-endpoint', baseUrl: 'http://localhost:8000/v1', model: 'c' },
+  });
+  expect(slots).toEqual(['openai@https://api.openai.com', 'openai-compatible@http://localhost:8000']);
+});
