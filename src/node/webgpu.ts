@@ -15,7 +15,8 @@ import { openModel, readPeftAdapter } from '../engine/model/index.ts';
 import { loadTokenizer, type Tokenizer } from '../engine/tokenizer/index.ts';
 import { CliError } from './io.ts';
 
-const SWIFTSHADER_ICDS = [
+/** Where Chromium builds keep SwiftShader's Vulkan driver manifest (Debian's package first). */
+export const SWIFTSHADER_ICDS = [
   '/usr/lib/chromium/vk_swiftshader_icd.json',
   '/usr/lib/chromium-browser/vk_swiftshader_icd.json',
   '/opt/google/chrome/vk_swiftshader_icd.json',

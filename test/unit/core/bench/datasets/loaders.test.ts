@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatMcqQuestion, loadAime, loadGsm8k, loadMath500, loadMmluCsv } from '../../../../../src/core/bench/datasets/index.ts';
-
-const DATA = new URL('../../../../../../shared/data/', import.meta.url);
+import { listData, readData } from '../../../../support/data.ts';
 
 describe('dataset loaders (tiny inline fixtures)', () => {
   it('GSM8K: the gold is the number after ####, without thousands commas', () => {
@@ -39,16 +37,28 @@ describe('dataset loaders (tiny inline fixtures)', () => {
 
 describe('dataset loaders on the real files', () => {
   it('reads every item of GSM8K test, MATH500 and one MMLU subject', () => {
-    const gsm8k = loadGsm8k(readFileSync(new URL('gsm8k/test.jsonl', DATA), 'utf8'));
+    const gsm8k = loadGsm8k(readData('gsm8k/test.jsonl'));
     expect(gsm8k).toHaveLength(1319);
     expect(gsm8k[0].answer).toBe('18');
-    const math = loadMath500(readFileSync(new URL('math500/test.jsonl', DATA), 'utf8'));
+    const math = loadMath500(readData('math500/test.jsonl'));
     expect(math).toHaveLength(500);
     expect(math[0].answer).toBe('\\left( 3, \\frac{\\pi}{2} \\right)');
-    const anatomy = loadMmluCsv(readFileSync(new URL('mmlu/test/anatomy_test.csv', DATA), 'utf8'), 'anatomy');
+    const anatomy = loadMmluCsv(readData('mmlu/test/anatomy_test.csv'), 'anatomy');
     expect(anatomy).toHaveLength(135);
     expect(anatomy[0].question).toBe(
       formatMcqQuestion('A lesion causing compression of the facial nerve at the stylomastoid foramen will cause ipsilateral', anatomy[0].choices!),
     );
+  });
+
+  it('reads every MMLU subject and AIME 2024, whose zero-padded answers come out as plain integers', () => {
+    const subjects = listData('mmlu/test');
+    expect(subjects).toHaveLength(57);
+    const mmlu = subjects.flatMap((file) => loadMmluCsv(readData(`mmlu/test/${file}`), file.replace(/_test\.csv$/, '')));
+    expect(mmlu).toHaveLength(14042);
+    expect(mmlu[0].itemId).toBe('abstract_algebra/0');
+    const aime = loadAime(readData('aime2024/test.jsonl'));
+    expect(aime).toHaveLength(30);
+    expect(aime[0]).toMatchObject({ itemId: '60', answer: '204' });
+    expect(aime.filter((t) => !/^[1-9]\d*$/.test(t.answer ?? '')).map((t) => t.itemId)).toEqual([]);
   });
 });

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createReplayWorker, mergeReplayTables, normalizeQuestion, parseRouteLlmCsv } from '../../../../../src/core/providers/replay/index.ts';
 import type { WorkerSpec } from '../../../../../src/core/providers/types.ts';
 import type { Task } from '../../../../../src/core/task.ts';
 import { loadGsm8k, loadMmluCsv } from '../../../../../src/core/bench/datasets/index.ts';
-
-const DATA = new URL('../../../../../../shared/data/', import.meta.url);
+import { listData, readData } from '../../../../support/data.ts';
 
 const GSM8K_CSV =
   'prompt,mistralai/Mixtral-8x7B-Instruct-v0.1,gpt-4-1106-preview,mistralai/Mixtral-8x7B-Instruct-v0.1_response,gpt-4-1106-preview_response\n' +
@@ -62,15 +60,35 @@ describe('createReplayWorker', () => {
 
 describe('replay over the real RouteLLM files', () => {
   it('finds every GSM8K test question and an MMLU subject loaded by the dataset loaders', async () => {
-    const gsm8kTable = parseRouteLlmCsv(readFileSync(new URL('routellm/gsm8k_responses.csv', DATA), 'utf8'));
+    const gsm8kTable = parseRouteLlmCsv(readData('routellm/gsm8k_responses.csv'));
     expect(gsm8kTable.entries.size).toBe(1319);
-    const tasks = loadGsm8k(readFileSync(new URL('gsm8k/test.jsonl', DATA), 'utf8'));
+    const tasks = loadGsm8k(readData('gsm8k/test.jsonl'));
     expect(tasks.filter((t) => !gsm8kTable.entries.has(normalizeQuestion(t.question)))).toEqual([]);
     const gpt4 = createReplayWorker(spec('gpt-4-1106-preview'), gsm8kTable);
     expect((await call(gpt4, tasks[0])).text).toContain('$18 every day');
 
-    const anatomyTable = parseRouteLlmCsv(readFileSync(new URL('routellm/mmlu/mmlu_anatomy.csv', DATA), 'utf8'));
-    const anatomy = loadMmluCsv(readFileSync(new URL('mmlu/test/anatomy_test.csv', DATA), 'utf8'), 'anatomy');
+    const anatomyTable = parseRouteLlmCsv(readData('routellm/mmlu/mmlu_anatomy.csv'));
+    const anatomy = loadMmluCsv(readData('mmlu/test/anatomy_test.csv'), 'anatomy');
     expect(anatomy.filter((t) => !anatomyTable.entries.has(normalizeQuestion(t.question)))).toEqual([]);
+  });
+
+  it('finds every MMLU test question in the 57 subject files but ten whose option "None" RouteLLM recorded as "nan"', () => {
+    const table = mergeReplayTables(listData('routellm/mmlu').map((file) => parseRouteLlmCsv(readData(`routellm/mmlu/${file}`), file)));
+    const tasks = listData('mmlu/test').flatMap((file) => loadMmluCsv(readData(`mmlu/test/${file}`), file.replace(/_test\.csv$/, '')));
+    expect(tasks).toHaveLength(14042);
+    const missing = tasks.filter((t) => !table.entries.has(normalizeQuestion(t.question)));
+    expect(missing.map((t) => t.itemId)).toEqual([
+      'college_computer_science/10',
+      'college_computer_science/94',
+      'college_mathematics/8',
+      'college_mathematics/21',
+      'college_mathematics/60',
+      'college_physics/60',
+      'electrical_engineering/41',
+      'electrical_engineering/68',
+      'electrical_engineering/107',
+      'electrical_engineering/117',
+    ]);
+    expect(missing.filter((t) => !t.choices!.includes('None'))).toEqual([]);
   });
 });
