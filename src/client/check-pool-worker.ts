@@ -1,9 +1,7 @@
 /** The Workers page's "test": one tiny call, to learn the latency or the exact error before a real run. */
 import { toBatonError } from '../core/errors/index.ts';
-import type { WorkerSpec } from '../core/providers/index.ts';
+import { type WorkerSpec, loadProviders } from '../core/providers/index.ts';
 import { keySlot } from '../core/keys/index.ts';
-// By path, not the folder's index: the index loads the AI SDK, which the page takes only on first use.
-import { loadProviders } from '../core/providers/load-providers.ts';
 
 export type PoolWorkerCheck = { ok: true; latencyMs: number; reply: string } | { ok: false; code: string; message: string };
 

@@ -49,7 +49,6 @@ function moduleOf(path: string): string {
 
 /** Reached by path on purpose, each for its reason (said where it is imported). */
 const BY_PATH = new Set([
-  'src/core/providers/load-providers.ts', // the providers' index would bring the AI SDK into the page's first paint
   'src/core/errors/error-transfer.ts', // a side-effect module: importing it registers the error handler with comlink
   'src/engine/model/files-node.ts', // Node-only; the model index stays browser-safe
 ]);

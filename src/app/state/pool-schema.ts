@@ -1,6 +1,5 @@
 /** The stored worker pool, checked on load: malformed entries are dropped, an unreadable pool is the demo pool. */
-import type { ProviderName, WorkerSpec } from '../../core/providers/index.ts';
-import { DEMO_POOL } from '../../core/providers/simulated/index.ts';
+import { DEMO_POOL, type ProviderName, type WorkerSpec } from '../../core/providers/index.ts';
 // demo-pool.ts directly: the simulated index also pulls in the graders (mathjs), which first paint must not load.
 
 const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];

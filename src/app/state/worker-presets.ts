@@ -2,8 +2,7 @@
  * Workers a user can add in one click. Prices are US dollars per million tokens as published by each
  * provider when this table was written: editable per worker, and shown as estimates.
  */
-import type { WorkerSpec } from '../../core/providers/index.ts';
-import { DEMO_POOL } from '../../core/providers/simulated/index.ts';
+import { DEMO_POOL, type WorkerSpec } from '../../core/providers/index.ts';
 // demo-pool.ts directly: the simulated index also pulls in the graders (mathjs), which first paint must not load.
 
 export interface WorkerPreset {

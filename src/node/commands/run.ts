@@ -7,9 +7,8 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { episodeToLine, type Episode, type StepRecord } from '../../core/episodes/index.ts';
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
-import { createWorkerModel, resolveApiKey, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
+import { DEMO_POOL, loadProviders, resolveApiKey, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
-import { DEMO_POOL } from '../../core/providers/simulated/index.ts';
 import { TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
@@ -57,7 +56,8 @@ async function readText(cwd: string, file: string, flag: string): Promise<string
   }
 }
 
-function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayTable | undefined, seed: number | undefined): WorkerModel[] {
+async function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayTable | undefined, seed: number | undefined): Promise<WorkerModel[]> {
+  const { createWorkerModel } = await loadProviders();
   return specs.map((raw) => {
     const spec = seed !== undefined && raw.simulated ? { ...raw, simulated: { ...raw.simulated, seed } } : raw;
     const { key, keyName } = resolveApiKey(spec, env);
@@ -151,7 +151,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const replay = replayFiles.length
     ? mergeReplayTables(await Promise.all(replayFiles.map(async (f) => parseRouteLlmCsv(await readText(io.cwd, f, 'replay'), f))))
     : undefined;
-  const pool = buildPool(specs, io.env, replay, seed);
+  const pool = await buildPool(specs, io.env, replay, seed);
   const conductor = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
 

@@ -1,3 +1,4 @@
+import { keySlot } from '../../core/keys/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
 import type { AccessMode } from '../../core/workflow/index.ts';
@@ -19,6 +20,13 @@ export interface AskRequest {
   options: AskOptions;
   /** The episode's id, chosen by the page so it can tell the run's stored checkpoints apart. */
   episodeId?: string;
-  /** Keys by slot (keys/key-slot.ts), already unlocked in the page; only the slots this run needs. */
+  /** Keys by slot (core/keys), already unlocked in the page; only the slots this run needs. */
   keys: Record<string, string>;
+}
+
+/** The key slots a request's workers and Conductor may use: the page unlocks just these. */
+export function slotsNeeded(request: Pick<AskRequest, 'pool' | 'conductor'>): string[] {
+  const c = request.conductor;
+  const remote = c.kind === 'remote-endpoint' ? keySlot({ provider: 'openai-compatible', baseUrl: c.baseUrl }) : undefined;
+  return [...new Set([...request.pool.flatMap((w) => keySlot(w) ?? []), ...(remote ? [remote] : [])])];
 }

@@ -4,8 +4,7 @@
  * and re-exports the plain-data contracts below (choices, requests, load progress) that cross over.
  */
 export { AskService } from './ask-service.ts';
-export type { AskOptions, AskRequest } from './ask-request.ts';
-export { slotsNeeded } from './run-ask.ts';
+export { slotsNeeded, type AskOptions, type AskRequest } from './ask-request.ts';
 export {
   DEMO_ENGINE_MODEL,
   describeConductor,

@@ -5,13 +5,11 @@
  */
 import { type Episode, episodeStore } from '../../core/episodes/index.ts';
 import type { RunEventListener } from '../../core/orchestra/index.ts';
-import type { ReplayTable, WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
+import { type ReplayTable, type WorkerModel, type WorkerSpec, loadProviders } from '../../core/providers/index.ts';
 import { createConductor, type ConductorContext } from './create-conductor.ts';
 import { keySlot } from '../../core/keys/index.ts';
-// By path, not the folder's index: the index loads the AI SDK, which is taken only on a run's first call.
-import { loadProviders } from '../../core/providers/load-providers.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
-import type { AskRequest } from './ask-request.ts';
+import { slotsNeeded, type AskRequest } from './ask-request.ts';
 
 async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], replay?: ReplayTable): Promise<WorkerModel> {
   const { createWorkerModel } = await loadProviders();
@@ -19,12 +17,6 @@ async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], replay?: 
   return createWorkerModel(spec, { apiKey: slot === undefined ? undefined : keys[slot], keyName: slot, replay });
 }
 
-/** The key slots a request's workers and Conductor may use: the page unlocks just these. */
-export function slotsNeeded(request: Pick<AskRequest, 'pool' | 'conductor'>): string[] {
-  const c = request.conductor;
-  const remote = c.kind === 'remote-endpoint' ? keySlot({ provider: 'openai-compatible', baseUrl: c.baseUrl }) : undefined;
-  return [...new Set([...request.pool.flatMap((w) => keySlot(w) ?? []), ...(remote ? [remote] : [])])];
-}
 
 /**
  * Runs one question and stores the episode; returns it (also when stopped: status 'aborted'). The episode

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkerModel } from '../../../../src/core/providers/index.ts';
+import { createWorkerModel } from '../../../../src/core/providers/create-worker.ts';
 import type { WorkerSpec } from '../../../../src/core/providers/types.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../support/fake-provider-server.ts';
 

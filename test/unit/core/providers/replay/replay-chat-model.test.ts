@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createReplayWorker, mergeReplayTables, normalizeQuestion, parseRouteLlmCsv } from '../../../../../src/core/providers/replay/index.ts';
+import { mergeReplayTables, normalizeQuestion, parseRouteLlmCsv } from '../../../../../src/core/providers/replay/index.ts';
+import { createReplayWorker } from '../../../../../src/core/providers/replay/replay-chat-model.ts';
 import type { WorkerSpec } from '../../../../../src/core/providers/types.ts';
 import type { Task } from '../../../../../src/core/task.ts';
 import { loadGsm8k, loadMmluCsv } from '../../../../../src/core/bench/datasets/index.ts';
