@@ -2,3 +2,5 @@
 export type { Completion, GroupOptions, LogprobOptions, Policy, PolicyPrompt, PolicySampling } from './policy.ts';
 export { groupAdvantages, sampleStd } from './advantages.ts';
 export type { RewardScaling } from './advantages.ts';
+export { grpoLoss, grpoTokenWeights } from './grpo-loss.ts';
+export type { GrpoClipRatio, GrpoLossOptions, GrpoLossResult, GrpoLossSequence, GrpoLossType } from './grpo-loss.ts';
