@@ -1,2 +1,9 @@
 /** Reinforcement learning (GRPO) over a Policy. */
 export type { Completion, GroupOptions, LogprobOptions, Policy, PolicyPrompt, PolicySampling } from './policy.ts';
+export { groupAdvantages, sampleStd } from './advantages.ts';
+export type { RewardScaling } from './advantages.ts';
+export { grpoLoss, grpoTokenWeights } from './grpo-loss.ts';
+export type { GrpoClipRatio, GrpoLossOptions, GrpoLossResult, GrpoLossSequence, GrpoLossType } from './grpo-loss.ts';
+export { flattenGrpoBatch, groupRewards, parseGrpoBatch, validateGrpoBatch } from './grpo-batch.ts';
+export type { GrpoBatch, GrpoBatchCompletion, GrpoBatchGroup, GrpoSequence } from './grpo-batch.ts';
+export type { LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult } from './trainable-policy.ts';

@@ -3,7 +3,7 @@
  * the log-probability of every sampled token, and exact log-probabilities of given sequences (the
  * policy's own, or the reference model's for the KL term). Environment-neutral: Baton's WebGPU
  * engine implements it (src/engine/runtime/engine-policy.ts); a remote or CPU policy could too.
- * Training (trainStep) joins this interface with the training issue.
+ * Training extends it: TrainablePolicy (trainable-policy.ts).
  */
 import type { ChatMessage } from '../providers/index.ts';
 
