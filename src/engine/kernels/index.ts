@@ -6,7 +6,7 @@ export { logprobsForward } from './logprobs.ts';
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
 export { matmulInt4Forward, type MatmulInt4Options } from './matmul-int4.ts';
 export { rmsnormForward } from './rmsnorm.ts';
-export { ropeCacheForward, ropeTable } from './rope.ts';
+export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
 export { swigluForward } from './swiglu.ts';
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
 export { attentionBackwardRef, attentionForwardRef, attentionRef, type AttentionForward, type AttentionGradients, type AttentionShape } from './attention.ref.ts';
