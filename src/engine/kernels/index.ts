@@ -1,5 +1,6 @@
 /** The engine's WGSL kernels, each beside its float64 reference (x.ts is a port of x.ref.ts). */
-export { attentionForward, type AttentionOptions } from './attention.ts';
+export { attentionForward, attentionTrainingForward, type AttentionOptions } from './attention.ts';
+export { attentionBackwardKeyValue, attentionBackwardQuery } from './attention-backward.ts';
 export { embeddingForward } from './embedding.ts';
 export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int4.ts';
 export { logprobsForward } from './logprobs.ts';
