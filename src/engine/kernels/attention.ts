@@ -10,11 +10,13 @@
  * A decode step is one workgroup per head, so its time is each thread's chain of dependent loads:
  * keys are read as vec4s from a fixed-length loop, and values four keys at a time, so that loads
  * overlap (one key at a time took ~60 us a layer on an H200, most of a decode step's attention).
+ * attentionTrainingForward is the same kernel also writing each row's log-sum-exp of scaled scores
+ * (attentionForwardRef's lse), from which attention-backward.ts rebuilds the softmax.
  * Grid: T * Hq workgroups folded into 2-D. Option headDim (a multiple of 4) sizes the loops.
  */
 import { BatonError } from '../../core/errors/index.ts';
-import type { KernelSpec } from '../device/index.ts';
-import { grid2d, header } from './wgsl.ts';
+import type { BindingSpec, KernelSpec, UniformSpec } from '../device/index.ts';
+import { grid2d, header, treeReduce } from './wgsl.ts';
 
 const WG = 64;
 
@@ -22,36 +24,35 @@ export interface AttentionOptions {
   readonly headDim: number;
 }
 
-export const attentionForward: KernelSpec<
-  AttentionOptions,
-  'q' | 'k' | 'v' | 'slots' | 'out',
-  'T' | 'Tq' | 'slotStride' | 'Hq' | 'Hkv' | 'startPos' | 'scale'
-> = {
-  name: 'attentionForward',
-  bindings: [
-    { name: 'q', access: 'read' }, // (T, Hq, D)
-    { name: 'k', access: 'read' }, // (slots, slotStride) cache, each slot (S, Hkv, D), read as vec4
-    { name: 'v', access: 'read' }, // (slots, slotStride) cache
-    { name: 'slots', access: 'read' }, // (T / Tq) u32: the cache slot of each sequence
-    { name: 'out', access: 'read_write' }, // (T, Hq, D)
-  ],
-  uniforms: [
-    { name: 'T', type: 'u32' },
-    { name: 'Tq', type: 'u32' }, // query rows per sequence
-    { name: 'slotStride', type: 'u32' }, // values between cache slots
+type AttentionBindings = 'q' | 'k' | 'v' | 'slots' | 'out';
+/** Shared with attention-backward.ts, whose kernels read the same layout. */
+export type AttentionUniforms = 'T' | 'Tq' | 'slotStride' | 'Hq' | 'Hkv' | 'startPos' | 'scale';
 
-    { name: 'Hq', type: 'u32' },
-    { name: 'Hkv', type: 'u32' },
-    { name: 'startPos', type: 'u32' },
-    { name: 'scale', type: 'f32' },
-  ],
-  wgsl: (o) => {
-    const D = o.headDim;
-    if (D % 4 !== 0) {
-      throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
-    }
-    const perThread = Math.ceil(D / WG);
-    return `${header(attentionForward, { q: 'f32', k: 'vec4<f32>', v: 'f32', slots: 'u32', out: 'f32' })}
+const BINDINGS: readonly BindingSpec<AttentionBindings>[] = [
+  { name: 'q', access: 'read' }, // (T, Hq, D)
+  { name: 'k', access: 'read' }, // (slots, slotStride) cache, each slot (S, Hkv, D), read as vec4
+  { name: 'v', access: 'read' }, // (slots, slotStride) cache
+  { name: 'slots', access: 'read' }, // (T / Tq) u32: the cache slot of each sequence
+  { name: 'out', access: 'read_write' }, // (T, Hq, D)
+];
+
+export const ATTENTION_UNIFORMS: readonly UniformSpec<AttentionUniforms>[] = [
+  { name: 'T', type: 'u32' },
+  { name: 'Tq', type: 'u32' }, // query rows per sequence
+  { name: 'slotStride', type: 'u32' }, // values between cache slots
+  { name: 'Hq', type: 'u32' },
+  { name: 'Hkv', type: 'u32' },
+  { name: 'startPos', type: 'u32' },
+  { name: 'scale', type: 'f32' },
+];
+
+function forwardWgsl(spec: KernelSpec<AttentionOptions, string, AttentionUniforms>, D: number, writeLse: boolean): string {
+  if (D % 4 !== 0) {
+    throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
+  }
+  const perThread = Math.ceil(D / WG);
+  const types: Record<string, string> = { q: 'f32', k: 'vec4<f32>', v: 'f32', slots: 'u32', out: 'f32', lse: 'f32' };
+  return `${header(spec, types)}
 const D = ${D}u;
 const D4 = ${D / 4}u;
 var<workgroup> qs: array<vec4<f32>, D4>;
@@ -85,22 +86,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       s = dots.x + dots.y + dots.z + dots.w;
     }
     red[lid] = s;
-    workgroupBarrier();
-    for (var w = ${WG / 2}u; w > 0u; w >>= 1u) {
-      if (lid < w) { red[lid] = max(red[lid], red[lid + w]); }
-      workgroupBarrier();
-    }
+    ${treeReduce('red', WG, (a, b) => `max(${a}, ${b})`)}
     let mNew = max(m, red[0]);
     workgroupBarrier();
     var e = 0.0;
     if (j < keys) { e = exp(s - mNew); }
     prob[lid] = e;
     red[lid] = e;
-    workgroupBarrier();
-    for (var w = ${WG / 2}u; w > 0u; w >>= 1u) {
-      if (lid < w) { red[lid] += red[lid + w]; }
-      workgroupBarrier();
-    }
+    ${treeReduce('red', WG, (a, b) => `${a} + ${b}`)}
     let correction = exp(m - mNew);
     l = l * correction + red[0];
     m = mNew;
@@ -128,8 +121,24 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   for (var i = 0u; i < ${perThread}u; i++) {
     let d = lid + i * ${WG}u;
     if (d < D) { out[row * D + d] = acc[i] / l; }
-  }
+  }${writeLse ? `
+  if (lid == 0u) { lse[row] = m + log(l); }` : ''}
 }`;
-  },
+}
+
+export const attentionForward: KernelSpec<AttentionOptions, AttentionBindings, AttentionUniforms> = {
+  name: 'attentionForward',
+  bindings: BINDINGS,
+  uniforms: ATTENTION_UNIFORMS,
+  wgsl: (o) => forwardWgsl(attentionForward, o.headDim, false),
   grid: (u) => grid2d(u.T * u.Hq),
+};
+
+/** attentionForward that also saves each row's log-sum-exp for the backward. */
+export const attentionTrainingForward: KernelSpec<AttentionOptions, AttentionBindings | 'lse', AttentionUniforms> = {
+  name: 'attentionTrainingForward',
+  bindings: [...BINDINGS, { name: 'lse', access: 'read_write' }], // lse (T, Hq)
+  uniforms: ATTENTION_UNIFORMS,
+  wgsl: (o) => forwardWgsl(attentionTrainingForward, o.headDim, true),
+  grid: attentionForward.grid,
 };

@@ -1,21 +1,22 @@
 /** The engine's WGSL kernels, each beside its float64 reference (x.ts is a port of x.ref.ts). */
-export { attentionForward, type AttentionOptions } from './attention.ts';
+export { attentionForward, attentionTrainingForward, type AttentionOptions } from './attention.ts';
+export { attentionBackwardKeyValue, attentionBackwardQuery } from './attention-backward.ts';
 export { embeddingForward } from './embedding.ts';
 export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int4.ts';
 export { logprobsForward } from './logprobs.ts';
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
 export { matmulInt4Forward, type MatmulInt4Options } from './matmul-int4.ts';
 export { rmsnormForward } from './rmsnorm.ts';
-export { ropeCacheForward, ropeTable } from './rope.ts';
+export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
 export { swigluForward } from './swiglu.ts';
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
-export { attentionRef, type AttentionShape } from './attention.ref.ts';
+export { attentionBackwardRef, attentionForwardRef, attentionRef, type AttentionForward, type AttentionGradients, type AttentionShape } from './attention.ref.ts';
 export { embeddingRef } from './embedding.ref.ts';
 export { embeddingInt4Ref } from './embedding-int4.ref.ts';
 export { logSoftmaxRef } from './logprobs.ref.ts';
 export { matmulRef } from './matmul.ref.ts';
 export { matmulInt4Ref } from './matmul-int4.ref.ts';
 export { rmsnormRef } from './rmsnorm.ref.ts';
-export { ropeRef } from './rope.ref.ts';
+export { ropeBackwardRef, ropeRef } from './rope.ref.ts';
 export { swigluRef } from './swiglu.ref.ts';
 export type { Vec } from './ref-types.ts';

@@ -48,3 +48,16 @@ export function grid2d(groups: number): Grid {
 export function ceilDiv(a: number, b: number): number {
   return Math.ceil(a / b);
 }
+
+/**
+ * WGSL of an in-place tree reduction over the workgroup array `array`, one entry per thread `lid`
+ * (size a power of two, entries already written): it starts and ends on a barrier, after which
+ * array[0] holds `combine` over all entries for every thread to read.
+ */
+export function treeReduce(array: string, size: number, combine: (a: string, b: string) => string): string {
+  return `workgroupBarrier();
+  for (var w = ${size / 2}u; w > 0u; w >>= 1u) {
+    if (lid < w) { ${array}[lid] = ${combine(`${array}[lid]`, `${array}[lid + w]`)}; }
+    workgroupBarrier();
+  }`;
+}
