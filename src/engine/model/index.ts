@@ -40,3 +40,4 @@ export {
   writePeftAdapter,
 } from './lora.ts';
 export type { LinearModule, LoraAdapter, LoraConfig, LoraWeights } from './lora.ts';
+export { addLoraDelta, mergeLora } from './merge-lora.ts';

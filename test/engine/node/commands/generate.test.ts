@@ -12,7 +12,7 @@ import { loadTokenizer, type Tokenizer } from '../../../../src/engine/tokenizer/
 import { main } from '../../../../src/node/cli.ts';
 import { writeTinyModel } from '../../../support/tiny-model.ts';
 import { int4TensorNames, roundTripped } from '../../quant/round-tripped-model.ts';
-import { recordingIo } from './cli-io.ts';
+import { recordingIo } from '../../../support/cli-io.ts';
 
 describe('baton generate', () => {
   let dir: string;

@@ -11,7 +11,7 @@ import { main } from '../../../../src/node/cli.ts';
 import { checkTensor } from '../../../support/check-tensor.ts';
 import { writeRandomAdapter, writeTinyModel } from '../../../support/tiny-model.ts';
 import { int4TensorNames, roundTripped } from '../../quant/round-tripped-model.ts';
-import { recordingIo } from './cli-io.ts';
+import { recordingIo } from '../../../support/cli-io.ts';
 
 const IDS = [12, 250, 3, 64, 9];
 
