@@ -8,6 +8,7 @@ export { matmulInt4Forward, type MatmulInt4Options } from './matmul-int4.ts';
 export { rmsnormForward } from './rmsnorm.ts';
 export { ropeCacheForward, ropeTable } from './rope.ts';
 export { swigluForward } from './swiglu.ts';
+export { grid2d, header } from './wgsl.ts'; // for kernels outside this folder (optim/)
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
 export { attentionRef, type AttentionShape } from './attention.ref.ts';
 export { embeddingRef } from './embedding.ref.ts';
