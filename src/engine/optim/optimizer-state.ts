@@ -6,12 +6,12 @@
  * or extra.
  */
 import { BatonError } from '../../core/errors/index.ts';
-import { decodeTensor, headerLength, parseHeader, writeSafetensors, type TensorInfo } from '../model/index.ts';
+import { decodeTensor, headerLength, parseHeader, writeSafetensors } from '../model/index.ts';
 import { resolveSettings, type AdamWSettings } from './adamw-settings.ts';
 
 const FORMAT = 'baton-adamw';
 const VERSION = '1';
-const FILE = 'optimizer state';
+const FILE = 'optimiser state';
 
 export interface ParameterShape {
   readonly name: string;
@@ -33,7 +33,7 @@ export interface OptimizerState {
 function invalid(message: string, data: Record<string, unknown>): BatonError {
   return new BatonError({
     code: 'data/invalid',
-    message: `Optimizer state: ${message} Resume with the adapter this state was saved with, or start the optimiser afresh.`,
+    message: `Optimiser state: ${message} Resume with the adapter this state was saved with, or start the optimiser afresh.`,
     data,
   });
 }
@@ -77,14 +77,10 @@ export function readOptimizerState(bytes: Uint8Array, expected: readonly Paramet
     if (info.shape.length !== p.shape.length || info.shape.some((d, i) => d !== p.shape[i])) {
       throw invalid(`${name} has shape [${info.shape}] where the parameter has [${p.shape}].`, { tensor: name, shape: info.shape, expected: [...p.shape] });
     }
-    return decodeTensor(slice(bytes, info), info);
+    return decodeTensor(bytes.subarray(info.offset, info.offset + info.byteLength), info);
   };
   const moments = expected.map((p) => ({ name: p.name, shape: p.shape, m: tensor(p, 'exp_avg'), v: tensor(p, 'exp_avg_sq') }));
   return { step, settings, moments };
-}
-
-function slice(bytes: Uint8Array, info: TensorInfo): Uint8Array {
-  return bytes.subarray(info.offset, info.offset + info.byteLength);
 }
 
 function readMetadata(headerBytes: Uint8Array): Pick<OptimizerState, 'step' | 'settings'> {
@@ -114,7 +110,7 @@ function readMetadata(headerBytes: Uint8Array): Pick<OptimizerState, 'step' | 's
       schedule: schedule as AdamWSettings['schedule'],
     });
   } catch (e) {
-    throw new BatonError({ code: 'data/invalid', message: `Optimizer state: ${(e as Error).message}`, data: (e as BatonError).data, cause: e });
+    throw new BatonError({ code: 'data/invalid', message: `Optimiser state: ${(e as Error).message}`, data: (e as BatonError).data, cause: e });
   }
   return { step, settings };
 }

@@ -68,16 +68,28 @@ export class AdamW {
     this.#settings = resolveSettings(options);
     checkParameters(parameters);
     this.#device = device;
-    let base = 0;
-    for (const p of parameters) {
-      const n = elementCount(p.shape);
-      const groups = sumSquaresGroups(n);
-      this.#slots.push({ p, n, m: device.createBuffer(4 * n, `${p.name}.exp_avg`), v: device.createBuffer(4 * n, `${p.name}.exp_avg_sq`), base, groups });
-      base += groups;
+    const made: GPUBuffer[] = [];
+    const create = (bytes: number, label: string) => {
+      const buffer = device.createBuffer(bytes, label);
+      made.push(buffer);
+      return buffer;
+    };
+    try {
+      let base = 0;
+      for (const p of parameters) {
+        const n = elementCount(p.shape);
+        const groups = sumSquaresGroups(n);
+        this.#slots.push({ p, n, m: create(4 * n, `${p.name}.exp_avg`), v: create(4 * n, `${p.name}.exp_avg_sq`), base, groups });
+        base += groups;
+      }
+      this.#blocks = base;
+      this.#partials = create(4 * PARTIAL_FLOATS * base, 'adamw partials');
+      this.#total = create(4 * PARTIAL_FLOATS, 'adamw total');
+    } catch (e) {
+      // A model too large for the GPU's buffers: give back what was made before failing.
+      for (const b of made) device.free(b);
+      throw e;
     }
-    this.#blocks = base;
-    this.#partials = device.createBuffer(4 * PARTIAL_FLOATS * base, 'adamw partials');
-    this.#total = device.createBuffer(4 * PARTIAL_FLOATS, 'adamw total');
   }
 
   /** Steps taken (PyTorch's state['step']); the next step's bias corrections and learning rate use it. */

@@ -8,6 +8,7 @@ import {
   globalNorm,
   learningRate,
   readOptimizerState,
+  sumSquaresGroups,
   sumSquaresRef,
   type AdamWOptions,
   type AdamWState,
@@ -128,6 +129,37 @@ describe('AdamW', () => {
     // Finite gradients again: training goes on from where it was.
     expect(await train(device(), optimizer, params, [2])).toMatchObject([{ applied: true, step: 3 }]);
     optimizer.destroy();
+    free(device(), params);
+  });
+
+  it('skips a step whose gradients are finite but whose norm overflows f32', async () => {
+    const params = await parameters(device(), initial());
+    const optimizer = new AdamW(device(), params, OPTIONS);
+    const grads = gradients(0);
+    grads[1][5] = 3e38; // its square is past f32's largest value
+    grads.forEach((g, i) => device().write(params[i].grad, g));
+    const report = await optimizer.step();
+    expect(report).toMatchObject({ applied: false, step: 0, nonFinite: 0, parameters: [SHAPES[1][0]] });
+    expect(!report.applied && report.reason).toMatch(/overflows f32/);
+    optimizer.destroy();
+    free(device(), params);
+  });
+
+  it('gives back every buffer it made, on destroy and when one cannot be made', async () => {
+    const params = await parameters(device(), initial());
+    const held = device().memory.current;
+    const optimizer = new AdamW(device(), params, OPTIONS);
+    // m and v per parameter, two floats per block of partial sums, two for the total.
+    const values = SHAPES.reduce((a, [, shape]) => a + size(shape), 0);
+    const blocks = SHAPES.reduce((a, [, shape]) => a + sumSquaresGroups(size(shape)), 0);
+    expect(blocks).toBe(4); // 300 values take two blocks
+    expect(device().memory.current - held).toBe(4 * (2 * values + 2 * blocks + 2));
+    optimizer.destroy();
+    expect(device().memory.current).toBe(held);
+
+    const huge = { name: 'too.large', shape: [2 ** 38], param: { size: 2 ** 40 } as GPUBuffer, grad: { size: 2 ** 40 } as GPUBuffer };
+    expect(() => new AdamW(device(), [...params, huge], OPTIONS)).toThrow(expect.objectContaining({ code: 'engine/out-of-memory' }));
+    expect(device().memory.current).toBe(held);
     free(device(), params);
   });
 
