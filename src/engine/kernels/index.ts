@@ -9,6 +9,7 @@ export { matmulInt4Forward, type MatmulInt4Options } from './matmul-int4.ts';
 export { rmsnormForward } from './rmsnorm.ts';
 export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
 export { swigluForward } from './swiglu.ts';
+export { grid2d, header } from './wgsl.ts'; // for kernels outside this folder (optim/)
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
 export { attentionBackwardRef, attentionForwardRef, attentionRef, type AttentionForward, type AttentionGradients, type AttentionShape } from './attention.ref.ts';
 export { embeddingRef } from './embedding.ref.ts';
