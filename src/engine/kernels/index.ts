@@ -2,7 +2,7 @@
 export { attentionForward, type AttentionOptions } from './attention.ts';
 export { embeddingBackward, embeddingForward, tokensById } from './embedding.ts';
 export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int4.ts';
-export { logprobsForward } from './logprobs.ts';
+export { logprobsBackward, logprobsForward } from './logprobs.ts';
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
 export { matmulInt4Forward, type MatmulInt4Options } from './matmul-int4.ts';
 export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, type RmsnormBackwardOptions } from './rmsnorm.ts';
