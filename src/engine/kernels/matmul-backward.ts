@@ -20,7 +20,7 @@
  */
 import type { UniformSpec, KernelSpec } from '../device/index.ts';
 import { MATMUL_UNIFORMS, matmulGrid, matmulMain, type MatmulLayout, type MatmulUniform } from './matmul.ts';
-import { ceilDiv, grid2d, header, type Dtype } from './wgsl.ts';
+import { columnSumGrid, columnSumMain, header, type Dtype } from './wgsl.ts';
 
 export type MatmulBackwardUniform = MatmulUniform | 'ldy' | 'dyCol0';
 
@@ -78,9 +78,7 @@ ${matmulMain({ o: { ...o, bias: false }, acc: 'f32', loop, output: 'dw' })}`;
   grid: matmulGrid,
 };
 
-const BIAS_WG = 64;
-
-/** db (N) (+)= column sums of dy's columns dyCol0 .. dyCol0 + N - 1 over T tokens; one thread per column. */
+/** db (N) (+)= sums over T tokens of dy's columns dyCol0 .. dyCol0 + N - 1 (wgsl.ts columnSumMain). */
 export const matmulBackwardBias: KernelSpec<{ readonly accumulate: boolean }, 'dy' | 'db', 'T' | 'N' | 'ldy' | 'dyCol0'> = {
   name: 'matmulBackwardBias',
   bindings: [
@@ -94,13 +92,6 @@ export const matmulBackwardBias: KernelSpec<{ readonly accumulate: boolean }, 'd
     { name: 'dyCol0', type: 'u32' },
   ],
   wgsl: (o) => `${header(matmulBackwardBias, { dy: 'f32', db: 'f32' })}
-@compute @workgroup_size(${BIAS_WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let n = flat_group(wid, nwg) * ${BIAS_WG}u + lid;
-  if (n >= p.N) { return; }
-  var sum = 0.0;
-  for (var t = 0u; t < p.T; t++) { sum += dy[t * p.ldy + p.dyCol0 + n]; }
-  ${o.accumulate ? 'db[n] += sum;' : 'db[n] = sum;'}
-}`,
-  grid: (u) => grid2d(ceilDiv(u.N, BIAS_WG)),
+${columnSumMain({ term: 'dy[r * p.ldy + p.dyCol0 + c]', rows: 'p.T', columns: 'p.N', out: 'db', accumulate: o.accumulate })}`,
+  grid: (u) => columnSumGrid(u.N),
 };

@@ -7,11 +7,9 @@
  * Its backward: rmsnormBackward (dx, and inv per row), then rmsnormBackwardWeight (dw) where w trains.
  */
 import type { KernelSpec } from '../device/index.ts';
-import { ceilDiv, grid2d, header, type DtypeOptions } from './wgsl.ts';
+import { columnSumGrid, columnSumMain, grid2d, header, type DtypeOptions } from './wgsl.ts';
 
 const WG = 256;
-/** Threads per workgroup of rmsnormBackwardWeight, one per column. */
-const COLUMN_WG = 64;
 
 export const rmsnormForward: KernelSpec<DtypeOptions, 'x' | 'w' | 'out', 'rows' | 'C' | 'eps'> = {
   name: 'rmsnormForward',
@@ -105,9 +103,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 
 /**
  * Backward of RMSNorm to its weight, a port of the dweight of rmsnormBackwardRef in rmsnorm.ref.ts:
- * dw[c] (+)= sum over rows of dy[r, c] * x[r, c] * rstd[r], rstd from rmsnormBackward. One thread per
- * column walking all rows (neighbouring threads read neighbouring columns); only full fine-tuning
- * needs it, LoRA leaves norm weights frozen.
+ * dw[c] (+)= sum over rows of dy[r, c] * x[r, c] * rstd[r], rstd from rmsnormBackward; a column sum
+ * (wgsl.ts columnSumMain). Only full fine-tuning needs it: LoRA leaves norm weights frozen.
  */
 export const rmsnormBackwardWeight: KernelSpec<{ readonly accumulate: boolean }, 'dy' | 'x' | 'rstd' | 'dw', 'rows' | 'C'> = {
   name: 'rmsnormBackwardWeight',
@@ -122,13 +119,6 @@ export const rmsnormBackwardWeight: KernelSpec<{ readonly accumulate: boolean },
     { name: 'C', type: 'u32' },
   ],
   wgsl: (o) => `${header(rmsnormBackwardWeight, { dy: 'f32', x: 'f32', rstd: 'f32', dw: 'f32' })}
-@compute @workgroup_size(${COLUMN_WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let c = flat_group(wid, nwg) * ${COLUMN_WG}u + lid;
-  if (c >= p.C) { return; }
-  var sum = 0.0;
-  for (var r = 0u; r < p.rows; r++) { sum += dy[r * p.C + c] * x[r * p.C + c] * rstd[r]; }
-  ${o.accumulate ? 'dw[c] += sum;' : 'dw[c] = sum;'}
-}`,
-  grid: (u) => grid2d(ceilDiv(u.C, COLUMN_WG)),
+${columnSumMain({ term: 'dy[r * p.C + c] * x[r * p.C + c] * rstd[r]', rows: 'p.rows', columns: 'p.C', out: 'dw', accumulate: o.accumulate })}`,
+  grid: (u) => columnSumGrid(u.C),
 };
