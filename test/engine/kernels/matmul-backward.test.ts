@@ -1,7 +1,16 @@
 import { describe, it } from 'vitest';
-import { matmulBackwardBias, matmulBackwardInput, matmulBackwardInputRef, matmulBackwardWeight, matmulBackwardWeightRef } from '../../../src/engine/kernels/index.ts';
+import {
+  matmulBackwardBias,
+  matmulBackwardInput,
+  matmulBackwardInputRef,
+  matmulBackwardWeight,
+  matmulBackwardWeightRef,
+  matmulForward,
+  matmulRef,
+} from '../../../src/engine/kernels/index.ts';
 import { f16ToF32, f32ToF16 } from '../../../src/engine/model/index.ts';
-import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
+import { checkTensor, F32_TOLERANCE, randomTensor } from '../../support/check-tensor.ts';
+import { checkGradient, weightedSum } from '../../support/finite-difference.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 
 // Tokens T = 5 (not a multiple of the row blocks), in features 70 (above one 64-wide workgroup, not
@@ -128,5 +137,48 @@ describe('matmulBackwardBias', () => {
     const before = randomTensor(N, 83);
     const { db } = await runKernel(device(), matmulBackwardBias, { accumulate }, { dy: dyWide, db: before }, { T, N, ldy, dyCol0: DY_COL0 });
     checkTensor('db', db, accumulate ? dbias.map((g, i) => g + before[i]) : dbias);
+  });
+});
+
+// The four dispatches of a LoRA layer's backward (matmul-backward.ts header) beside the frozen base,
+// checked end to end against central differences of y = x W^T + s (x A^T) B^T in float64.
+describe('LoRA backward composed from these kernels', () => {
+  const device = useTestDevice();
+  const r = 3;
+  const s = 0.75; // lora_alpha / r
+  const x = randomTensor(T * IN, 84);
+  const w = randomTensor(OUT * IN, 85);
+  const A = randomTensor(r * IN, 86);
+  const B = randomTensor(OUT * r, 87);
+  const dy = randomTensor(T * OUT, 88);
+  const forward = (xs: ArrayLike<number>, As: ArrayLike<number>, Bs: ArrayLike<number>) => {
+    const base = matmulRef(xs, w, undefined, T, IN, OUT);
+    const delta = matmulRef(matmulRef(xs, As, undefined, T, IN, r), Bs, undefined, T, r, OUT);
+    return base.map((v, i) => v + s * delta[i]);
+  };
+
+  it('gives dx, dA and dB of sum(dy * y)', async () => {
+    const d = device();
+    const [xb, wb, Ab, Bb, dyb] = await Promise.all([x, w, A, B, dy].map((a, i) => d.upload(a, `in${i}`)));
+    const xa = d.createBuffer(T * r * 4, 'xa'); // (T, r)
+    const dxa = d.createBuffer(T * r * 4, 'dxa'); // (T, r)
+    const dx = d.createBuffer(T * IN * 4, 'dx'); // (T, IN)
+    const dA = d.createBuffer(r * IN * 4, 'dA'); // (r, IN)
+    const dB = d.createBuffer(OUT * r * 4, 'dB'); // (OUT, r)
+    const layout = { rowsPerThread: 3, lanes: 1 };
+    const plain = { ...layout, accumulate: false };
+    await d
+      .batch()
+      .run(matmulForward, { ...plain, dtype: 'f32', bias: false, vec4: false }, { x: xb, w: Ab, b: Ab, out: xa }, { M: T, N: r, K: IN, ldo: r, col0: 0, alpha: 1 })
+      .run(matmulBackwardWeight, plain, { dy: dyb, x: xa, dw: dB }, { M: OUT, N: r, K: T, ldo: r, col0: 0, alpha: s, ldy: OUT, dyCol0: 0 })
+      .run(matmulBackwardInput, { ...plain, dtype: 'f32' }, { dy: dyb, w: Bb, dx: dxa }, { M: T, N: r, K: OUT, ldo: r, col0: 0, alpha: s, ldy: OUT, dyCol0: 0 })
+      .run(matmulBackwardWeight, plain, { dy: dxa, x: xb, dw: dA }, { M: r, N: IN, K: T, ldo: IN, col0: 0, alpha: 1, ldy: r, dyCol0: 0 })
+      .run(matmulBackwardInput, { ...plain, dtype: 'f32' }, { dy: dyb, w: wb, dx }, { M: T, N: IN, K: OUT, ldo: IN, col0: 0, alpha: 1, ldy: OUT, dyCol0: 0 })
+      .run(matmulBackwardInput, { ...layout, accumulate: true, dtype: 'f32' }, { dy: dxa, w: Ab, dx }, { M: T, N: IN, K: r, ldo: IN, col0: 0, alpha: 1, ldy: r, dyCol0: 0 })
+      .submit();
+    const tolerance = F32_TOLERANCE;
+    checkGradient('dx', (xs) => weightedSum(dy, forward(xs, A, B)), x, await d.readF32(dx), { tolerance });
+    checkGradient('dA', (As) => weightedSum(dy, forward(x, As, B)), A, await d.readF32(dA), { tolerance });
+    checkGradient('dB', (Bs) => weightedSum(dy, forward(x, A, Bs)), B, await d.readF32(dB), { tolerance });
   });
 });
