@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
 import { rmsnormBackward, rmsnormBackwardRef, rmsnormBackwardWeight, rmsnormForward, rmsnormRef } from '../../../src/engine/kernels/index.ts';
+import { f16ToF32, f32ToF16 } from '../../../src/engine/model/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 
@@ -60,5 +61,20 @@ describe.each([
       const { dw } = await runKernel(device(), rmsnormBackwardWeight, { accumulate }, { dy, x, rstd, dw: before }, { rows, C });
       checkTensor(`dw (accumulate ${accumulate})`, dw, accumulate ? ref.dweight.map((g, i) => g + before[i]) : ref.dweight);
     }
+  });
+});
+
+describe('rmsnormBackward with an f16 weight', () => {
+  const device = useTestDevice();
+
+  it('gives dx with w stored as f16', async (ctx) => {
+    ctx.skip(!device().caps.shaderF16, 'this adapter has no shader-f16 (SwiftShader lacks it); runs on a GPU that has it');
+    const rows = 3;
+    const C = 300;
+    const x = randomTensor(rows * C, 10, -2, 2);
+    const w16 = Uint16Array.from(randomTensor(C, 11, 0.5, 1.5), f32ToF16);
+    const dy = randomTensor(rows * C, 12);
+    const { dx } = await runKernel(device(), rmsnormBackward, { dtype: 'f16', accumulate: false }, { dy, x, w: w16, dx: rows * C, rstd: rows }, { rows, C, eps: 1e-6 });
+    checkTensor('dx (f16 w)', dx, rmsnormBackwardRef(dy, x, Array.from(w16, f16ToF32), rows, C, 1e-6).dx);
   });
 });
