@@ -50,3 +50,14 @@ export function checkGradient(
   const numeric = numericGradient(loss, x, { ...options, indices });
   checkTensor(`${name} (d/dx vs central differences)`, Float64Array.from(indices, (i) => analytic[i]), numeric, options.tolerance ?? FD_TOLERANCE);
 }
+
+/**
+ * sum_i dy[i] * y[i]: the scalar loss whose gradient, for y = f(x), is f's backward given dy. Random
+ * non-zero dy makes every output count, so a backward that drops or misplaces one term shows.
+ */
+export function weightedSum(dy: ArrayLike<number>, y: ArrayLike<number>): number {
+  if (dy.length !== y.length) throw new Error(`weightedSum: ${dy.length} weights for ${y.length} values`);
+  let s = 0;
+  for (let i = 0; i < y.length; i++) s += dy[i] * y[i];
+  return s;
+}

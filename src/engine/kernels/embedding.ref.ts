@@ -12,3 +12,15 @@ export function embeddingRef(table: Vec, ids: readonly number[], C: number): Flo
   });
   return y;
 }
+
+/**
+ * Backward of embeddingRef: dTable (V, C) = sum over tokens t of dOut[t] scattered to row ids[t];
+ * a repeated id accumulates the rows of all its tokens, rows of absent ids stay zero. dOut (T, C).
+ */
+export function embeddingBackwardRef(dOut: Vec, ids: readonly number[], V: number, C: number): Float64Array {
+  const dTable = new Float64Array(V * C);
+  ids.forEach((id, t) => {
+    for (let i = 0; i < C; i++) dTable[id * C + i] += dOut[t * C + i];
+  });
+  return dTable;
+}

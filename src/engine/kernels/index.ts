@@ -1,23 +1,24 @@
 /** The engine's WGSL kernels, each beside its float64 reference (x.ts is a port of x.ref.ts). */
 export { attentionForward, attentionTrainingForward, type AttentionOptions } from './attention.ts';
 export { attentionBackwardKeyValue, attentionBackwardQuery } from './attention-backward.ts';
-export { embeddingForward } from './embedding.ts';
+export { embeddingBackward, embeddingForward, tokensById } from './embedding.ts';
 export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int4.ts';
-export { logprobsForward } from './logprobs.ts';
+export { logprobsBackward, logprobsForward } from './logprobs.ts';
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
-export { matmulInt4Forward, type MatmulInt4Options } from './matmul-int4.ts';
-export { rmsnormForward } from './rmsnorm.ts';
+export { matmulBackwardBias, matmulBackwardInput, matmulBackwardWeight, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
+export { matmulInt4BackwardInput, matmulInt4Forward, type MatmulInt4BackwardInputOptions, type MatmulInt4Options } from './matmul-int4.ts';
+export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, type RmsnormBackwardOptions } from './rmsnorm.ts';
 export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
-export { swigluForward } from './swiglu.ts';
+export { swigluBackward, swigluForward } from './swiglu.ts';
 export { grid2d, header } from './wgsl.ts'; // for kernels outside this folder (optim/)
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
 export { attentionBackwardRef, attentionForwardRef, attentionRef, type AttentionForward, type AttentionGradients, type AttentionShape } from './attention.ref.ts';
-export { embeddingRef } from './embedding.ref.ts';
+export { embeddingBackwardRef, embeddingRef } from './embedding.ref.ts';
 export { embeddingInt4Ref } from './embedding-int4.ref.ts';
-export { logSoftmaxRef } from './logprobs.ref.ts';
-export { matmulRef } from './matmul.ref.ts';
-export { matmulInt4Ref } from './matmul-int4.ref.ts';
-export { rmsnormRef } from './rmsnorm.ref.ts';
+export { entropyRef, logprobsBackwardRef, logprobsRef, logSoftmaxRef } from './logprobs.ref.ts';
+export { matmulBackwardInputRef, matmulBackwardWeightRef, matmulRef } from './matmul.ref.ts';
+export { matmulInt4BackwardInputRef, matmulInt4Ref } from './matmul-int4.ref.ts';
+export { rmsnormBackwardRef, rmsnormRef } from './rmsnorm.ref.ts';
 export { ropeBackwardRef, ropeRef } from './rope.ref.ts';
-export { swigluRef } from './swiglu.ref.ts';
+export { swigluBackwardRef, swigluRef } from './swiglu.ref.ts';
 export type { Vec } from './ref-types.ts';

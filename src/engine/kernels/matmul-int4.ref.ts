@@ -4,7 +4,7 @@
  * quantisation.
  */
 import { int4RoundTripRef } from '../quant/index.ts';
-import { matmulRef } from './matmul.ref.ts';
+import { matmulBackwardInputRef, matmulRef } from './matmul.ref.ts';
 import type { Vec } from './ref-types.ts';
 import type { Dtype } from './wgsl.ts';
 
@@ -19,4 +19,9 @@ export function matmulInt4Ref(
   scaleDtype: Dtype = 'f32',
 ): Float64Array {
   return matmulRef(x, int4RoundTripRef(w, outF, inF, groupSize, scaleDtype), bias, T, inF, outF);
+}
+
+/** Backward of matmulInt4Ref to its input: dx (T, in) = dy (T, out) times the weights int4 reads back. */
+export function matmulInt4BackwardInputRef(dy: Vec, w: Vec, T: number, inF: number, outF: number, groupSize: number, scaleDtype: Dtype = 'f32'): Float64Array {
+  return matmulBackwardInputRef(dy, int4RoundTripRef(w, outF, inF, groupSize, scaleDtype), T, inF, outF);
 }

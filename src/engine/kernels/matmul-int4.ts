@@ -9,8 +9,10 @@
  * into two vec4s of dequantised weights and used for every row of the block. K % 32 == 0 always
  * holds (K is a multiple of the group size, itself 32 or 64). Decode reads 4 bits per weight plus
  * one scale per group.
+ * Its input gradient, matmulInt4BackwardInput, is below (int4 weights are frozen: no weight gradient).
  */
 import type { BindingSpec, KernelSpec } from '../device/index.ts';
+import { backwardInputLoop, MATMUL_BACKWARD_UNIFORMS, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
 import { MATMUL_UNIFORMS, matmulGrid, matmulMain, type MatmulLayout, type MatmulUniform } from './matmul.ts';
 import { header, type Dtype } from './wgsl.ts';
 
@@ -60,6 +62,35 @@ export const matmulInt4Forward: KernelSpec<MatmulInt4Options, Binding, MatmulUni
 const SHIFT_LO = vec4<u32>(0u, 4u, 8u, 12u);
 const SHIFT_HI = vec4<u32>(16u, 20u, 24u, 28u);
 ${matmulMain({ o, acc: 'vec4<f32>', loop })}`;
+  },
+  grid: matmulGrid,
+};
+
+export interface MatmulInt4BackwardInputOptions extends MatmulBackwardOptions {
+  /** dtype of the scales. */
+  readonly dtype: Dtype;
+  readonly groupSize: number;
+}
+
+/**
+ * Backward to the input through frozen int4 weights, a port of matmulInt4BackwardInputRef in
+ * matmul-int4.ref.ts: matmulBackwardInput (matmul-backward.ts, same letters: dx (M, N) = dy (M, K) W
+ * (K, N), N = in features) with w[k, n] unpacked and scaled in registers from the packed word, never
+ * stored dequantised. Neighbouring threads share a word (eight columns) and a scale.
+ */
+export const matmulInt4BackwardInput: KernelSpec<MatmulInt4BackwardInputOptions, 'dy' | 'w' | 'scales' | 'dx', MatmulBackwardUniform> = {
+  name: 'matmulInt4BackwardInput',
+  bindings: [
+    { name: 'dy', access: 'read' }, // (M, ldy) f32
+    { name: 'w', access: 'read' }, // (K, N / 8) u32
+    { name: 'scales', access: 'read' }, // (K, N / G)
+    { name: 'dx', access: 'read_write' }, // (M, ldo) f32
+  ],
+  uniforms: MATMUL_BACKWARD_UNIFORMS,
+  wgsl: (o) => {
+    const weight = `(f32((w[k * (p.N / 8u) + n / 8u] >> (4u * (n % 8u))) & 15u) - 8.0) * f32(scales[k * (p.N / ${o.groupSize}u) + n / ${o.groupSize}u])`;
+    return `${header(matmulInt4BackwardInput, { dy: 'f32', w: 'u32', scales: o.dtype, dx: 'f32' }, o.dtype)}
+${matmulMain({ o: { ...o, bias: false }, acc: 'f32', loop: backwardInputLoop(weight), output: 'dx' })}`;
   },
   grid: matmulGrid,
 };

@@ -69,6 +69,8 @@ export interface MatmulBody {
    * (see matmulMain for why). Runs only for n < N.
    */
   readonly loop: string;
+  /** Name of the output binding (default `out`). */
+  readonly output?: string;
 }
 
 /**
@@ -82,8 +84,9 @@ export function matmulMain(body: MatmulBody): string {
   const total = (a: string) => (body.acc === 'f32' ? a : `dot(${a}, vec4<f32>(1.0))`);
   const store = (sum: string) => {
     const value = `p.alpha * ${sum}${o.bias ? ' + f32(b[p.col0 + n])' : ''}`;
+    const out = body.output ?? 'out';
     return `let i = (m0 + r) * p.ldo + p.col0 + n;
-    ${o.accumulate ? `out[i] += ${value};` : `out[i] = ${value};`}`;
+    ${o.accumulate ? `${out}[i] += ${value};` : `${out}[i] = ${value};`}`;
   };
   // A constant trip count lets the shader compiler unroll the row loops and keep acc in registers;
   // indexed by a runtime bound, acc can land in local memory, a global-memory round trip per term.

@@ -1,7 +1,7 @@
 /**
  * WGSL shared by all kernels: the binding and uniform declarations generated from a kernel's spec
- * (so spec and shader cannot disagree), the weight storage type, and the 2-D grid that lets a
- * kernel address more than 65,535 workgroups.
+ * (so spec and shader cannot disagree), the weight storage type, the 2-D grid that lets a
+ * kernel address more than 65,535 workgroups, and the column sum that backward kernels reduce with.
  */
 import type { Grid, KernelSpec } from '../device/index.ts';
 
@@ -60,4 +60,39 @@ export function treeReduce(array: string, size: number, combine: (a: string, b: 
     if (lid < w) { ${array}[lid] = ${combine(`${array}[lid]`, `${array}[lid + w]`)}; }
     workgroupBarrier();
   }`;
+}
+
+/** Threads per workgroup of a column sum (columnSumMain), one per column. */
+const COLUMN_WG = 64;
+
+export interface ColumnSum {
+  /** WGSL f32 expression of the term of row `r`, column `c`. */
+  readonly term: string;
+  /** WGSL expressions of the row and column counts (uniforms). */
+  readonly rows: string;
+  readonly columns: string;
+  /** The output binding, one value per column. */
+  readonly out: string;
+  /** Add into out instead of overwriting it. */
+  readonly accumulate: boolean;
+}
+
+/**
+ * The main function of a gradient summed over rows (a bias's, a norm weight's): out[c] (+)= sum_r term,
+ * one thread per column walking every row, neighbouring threads on neighbouring columns (coalesced).
+ * Grid: columnSumGrid.
+ */
+export function columnSumMain(s: ColumnSum): string {
+  return `@compute @workgroup_size(${COLUMN_WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let c = flat_group(wid, nwg) * ${COLUMN_WG}u + lid;
+  if (c >= ${s.columns}) { return; }
+  var sum = 0.0;
+  for (var r = 0u; r < ${s.rows}; r++) { sum += ${s.term}; }
+  ${s.out}[c] ${s.accumulate ? '+=' : '='} sum;
+}`;
+}
+
+export function columnSumGrid(columns: number): Grid {
+  return grid2d(ceilDiv(columns, COLUMN_WG));
 }

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { logprobsForward, logSoftmaxRef } from '../../../src/engine/kernels/index.ts';
+import { entropyRef, logprobsBackward, logprobsBackwardRef, logprobsForward, logSoftmaxRef } from '../../../src/engine/kernels/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 
@@ -20,5 +20,31 @@ describe('logprobsForward', () => {
     );
     const all = logSoftmaxRef(logits.map((z) => z / temperature), R, V);
     checkTensor('logprobs', out, targets.map((t, r) => all[r * V + t]), { abs: 1e-4, rel: 1e-5 });
+  });
+});
+
+// V = 1000: several strides of the 256 threads, ending mid-stride. Large logits test the max-subtraction;
+// moderate ones give entropies far from 0 and gradients spread over the whole row.
+describe.each([
+  { what: 'large logits', spread: 30 },
+  { what: 'moderate logits', spread: 2 },
+])('logprobsBackward, $what', ({ spread }) => {
+  const device = useTestDevice();
+  const R = 3;
+  const V = 1000;
+  const logits = randomTensor(R * V, 62, -spread, spread);
+  const targets = [5, 999, 421];
+  const dLogp = randomTensor(R, 63, 0.5, 1.5);
+
+  it.each([1, 0.7])('writes dLogits over the logits and the entropy per row at temperature %s', async (temperature) => {
+    const { logits: dLogits, entropy } = await runKernel(
+      device(),
+      logprobsBackward,
+      {},
+      { logits: logits.slice(), targets: Uint32Array.from(targets), dLogp, entropy: R },
+      { R, V, invTemperature: 1 / temperature },
+    );
+    checkTensor('dLogits', dLogits, logprobsBackwardRef(logits, targets, dLogp, R, V, temperature));
+    checkTensor('entropy', entropy, entropyRef(logits, R, V, temperature), { abs: 1e-4, rel: 1e-5 });
   });
 });

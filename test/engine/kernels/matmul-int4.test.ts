@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { matmulInt4Forward, matmulInt4Ref } from '../../../src/engine/kernels/index.ts';
+import { matmulInt4BackwardInput, matmulInt4BackwardInputRef, matmulInt4Forward, matmulInt4Ref } from '../../../src/engine/kernels/index.ts';
 import { quantizeInt4 } from '../../../src/engine/quant/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
@@ -52,5 +52,51 @@ describe.each([
       for (let n = 0; n < N; n++) expected[m * ldo + col0 + n] += 0.5 * product[m * N + n] + wideBias[col0 + n];
     }
     checkTensor('out += 0.5 x Wq^T + b', out, expected);
+  });
+});
+
+// dx (T, IN) = dy (T, OUT) Wq with Wq (OUT, IN) packed: IN above one 64-wide workgroup, T not a
+// multiple of the row blocks, OUT not a multiple of the lanes; dy a wider gradient of which this
+// weight chunk owns columns 4 .. 4 + OUT - 1.
+describe.each([
+  { rowsPerThread: 1, lanes: 1, groupSize: 32, IN: 96 },
+  { rowsPerThread: 3, lanes: 1, groupSize: 64, IN: 192 },
+  { rowsPerThread: 8, lanes: 4, groupSize: 32, IN: 96 },
+])('matmulInt4BackwardInput $rowsPerThread rows per thread, $lanes lanes, groups of $groupSize', ({ rowsPerThread, lanes, groupSize, IN }) => {
+  const device = useTestDevice();
+  const T = 5;
+  const OUT = 37;
+  const ldy = OUT + 9;
+  const dyCol0 = 4;
+  const dyWide = randomTensor(T * ldy, 46);
+  const dy = Float64Array.from({ length: T * OUT }, (_, i) => dyWide[Math.floor(i / OUT) * ldy + dyCol0 + (i % OUT)]);
+  const w = randomTensor(OUT * IN, 47);
+  const shape = { M: T, N: IN, K: OUT, ldo: IN, col0: 0, ldy, dyCol0 };
+
+  it('computes dx = dy Wq from the packed weights', async () => {
+    const q = quantizeInt4(w, OUT, IN, 'f32', groupSize);
+    const { dx } = await runKernel(
+      device(),
+      matmulInt4BackwardInput,
+      { dtype: 'f32', groupSize, accumulate: false, rowsPerThread, lanes },
+      { dy: dyWide, w: q.packed, scales: q.scales as Float32Array, dx: T * IN },
+      { ...shape, alpha: 1 },
+    );
+    checkTensor('dy Wq', dx, matmulInt4BackwardInputRef(dy, w, T, IN, OUT, groupSize));
+  });
+
+  it.for(['f32', 'f16'] as const)('adds alpha * dy Wq into dx (beside a LoRA path), %s scales', async (dtype, ctx) => {
+    ctx.skip(dtype === 'f16' && !device().caps.shaderF16, 'this adapter has no shader-f16 (SwiftShader lacks it); runs on a GPU that has it');
+    const q = quantizeInt4(w, OUT, IN, dtype, groupSize);
+    const before = randomTensor(T * IN, 48);
+    const { dx } = await runKernel(
+      device(),
+      matmulInt4BackwardInput,
+      { dtype, groupSize, accumulate: true, rowsPerThread, lanes },
+      { dy: dyWide, w: q.packed, scales: q.scales, dx: before },
+      { ...shape, alpha: 0.5 },
+    );
+    const product = matmulInt4BackwardInputRef(dy, w, T, IN, OUT, groupSize, dtype);
+    checkTensor('dx += 0.5 dy Wq', dx, product.map((g, i) => before[i] + 0.5 * g));
   });
 });
