@@ -13,7 +13,6 @@ import { createEngineDevice, GpuModel, type EngineDevice, type WeightFormat } fr
 import { filesFromDir } from '../engine/model/files-node.ts';
 import { openModel, readPeftAdapter } from '../engine/model/index.ts';
 import { loadTokenizer, type Tokenizer } from '../engine/tokenizer/index.ts';
-import { CliError } from './io.ts';
 
 /** Where Chromium builds keep SwiftShader's Vulkan driver manifest (Debian's package first). */
 export const SWIFTSHADER_ICDS = [
@@ -156,10 +155,4 @@ export async function openNodeModel(options: { modelDir: string; loraDir?: strin
     gpu.close();
     throw e;
   }
-}
-
-/** The CLI's --weights value: f32, f16 or int4, undefined for the device's default. */
-export function weightsFlag(value: string | undefined): WeightFormat | undefined {
-  if (value === undefined || value === 'f32' || value === 'f16' || value === 'int4') return value;
-  throw new CliError(`--weights must be f32, f16 or int4, got "${value}"`, 2);
 }

@@ -21,7 +21,11 @@ test('the offline demo runs: Conductor plan, workflow graph, final answer, episo
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
   // The answer's Markdown renders asynchronously, just after the episode is saved.
   await expect.poll(() => page.getByTestId('final-answer').textContent(), POLL).toMatch(/Answer:/);
-  expect(await page.getByTestId('grade').textContent()).toMatch(/correct|wrong/);
+  const grade = await page.getByTestId('grade').textContent();
+  expect(grade).toMatch(/correct|wrong/);
+  // A wrong answer's reward of 0.5 is explained; the demo's dollars are said to be simulated.
+  expect(await page.getByTestId('reward-note').count()).toBe(grade?.includes('wrong') ? 1 : 0);
+  expect(await page.getByTestId('cost-note').textContent()).toBe('Simulated prices: the workers here are simulated, so no money was spent.');
   expect(await page.getByTestId('step-details').count()).toBe(steps);
   // The run happened off the page's thread, in the Conductor worker (a blob: URL, named on creation).
   expect(await Promise.all(page.workers().map((w) => w.evaluate(() => self.name)))).toEqual(['conductor']);

@@ -148,11 +148,14 @@ test('a wrong key: its step says so, the run is an infra error, earlier episodes
   const message = `Anthropic rejected the key ${slots.anthropic} (401).`;
   expect(await nodes.nth(1).locator('.output').textContent()).toContain(message);
   expect(await page.getByTestId('step-details').nth(1).getByRole('alert').textContent()).toContain(message);
-  expect(await nodes.nth(2).locator('.status').textContent()).toBe('failed');
-  expect(await nodes.nth(2).locator('.output').textContent()).toMatch(/Not started: step 2 failed \(provider\/auth\)/);
+  expect(await nodes.nth(2).locator('.status').textContent()).toBe('not started');
+  expect(await nodes.nth(2).locator('.output').textContent()).toBe('step 2 failed');
+  expect(await page.getByTestId('step-details').nth(2).getByRole('alert').textContent()).toBe('not started: step 2 failed');
+  expect(await page.getByTestId('run-totals').locator('div', { hasText: 'Steps done' }).locator('dd').textContent()).toBe('1');
   expect(await page.getByTestId('run-status').textContent()).toBe('a call failed');
   expect(await page.getByTestId('grade').textContent()).toContain('not graded');
   expect(await page.getByTestId('run-totals').locator('div', { hasText: 'Dollars' }).locator('dd').textContent()).toBe('$?');
+  expect(await page.getByTestId('cost-note').textContent()).toBe('$? means unknown: a call failed before its provider said how many tokens it used.');
   await page.screenshot({ path: join(import.meta.dirname, '__screenshots__', 'wrong-key-desktop.png'), fullPage: true });
   // Anthropic answered 401 to the wrong key, which it echoed back; Gemini was never called.
   const anthropic = server.requests.filter((r) => r.path === '/v1/messages');

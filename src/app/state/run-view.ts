@@ -2,13 +2,16 @@
  * What the Ask page shows of a run, built from the orchestra's events. Plain data and a pure reducer, so
  * it is tested without a browser (test/unit/app/state/run-view.test.ts); RunState wraps it in $state.
  */
-import type { Episode, StepRecord } from '../../core/episodes/index.ts';
+import { stepOutcome, type Episode, type RunSpending, type StepOutcome, type StepRecord, type StepState } from '../../core/episodes/index.ts';
 import type { RunEvent } from '../../core/orchestra/index.ts';
 import { addCosts, sumUsage } from '../../core/pricing/index.ts';
-import type { ChatMessage, Usage } from '../../core/providers/index.ts';
+import type { ChatMessage, Usage, WorkerSpec } from '../../core/providers/index.ts';
 import type { Workflow } from '../../core/workflow/index.ts';
 
-export type StepStatus = 'queued' | 'running' | 'done' | 'failed';
+export type StepStatus = 'queued' | 'running' | StepState;
+
+/** The app numbers steps from 1 (Step 1, the graph's nodes). */
+const FIRST_STEP = 1;
 
 export interface StepView {
   index: number;
@@ -17,6 +20,8 @@ export interface StepView {
   messages: ChatMessage[];
   output: string;
   record?: StepRecord;
+  /** How it ended, in words, once it has. */
+  outcome?: StepOutcome;
 }
 
 export interface RoundView {
@@ -84,8 +89,15 @@ export function applyRunEvent(view: RunView, e: RunEvent): void {
       return;
     case 'step-done':
     case 'step-failed': {
-      const s = step(view, e.round, e.index, e.step.worker);
-      Object.assign(s, { status: e.type === 'step-done' ? 'done' : 'failed', output: e.step.output, record: e.step });
+      Object.assign(step(view, e.round, e.index, e.step.worker), { output: e.step.output, record: e.step });
+      // A step that fails later can add to what held back the round's unstarted steps: every ended step is told again.
+      const views = round(view, e.round).steps;
+      const records = views.map((v) => v?.record);
+      for (const v of views) {
+        if (!v?.record) continue;
+        v.outcome = stepOutcome(v.record, records, FIRST_STEP);
+        v.status = v.outcome.state;
+      }
       return;
     }
     case 'round-done':
@@ -97,8 +109,8 @@ export function applyRunEvent(view: RunView, e: RunEvent): void {
 }
 
 /**
- * Tokens, seconds and dollars of the steps finished so far, and of the Conductor's calls where they are
- * billed (unknown price makes dollars unknown). Seconds add up the steps only.
+ * Tokens, seconds and dollars of the steps ended so far, and of the Conductor's calls where they are
+ * billed (unknown price makes dollars unknown). Seconds add up the steps only; `steps` counts those done.
  */
 export function runTotals(view: RunView): { usage: Usage; costUsd: number | null; latencyMs: number; steps: number } {
   const usages: Usage[] = [];
@@ -110,13 +122,22 @@ export function runTotals(view: RunView): { usage: Usage; costUsd: number | null
     if (r.costUsd !== undefined) costUsd = addCosts(costUsd, r.costUsd);
     for (const s of r.steps) {
       if (!s?.record) continue;
-      steps++;
+      if (!s.record.error) steps++;
       usages.push(s.record.usage);
       costUsd = addCosts(costUsd, s.record.costUsd);
       latencyMs += s.record.latencyMs;
     }
   }
   return { usage: sumUsage(usages), costUsd, latencyMs, steps };
+}
+
+/** The run so far as the dollar notes read it: the steps ended, the pool, the Conductor's billed calls. */
+export function runSpending(view: RunView, pool: readonly WorkerSpec[]): RunSpending {
+  return {
+    steps: view.rounds.flatMap((r) => r.steps.flatMap((s) => (s?.record ? [s.record] : []))),
+    pool,
+    conductorCosts: view.rounds.flatMap((r) => (r.costUsd === undefined ? [] : [r.costUsd])),
+  };
 }
 
 /**
@@ -126,9 +147,10 @@ export function runTotals(view: RunView): { usage: Usage; costUsd: number | null
 export function replayViews(steps: StepRecord[], shown: number): StepView[] {
   const views: StepView[] = [];
   steps.forEach((s, i) => {
+    const outcome = stepOutcome(s, steps, FIRST_STEP);
     views[s.index] =
       i < shown
-        ? { index: s.index, worker: s.worker, status: s.error ? 'failed' : 'done', messages: s.messages, output: s.output, record: s }
+        ? { index: s.index, worker: s.worker, status: outcome.state, messages: s.messages, output: s.output, record: s, outcome }
         : { index: s.index, worker: s.worker, status: 'queued', messages: [], output: '' };
   });
   return views;

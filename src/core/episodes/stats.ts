@@ -1,3 +1,4 @@
+import { isSimulated, simulatedCostUsd, spendingOf, unknownCostCauses } from './cost-notes.ts';
 import type { Episode, StepRecord } from './types.ts';
 
 export interface WorkerStats {
@@ -25,6 +26,15 @@ export interface EpisodeStats {
   knownCostUsd: number;
   /** Episodes whose cost is unknown. */
   unknownCount: number;
+  /**
+   * Why: episodes with a failed call, whose spending its provider never reported, and episodes with a
+   * worker without a price (an episode can have both).
+   */
+  unknownCost: { failedCalls: number; noPrice: number };
+  /** Of the known dollars, those paid for (network workers, a billed Conductor)... */
+  spentUsd: number;
+  /** ...and those of simulated and replayed workers: their prices applied to calls nobody paid for. */
+  simulatedCostUsd: number;
   tokens: { input: number; output: number; cached: number; reasoning: number };
   byWorker: Record<string, WorkerStats>;
 }
@@ -36,6 +46,9 @@ export class StatsAccumulator {
   #correct = 0;
   #knownCostUsd = 0;
   #unknownCount = 0;
+  #unknownCost = { failedCalls: 0, noPrice: 0 };
+  #spentUsd = 0;
+  #simulatedCostUsd = 0;
   #tokens = { input: 0, output: 0, cached: 0, reasoning: 0 };
   #byWorker = new Map<string, WorkerStats>();
 
@@ -45,8 +58,20 @@ export class StatsAccumulator {
       this.#graded++;
       if (ep.reward.correct) this.#correct++;
     }
-    if (ep.totals.costUsd === null) this.#unknownCount++;
-    else this.#knownCostUsd += ep.totals.costUsd;
+    const spending = spendingOf(ep);
+    if (ep.totals.costUsd === null) {
+      this.#unknownCount++;
+      const causes = unknownCostCauses(spending);
+      if (causes.failedCalls > 0) this.#unknownCost.failedCalls++;
+      if (causes.unpriced.length > 0 || causes.conductorUnpriced) this.#unknownCost.noPrice++;
+    } else {
+      this.#knownCostUsd += ep.totals.costUsd;
+    }
+    const simulated = simulatedCostUsd(spending);
+    this.#simulatedCostUsd += simulated;
+    // Added up from the parts rather than as total minus simulated, so an all-simulated run adds exactly 0.
+    const paid = [...spending.steps.filter((s) => !isSimulated(ep.pool[s.worker])).map((s) => s.costUsd), ...spending.conductorCosts];
+    this.#spentUsd += paid.reduce<number>((sum, c) => sum + (c ?? 0), 0);
     const u = ep.totals.usage;
     this.#tokens.input += u.input;
     this.#tokens.output += u.output;
@@ -57,6 +82,8 @@ export class StatsAccumulator {
   }
 
   #addStep(step: StepRecord): void {
+    // A step the run never started made no call.
+    if (step.attempts === 0) return;
     let w = this.#byWorker.get(step.workerId);
     if (!w) {
       w = { calls: 0, input: 0, output: 0, costUsd: 0, knownCostUsd: 0, unknownCostCalls: 0, latencyMs: 0 };
@@ -80,6 +107,9 @@ export class StatsAccumulator {
       costUsd: this.#unknownCount > 0 ? null : this.#knownCostUsd,
       knownCostUsd: this.#knownCostUsd,
       unknownCount: this.#unknownCount,
+      unknownCost: { ...this.#unknownCost },
+      spentUsd: this.#spentUsd,
+      simulatedCostUsd: this.#simulatedCostUsd,
       tokens: { ...this.#tokens },
       byWorker: Object.fromEntries([...this.#byWorker].map(([id, w]) => [id, { ...w }])),
     };

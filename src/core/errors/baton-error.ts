@@ -14,6 +14,7 @@ export type BatonErrorCode =
   | 'provider/cors'
   | 'provider/timeout'
   | 'provider/bad-request'
+  | 'provider/empty-answer'
   | 'provider/unknown-question'
   | 'provider/unsupported'
   // run control

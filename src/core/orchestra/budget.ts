@@ -1,11 +1,9 @@
 import { BatonError } from '../errors/index.ts';
 import { costUsd } from '../pricing/index.ts';
-import type { ChatMessage, WorkerSpec } from '../providers/index.ts';
+import { workerName, type ChatMessage, type WorkerSpec } from '../providers/index.ts';
 
 /** Three significant digits: "$0.5", "$0.0101", not "$0.500000". */
 const usd = (x: number) => `$${Number(x.toPrecision(3))}`;
-/** A worker as its user named it (the id is internal), with the id when they differ. */
-const named = (spec: WorkerSpec) => (spec.label && spec.label !== spec.id ? `"${spec.label}" (${spec.id})` : `"${spec.id}"`);
 
 /** The most a call can cost: its input at ~4 characters a token, plus every output token it may write. */
 export function worstCaseCostUsd(spec: WorkerSpec, messages: ChatMessage[], maxTokens: number): number | null {
@@ -33,7 +31,7 @@ export class BudgetLedger {
     if (worst === null) {
       throw new BatonError({
         code: 'run/budget',
-        message: `Worker ${named(spec)} has no price, so a ${usd(this.capUsd)} budget cannot be enforced: give it a price in the pool or run without a budget.`,
+        message: `Worker ${workerName(spec)} has no price, so a ${usd(this.capUsd)} budget cannot be enforced: give it a price in the pool or run without a budget.`,
         data: { worker: spec.id },
       });
     }
@@ -41,7 +39,7 @@ export class BudgetLedger {
     if (committed + worst > this.capUsd) {
       throw new BatonError({
         code: 'run/budget',
-        message: `Not calling ${named(spec)}: it could cost up to ${usd(worst)}, and ${usd(committed)} of the ${usd(this.capUsd)} budget is already used or reserved. Raise the budget or lower the worker's max output tokens.`,
+        message: `Not calling ${workerName(spec)}: it could cost up to ${usd(worst)}, and ${usd(committed)} of the ${usd(this.capUsd)} budget is already used or reserved. Raise the budget or lower the worker's max output tokens.`,
         data: { worker: spec.id, worstCaseUsd: worst, committedUsd: committed, capUsd: this.capUsd },
       });
     }

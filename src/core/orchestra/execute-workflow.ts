@@ -21,6 +21,8 @@ export interface StepOptions {
   timeoutMs?: number;
   /** Run steps one after another in order instead of as soon as what they see is done (same results). */
   sequential?: boolean;
+  /** Ask again when a worker's stream breaks off part-way: for callers that show no step text as it streams (see CallRequest). */
+  retryCutStreams?: boolean;
 }
 
 export interface ExecuteContext {
@@ -70,6 +72,12 @@ function attemptsOf(error: BatonError): number {
   return typeof n === 'number' ? n : 1;
 }
 
+/** What a stream that broke off had sent: kept on its failed step, as the person watching saw it. */
+function partialTextOf(error: BatonError): string {
+  const text = error.data?.partialText;
+  return typeof text === 'string' ? text : '';
+}
+
 /**
  * Runs one workflow over the pool. A step starts as soon as every step it can see is done, so `[]` steps
  * run at once and together; the results are the same as running the steps in order. A failed call is
@@ -87,8 +95,8 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
   const fail = (record: StepRecord, error: BatonError): void => {
     record.error = { code: error.code, message: error.message };
     records[record.index] = record;
-    // Numbered from 1 in messages, as the page shows steps (access lists count from 0).
-    stopReason ??= `step ${record.index + 1} failed (${error.code})`;
+    // No step number here: surfaces number steps differently, and stepOutcome names the steps from the records.
+    stopReason ??= error.code === 'run/aborted' ? 'the run was stopped' : error.code === 'run/budget' ? 'another step could pass the budget' : 'another step failed';
     emit({ type: 'step-failed', round, index: record.index, step: record });
   };
 
@@ -134,6 +142,7 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
         maxTokens,
         temperature: options.temperature ?? worker.spec.temperature ?? DEFAULT_STEP_TEMPERATURE,
         timeoutMs: options.timeoutMs,
+        retryCutStreams: options.retryCutStreams,
         signal: ctx.signal,
         task: ctx.task,
         onDelta: (text) => emit({ type: 'step-delta', round, index, text }),
@@ -150,6 +159,7 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
       // Unknown spending on a failed call: keep the worst case reserved, never assume it was free.
       settle?.(null);
       const error = ctx.signal?.aborted ? new BatonError({ code: 'run/aborted', message: 'Stopped.', cause: e }) : toBatonError(e, 'provider/server');
+      record.output = partialTextOf(error);
       record.latencyMs = performance.now() - started;
       record.attempts = attemptsOf(error);
       record.costUsd = null;
@@ -167,7 +177,8 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
   });
   await Promise.all(done);
 
-  const outputs = records.map((r) => r.output);
+  // A failed step's partial text is no answer.
+  const outputs = records.map((r) => (r.error ? '' : r.output));
   return {
     steps: records,
     final: outputs.at(-1) ?? '',

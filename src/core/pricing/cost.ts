@@ -1,4 +1,4 @@
-import type { Price, Usage } from '../providers/index.ts';
+import type { Price, Usage } from './types.ts';
 
 /**
  * Dollars for one call, or null when the price is unknown (unknown is not free).

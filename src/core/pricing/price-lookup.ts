@@ -4,11 +4,19 @@
  * tried with and without; a dated snapshot or alias (`-20250929`, `-2024-08-06`, `-0125`, `-latest`, `-0`,
  * `-preview-...`) finds its base model. Anything else is unknown: undefined, never zero.
  */
-import type { Price, WorkerSpec } from '../providers/index.ts';
+import type { Price } from './types.ts';
 import { PRICE_TABLE, type PriceEntry } from './price-table.ts';
 
 /** User prices by model name, merged on top of the table (same matching rules). */
 export type PriceOverrides = Readonly<Record<string, Price>>;
+
+/** What pricing reads of a worker (a WorkerSpec has these fields). */
+export interface PricedWorker {
+  provider: string;
+  model: string;
+  baseUrl?: string;
+  price?: Price;
+}
 
 const SNAPSHOT_SUFFIX = /^-(\d{8}|\d{4}-\d{2}-\d{2}|\d{3,4}|0|latest|preview(-[a-z0-9-]+)?|exp(-[a-z0-9-]+)?)$/;
 const FREE: Price = { input: 0, output: 0 };
@@ -28,7 +36,7 @@ export function priceFor(model: string, overrides?: PriceOverrides): Price | und
  * A worker's price: its own `price`, else the overrides and the table. A self-hosted OpenAI-compatible
  * server is billed by no one in the table, so only the user's overrides apply to it.
  */
-export function priceForWorker(spec: WorkerSpec, overrides?: PriceOverrides): Price | undefined {
+export function priceForWorker(spec: PricedWorker, overrides?: PriceOverrides): Price | undefined {
   if (spec.price) return spec.price;
   const selfHosted = spec.provider !== 'openai' && spec.provider !== 'anthropic' && spec.provider !== 'google' && !isOpenRouterUrl(spec.baseUrl);
   if (!selfHosted) return priceFor(spec.model, overrides);

@@ -5,7 +5,7 @@
  * Not modelled: Anthropic cache writes (1.25x input), long-context tiers (Gemini 2.5 Pro and Claude
  * Sonnet above 200k input tokens cost more), batch and flex discounts.
  */
-import type { Price } from '../providers/index.ts';
+import type { Price } from './types.ts';
 
 export const PRICE_TABLE_DATE = '2025-11-01';
 

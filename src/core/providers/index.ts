@@ -13,6 +13,7 @@ export type { WorkerContext } from './create-worker.ts';
 /** The adapters (and the AI SDK behind them) load on first use: `const { createWorkerModel } = await loadProviders()`. */
 export { loadProviders } from './load-providers.ts';
 export { DEMO_POOL } from './simulated/demo-pool.ts';
+export { workerName } from './worker-name.ts';
 export { defaultKeyName, resolveApiKey, type ResolvedKey } from './keys.ts';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './shared/retry.ts';
 export { DEFAULT_CALL_TIMEOUT_MS } from './shared/call-deadline.ts';

@@ -1,23 +1,11 @@
+import type { Price, Usage } from '../pricing/index.ts';
 import type { Task } from '../task.ts';
+
+export type { Price, Usage };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
-}
-
-/** Token counts of one call. `cached` and `reasoning` where the API reports them. */
-export interface Usage {
-  input: number;
-  output: number;
-  cached?: number;
-  reasoning?: number;
-}
-
-/** US dollars per million tokens. */
-export interface Price {
-  input: number;
-  output: number;
-  cachedInput?: number;
 }
 
 export type ProviderName =
@@ -73,6 +61,12 @@ export interface CallRequest {
   /** Per-call timeout in ms (the whole call, retries included). */
   timeoutMs?: number;
   onDelta?: (text: string) => void;
+  /**
+   * Ask again when a stream breaks off part-way, as after a dropped connection: only where nobody watches
+   * onDelta's text arrive (the CLI streams to itself). To a person watching, a second answer would repeat
+   * what they already read, so by default such a stream fails with the text it had sent.
+   */
+  retryCutStreams?: boolean;
   /** The overall task. Simulated and replay workers read it; network providers ignore it. */
   task?: Task;
 }

@@ -129,12 +129,20 @@ async function importCommand(argv: string[], io: CliIo): Promise<number> {
 
 const dollars = (x: number) => `$${x.toFixed(4)}`;
 
+/** The dollars known, what of them was simulated, and why the rest is unknown. */
+function costText(s: EpisodeStats): string {
+  const simulated = s.simulatedCostUsd > 0 ? ` (${dollars(s.simulatedCostUsd)} of it at simulated prices, not spent)` : '';
+  if (s.costUsd !== null) return `${dollars(s.costUsd)}${simulated}`;
+  const why = [
+    ...(s.unknownCost.failedCalls > 0 ? [`${plural(s.unknownCost.failedCalls, 'episode')} with a failed call, whose tokens were never reported`] : []),
+    ...(s.unknownCost.noPrice > 0 ? [`${plural(s.unknownCost.noPrice, 'episode')} with a worker that has no price`] : []),
+  ];
+  return `unknown: ${dollars(s.knownCostUsd)} known${simulated}${why.map((w) => `; ${w}`).join('')}`;
+}
+
 function statsText(s: EpisodeStats): string {
   const accuracy = s.accuracy === null ? 'n/a' : `${(s.accuracy * 100).toFixed(1)}%`;
-  const cost =
-    s.costUsd !== null
-      ? dollars(s.costUsd)
-      : `unknown (${dollars(s.knownCostUsd)} known, ${plural(s.unknownCount, 'episode')} without a price)`;
+  const cost = costText(s);
   const rows = Object.entries(s.byWorker).map(([id, w]) => [
     id,
     String(w.calls),

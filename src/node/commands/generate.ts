@@ -11,13 +11,13 @@ import type { ChatMessage } from '../../core/providers/index.ts';
 import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
 import { createWorkflowConstraint, tokenVocabOf, type WorkflowFormat } from '../../core/workflow/constrain/index.ts';
 import { EnginePolicy } from '../../engine/index.ts';
-import { openNodeModel, weightsFlag } from '../webgpu.ts';
+import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
+import { openNodeModel } from '../webgpu.ts';
 
 const USAGE = `usage: baton generate --model DIR [--lora DIR] (--prompt TEXT | --messages FILE) [options]
 
 options:
-  --model DIR            Hugging Face model directory (config.json, safetensors, tokenizer)
-  --lora DIR             PEFT LoRA adapter directory, applied beside the base weights
+${ENGINE_FLAGS_HELP}
   --prompt TEXT          one user message, rendered with the model's chat template
   --messages FILE        a JSON array of {role, content}; a final assistant message is continued
   --raw                  tokenise --prompt as it is, without the chat template
@@ -27,7 +27,6 @@ options:
   --top-p P              sample within the smallest set of probability >= P (default 1)
   --seed S               sampling seed (default 0); sample i of --n draws from its own stream of (S, i)
   --n G                  number of samples, decoded together as one batch (default 1)
-  --weights W            weight storage: f32, f16 (needs shader-f16) or int4 (projections as int4)
   --constrain workflow   sample only text that is a valid Conductor workflow (needs --workers)
   --workers N            with --constrain workflow: the worker pool size (model ids 0..N-1)
   --max-steps K          with --constrain workflow: the most steps a workflow may have
@@ -65,8 +64,7 @@ function constrainFlags(constrain: string | undefined, workers: string | undefin
 
 export async function generateCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseFlags(argv, {
-    model: { type: 'string' },
-    lora: { type: 'string' },
+    ...ENGINE_FLAGS,
     prompt: { type: 'string' },
     messages: { type: 'string' },
     raw: { type: 'boolean' },
@@ -76,7 +74,6 @@ export async function generateCommand(argv: string[], io: CliIo): Promise<number
     'top-p': { type: 'string' },
     seed: { type: 'string' },
     n: { type: 'string' },
-    weights: { type: 'string' },
     constrain: { type: 'string' },
     workers: { type: 'string' },
     'max-steps': { type: 'string' },
@@ -87,10 +84,9 @@ export async function generateCommand(argv: string[], io: CliIo): Promise<number
     io.stdout(USAGE);
     return 0;
   }
-  if (!values.model) throw new CliError('--model DIR is required', 2);
+  const choice = parseEngineFlags(values, io.cwd);
   if ((values.prompt === undefined) === (values.messages === undefined)) throw new CliError('give exactly one of --prompt TEXT and --messages FILE', 2);
   if (values.raw && values.messages !== undefined) throw new CliError('--raw applies to --prompt only', 2);
-  const weights = weightsFlag(values.weights);
   const maxNewTokens = intFlag('max-new-tokens', values['max-new-tokens'], 128)!;
   const temperature = numberFlag('temperature', values.temperature, 0)!;
   const topK = intFlag('top-k', values['top-k'], 0)!;
@@ -105,12 +101,7 @@ export async function generateCommand(argv: string[], io: CliIo): Promise<number
   const workflowFormat = constrainFlags(values.constrain, values.workers, values['max-steps']);
   const messages = values.messages === undefined ? undefined : parseMessages(await readFile(resolve(io.cwd, values.messages), 'utf8'), values.messages);
 
-  const loaded = await openNodeModel({
-    modelDir: resolve(io.cwd, values.model),
-    ...(values.lora ? { loraDir: resolve(io.cwd, values.lora) } : {}),
-    ...(weights ? { weights } : {}),
-    withTokenizer: true,
-  });
+  const loaded = await openNodeModel({ ...choice, withTokenizer: true });
   try {
     const tokenizer = loaded.tokenizer!;
     const policy = new EnginePolicy(loaded.model, tokenizer);

@@ -6,19 +6,18 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CliError, numberFlag, parseFlags, type CliIo } from '../io.ts';
-import { openNodeModel, weightsFlag } from '../webgpu.ts';
+import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
+import { openNodeModel } from '../webgpu.ts';
 
 const USAGE = `usage: baton logprobs --model DIR [--lora DIR] (--ids FILE | --text TEXT) [--weights f32|f16|int4] [--temperature T]
 
 Prints {"tokens":[...],"logprobs":[...]}: logprobs[i] = log p(tokens[i+1] | tokens[0..i]).
 
 options:
-  --model DIR        Hugging Face model directory (config.json, safetensors, tokenizer for --text)
-  --lora DIR         PEFT LoRA adapter directory, applied beside the base weights
-  --ids FILE         token ids: a JSON array or whitespace-separated integers ("-" reads stdin)
-  --text TEXT        text, tokenised with the model's tokenizer
-  --weights W        weight storage: f32, f16 (needs shader-f16) or int4 projections (default: f16 where available, else f32)
-  --temperature T    divide logits by T first, as GRPO does (default 1)
+${ENGINE_FLAGS_HELP}
+  --ids FILE             token ids: a JSON array or whitespace-separated integers ("-" reads stdin)
+  --text TEXT            text, tokenised with the model's tokenizer
+  --temperature T        divide logits by T first, as GRPO does (default 1)
 `;
 
 /** Token ids from a JSON array or whitespace-separated integers. */
@@ -43,11 +42,9 @@ function safeJson(text: string, source: string): unknown[] {
 
 export async function logprobsCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseFlags(argv, {
-    model: { type: 'string' },
-    lora: { type: 'string' },
+    ...ENGINE_FLAGS,
     ids: { type: 'string' },
     text: { type: 'string' },
-    weights: { type: 'string' },
     temperature: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -55,9 +52,8 @@ export async function logprobsCommand(argv: string[], io: CliIo): Promise<number
     io.stdout(USAGE);
     return 0;
   }
-  if (!values.model) throw new CliError('--model DIR is required', 2);
+  const choice = parseEngineFlags(values, io.cwd);
   if ((values.ids === undefined) === (values.text === undefined)) throw new CliError('give exactly one of --ids FILE and --text TEXT', 2);
-  const weights = weightsFlag(values.weights);
   const temperature = numberFlag('temperature', values.temperature, 1)!;
   if (temperature <= 0) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
   let ids: number[] | undefined;
@@ -66,12 +62,7 @@ export async function logprobsCommand(argv: string[], io: CliIo): Promise<number
     ids = parseIds(text, values.ids === '-' ? 'stdin' : values.ids);
   }
 
-  const loaded = await openNodeModel({
-    modelDir: resolve(io.cwd, values.model),
-    ...(values.lora ? { loraDir: resolve(io.cwd, values.lora) } : {}),
-    ...(weights ? { weights } : {}),
-    withTokenizer: ids === undefined,
-  });
+  const loaded = await openNodeModel({ ...choice, withTokenizer: ids === undefined });
   try {
     const tokens = ids ?? loaded.tokenizer!.encode(values.text!);
     if (tokens.length < 2) throw new CliError('need at least two tokens: a context and one token to score', 2);

@@ -5,7 +5,17 @@
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { episodeToLine, type Episode, type StepRecord } from '../../core/episodes/index.ts';
+import {
+  episodeToLine,
+  outcomeText,
+  simulatedPriceNote,
+  spendingOf,
+  rewardNote,
+  stepOutcome,
+  unknownCostNote,
+  type Episode,
+  type StepRecord,
+} from '../../core/episodes/index.ts';
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
 import { DEMO_POOL, loadProviders, resolveApiKey, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
@@ -68,38 +78,49 @@ async function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayT
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const dollars = (usd: number | null) => (usd === null ? '$?' : `$${usd.toFixed(6)}`);
 
-function stepLine(s: StepRecord, round: number): string {
-  const where = round > 0 ? `round ${round} step ${s.index}` : `step ${s.index}`;
-  const outcome = s.error ? `FAILED ${s.error.code}: ${s.error.message}` : `${s.usage.input} in / ${s.usage.output} out tokens  ${dollars(s.costUsd)}`;
-  return `${where}  model ${s.worker} (${s.workerId})  ${seconds(s.latencyMs)}  ${outcome}`;
+/** Steps count from 0 here, as the access lists of the printed workflow do. */
+const FIRST_STEP = 0;
+const stepName = (s: StepRecord, round: number) => (round > 0 ? `round ${round} step ${s.index}` : `step ${s.index}`);
+
+/** Each round's workflow fields and steps; round 0 lives in the episode's top-level fields. */
+const roundsOf = (ep: Episode) => [{ workflow: ep.workflow, parseError: ep.parseError, kept: false, steps: ep.steps }, ...ep.rounds];
+
+function stepLine(s: StepRecord, round: number, steps: StepRecord[]): string {
+  const outcome = stepOutcome(s, steps, FIRST_STEP);
+  const result = outcome.state === 'done' ? `${s.usage.input} in / ${s.usage.output} out tokens  ${dollars(s.costUsd)}` : outcomeText(outcome);
+  return `${stepName(s, round)}  model ${s.worker} (${s.workerId})  ${seconds(s.latencyMs)}  ${result}`;
 }
 
 function summary(ep: Episode): string {
-  const rounds = [{ workflow: ep.workflow, parseError: ep.parseError, kept: false, steps: ep.steps }, ...ep.rounds];
   const lines: string[] = [];
-  rounds.forEach((r, i) => {
+  roundsOf(ep).forEach((r, i) => {
     const title = i === 0 ? 'workflow' : `round ${i} workflow`;
     if (r.kept) lines.push(`${title}: kept the previous answer`);
     else if (r.workflow) lines.push(`${title}:`, renderWorkflow(r.workflow));
     else if (r.parseError !== undefined) lines.push(`${title}: did not parse: ${r.parseError}`);
-    lines.push(...r.steps.map((s) => stepLine(s, i)));
+    lines.push(...r.steps.map((s) => stepLine(s, i, r.steps)));
   });
   lines.push('', 'final answer:', ep.final === '' ? '(none)' : ep.final, '');
   const reward = ep.reward ? `  reward ${ep.reward.value} (${ep.reward.infraError ? 'infrastructure error' : ep.reward.correct ? 'correct' : 'wrong'})` : '';
   lines.push(`status ${ep.status}${reward}  total ${seconds(ep.totals.latencyMs)}, ${ep.totals.usage.input + ep.totals.usage.output} tokens, ${dollars(ep.totals.costUsd)}`);
+  const spending = spendingOf(ep);
+  const notes = [ep.reward && rewardNote(ep.reward), unknownCostNote(spending), simulatedPriceNote(spending)];
+  lines.push(...notes.filter((note) => note !== undefined));
   return `${lines.join('\n')}\n`;
 }
 
 /** Why a finished run counts as a failure, in one line, or undefined when it does not. */
 function failure(ep: Episode): string | undefined {
-  const all = [ep, ...ep.rounds];
-  const parseError = all.map((r) => r.parseError).find((e) => e !== undefined);
+  const parseError = roundsOf(ep).map((r) => r.parseError).find((e) => e !== undefined);
   if (ep.status === 'format-error') return `the Conductor's completion did not parse: ${parseError}`;
   if (ep.error) return ep.error.message;
-  // Steps never started carry 'run/aborted'; the cause is the first other error.
-  const failed = [...ep.steps, ...ep.rounds.flatMap((r) => r.steps)].find((s) => s.error && s.error.code !== 'run/aborted');
-  if (ep.status !== 'ok') return failed ? `step ${failed.index} (${failed.workerId}) failed: ${failed.error!.message}` : `run ended with status ${ep.status}`;
-  return undefined;
+  if (ep.status === 'ok') return undefined;
+  // The first step that failed or was refused by itself; the steps it held back say only that.
+  for (const [i, r] of roundsOf(ep).entries()) {
+    const cause = r.steps.find((s) => s.error && s.error.code !== 'run/aborted');
+    if (cause) return `${stepName(cause, i)} (${cause.workerId}) ${outcomeText(stepOutcome(cause, r.steps, FIRST_STEP))}`;
+  }
+  return `run ended with status ${ep.status}`;
 }
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
@@ -128,7 +149,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   for (const flag of ['task', 'pool', 'conductor'] as const) {
-    if (!values[flag]) throw new CliError(`--${flag} is required (see baton run --help)`, 2);
+    // Blank is empty: a question of spaces would still be run, and paid for.
+    if (!values[flag]?.trim()) throw new CliError(`--${flag} is ${values[flag] === undefined ? 'required' : 'empty'} (see baton run --help)`, 2);
   }
   const kind = (values.kind ?? defaultKind(values.answer)) as TaskKind;
   if (!TASK_KINDS.includes(kind)) throw new CliError(`--kind must be one of ${TASK_KINDS.join(', ')}, got "${values.kind}"`, 2);
@@ -141,6 +163,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     budgetUsd: numberFlag('budget', values.budget),
     maxTokens: intFlag('max-tokens', values['max-tokens']),
     timeoutMs: intFlag('timeout', values.timeout),
+    // Steps stream only into the episode here, never to a screen: a stream cut part-way can be asked again.
+    retryCutStreams: true,
   };
   if (options.recursionDepth! < 0) throw new CliError('--recursion must be 0 or more', 2);
   if (options.maxSteps! < 1) throw new CliError('--max-steps must be at least 1', 2);

@@ -32,6 +32,18 @@ export function missingKeyError(who: ProviderIdentity): BatonError {
   });
 }
 
+/**
+ * The error for a call that succeeded (200) but brought no text: a step that got nothing has failed, and
+ * what it cost is unknown. Not retried: a model that answers nothing tends to do it again, at a price.
+ */
+export function emptyAnswerError(who: ProviderIdentity, finishReason: string | undefined): BatonError {
+  const message =
+    finishReason === 'length'
+      ? `${who.label} model '${who.model}' used all its output tokens without writing an answer (reasoning can use them all). Raise the worker's max output tokens or lower its reasoning effort.`
+      : `${who.label} model '${who.model}' answered with no text. Try again; if it keeps happening, check the model name and the baseUrl.`;
+  return new BatonError({ code: 'provider/empty-answer', message, data: { provider: who.label, model: who.model, finishReason } });
+}
+
 /** Any failure of one HTTP attempt (SDK error, fetch TypeError, other) as a BatonError. */
 export function toProviderError(e: unknown, who: ProviderIdentity, secret: string | undefined): BatonError {
   if (e instanceof BatonError) return e;

@@ -7,7 +7,7 @@ import type { LanguageModel, LanguageModelUsage, ModelMessage, streamText } from
 import { BatonError } from '../../errors/index.ts';
 import type { CallRequest, CallResult, ChatMessage, WorkerModel, WorkerSpec } from '../types.ts';
 import { callDeadline, DEFAULT_CALL_TIMEOUT_MS } from './call-deadline.ts';
-import { missingKeyError, toProviderError } from './provider-error.ts';
+import { emptyAnswerError, missingKeyError, toProviderError } from './provider-error.ts';
 import type { ProviderIdentity } from './provider-identity.ts';
 import { DEFAULT_RETRY_POLICY, retrying, type RetryPolicy } from './retry.ts';
 import { toUsage } from './usage.ts';
@@ -58,21 +58,24 @@ export function createSdkWorker(options: SdkWorkerOptions): WorkerModel {
     });
     const sdkModel = await (loaded ??= loadModel(model));
     const deadline = callDeadline(identity, req.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, req.signal);
-    // A stream that already showed text is not retried here: a second answer would repeat it.
-    let shown = '';
-    const onDelta = req.onDelta && ((text: string) => ((shown += text), req.onDelta!(text)));
+    // The text of the attempt in progress, reported with a stream that breaks off after sending some.
+    let received = '';
+    const onDelta = req.onDelta && ((text: string) => ((received += text), req.onDelta!(text)));
     try {
       const { value, attempts } = await retrying(
         async () => {
+          received = '';
           try {
             const request = { model: sdkModel, messages, settings, signal: deadline.signal };
-            return onDelta ? await streamOnce(request, onDelta) : await generateOnce(request);
+            const answer = onDelta ? await streamOnce(request, onDelta) : await generateOnce(request);
+            if (answer.text.trim() === '') throw emptyAnswerError(identity, answer.finishReason);
+            return answer;
           } catch (e) {
             const error = deadline.stopError() ?? toProviderError(e, identity, context.apiKey);
-            throw shown ? brokenOff(error, shown, identity) : error;
+            throw received ? brokenOff(error, received, identity) : error;
           }
         },
-        { policy, signal: deadline.signal, canRetry: () => !shown },
+        { policy, signal: deadline.signal, canRetry: () => received === '' || req.retryCutStreams === true },
       );
       return {
         text: value.text,

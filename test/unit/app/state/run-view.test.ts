@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { applyRunEvent, emptyRunView, replayViews, runTotals } from '../../../../src/app/state/run-view.ts';
+import { applyRunEvent, emptyRunView, replayViews, runSpending, runTotals } from '../../../../src/app/state/run-view.ts';
+import { unknownCostNote } from '../../../../src/core/episodes/cost-notes.ts';
 import type { StepRecord } from '../../../../src/core/episodes/types.ts';
 
 const record = (index: number, cost: number | null, extra: Partial<StepRecord> = {}): StepRecord => ({
@@ -26,7 +27,23 @@ test('events build the plan, the streaming steps and the totals', () => {
   applyRunEvent(view, { type: 'step-failed', round: 0, index: 0, step: record(0, 0.25, { error: { code: 'provider/server', message: 'down' } }) });
   expect(r.steps.map((s) => s.status)).toEqual(['failed', 'done']);
   expect(r.steps[1].output).toBe('out 1');
-  expect(runTotals(view)).toEqual({ usage: { input: 20, output: 10 }, costUsd: 0.75, latencyMs: 200, steps: 2 });
+  // Both count in tokens, seconds and dollars; only the one that succeeded is a step done.
+  expect(runTotals(view)).toEqual({ usage: { input: 20, output: 10 }, costUsd: 0.75, latencyMs: 200, steps: 1 });
+});
+
+test('a step never started is not done, and says in words which step held it back, numbered as the page numbers steps', () => {
+  const view = emptyRunView();
+  const heldBack = (index: number) =>
+    record(index, 0, { attempts: 0, output: '', usage: { input: 0, output: 0 }, latencyMs: 0, error: { code: 'run/aborted', message: 'Not started: another step failed.' } });
+  applyRunEvent(view, { type: 'step-failed', round: 0, index: 0, step: record(0, null, { error: { code: 'provider/auth', message: 'Key refused.' } }) });
+  applyRunEvent(view, { type: 'step-failed', round: 0, index: 2, step: heldBack(2) });
+  const steps = view.rounds[0].steps;
+  expect(steps[0]).toMatchObject({ status: 'failed', outcome: { label: 'failed', reason: 'Key refused.' } });
+  expect(steps[2]).toMatchObject({ status: 'not-started', outcome: { label: 'not started', reason: 'step 1 failed' } });
+  // A step running alongside that fails afterwards is named too.
+  applyRunEvent(view, { type: 'step-failed', round: 0, index: 1, step: record(1, null, { error: { code: 'provider/server', message: 'Down.' } }) });
+  expect(steps[2].outcome?.reason).toBe('steps 1 and 2 failed');
+  expect(runTotals(view).steps).toBe(0);
 });
 
 test('one unknown price makes the dollar total unknown', () => {
@@ -34,6 +51,19 @@ test('one unknown price makes the dollar total unknown', () => {
   applyRunEvent(view, { type: 'step-done', round: 0, index: 0, step: record(0, 0.5) });
   applyRunEvent(view, { type: 'step-done', round: 1, index: 0, step: record(0, null) });
   expect(runTotals(view).costUsd).toBeNull();
+});
+
+test('the "$?" note blames a missing price, not a failed call, when the calls succeeded', () => {
+  const view = emptyRunView();
+  const pool = [{ id: 'w0', provider: 'openai-compatible' as const, model: 'm' }, { id: 'w', provider: 'openai-compatible' as const, model: 'm', label: 'Laptop' }];
+  applyRunEvent(view, { type: 'step-done', round: 0, index: 0, step: record(0, null) });
+  expect(runTotals(view).costUsd).toBeNull();
+  expect(unknownCostNote(runSpending(view, pool))).toBe('$? means unknown: worker "Laptop" (w) has no price.');
+  applyRunEvent(view, { type: 'conductor-done', round: 0, completion: 'plan', usage: { input: 1, output: 1 }, costUsd: null });
+  applyRunEvent(view, { type: 'step-failed', round: 0, index: 1, step: record(1, null, { error: { code: 'provider/server', message: 'Down.' } }) });
+  expect(unknownCostNote(runSpending(view, pool))).toBe(
+    "$? means unknown: worker \"Laptop\" (w) has no price, the Conductor's worker has no price and a call failed before its provider said how many tokens it used.",
+  );
 });
 
 test("a Conductor's billed call counts in the totals as soon as its plan is done", () => {

@@ -24,6 +24,9 @@ describe('StatsAccumulator', () => {
       costUsd: 0,
       knownCostUsd: 0,
       unknownCount: 0,
+      unknownCost: { failedCalls: 0, noPrice: 0 },
+      spentUsd: 0,
+      simulatedCostUsd: 0,
       tokens: { input: 0, output: 0, cached: 0, reasoning: 0 },
       byWorker: {},
     });
@@ -48,6 +51,31 @@ describe('StatsAccumulator', () => {
       a: { calls: 3, input: 401, output: 41, costUsd: 0.875, knownCostUsd: 0.875, unknownCostCalls: 0, latencyMs: 1200 },
       b: { calls: 1, input: 50, output: 5, costUsd: null, knownCostUsd: 0, unknownCostCalls: 1, latencyMs: 1000 },
     });
+  });
+
+  it('tells failed calls from workers without a price, and simulated dollars from spent ones', () => {
+    const pool: Episode['pool'] = [
+      { id: 'sim', provider: 'simulated', model: 'sim', price: { input: 1, output: 1 } },
+      { id: 'gpt', provider: 'openai', model: 'gpt', price: { input: 1, output: 1 } },
+      { id: 'local', provider: 'openai-compatible', model: 'qwen', label: 'Ollama' },
+    ];
+    const on = (worker: number, cost: number | null, extra: Partial<StepRecord> = {}) => ({ ...step(pool[worker].id, 1, 1, cost, 1), worker, ...extra });
+    const refused = { error: { code: 'provider/auth', message: 'Refused.' } };
+    const heldBack = { attempts: 0, error: { code: 'run/aborted', message: 'Not started: another step failed.' } };
+    const acc = new StatsAccumulator();
+    // Every worker priced, one call failed (its cost unknown), the next step never started.
+    acc.add({ ...episode([on(1, 0.25), on(1, null, refused), on(0, 0, heldBack)], null, undefined), pool });
+    // A worker without a price answered.
+    acc.add({ ...episode([on(2, null)], null, undefined), pool });
+    // All simulated.
+    acc.add({ ...episode([on(0, 0.5), on(0, 0.125)], 0.625, undefined), pool });
+    const s = acc.result();
+    expect(s.unknownCount).toBe(2);
+    expect(s.unknownCost).toEqual({ failedCalls: 1, noPrice: 1 });
+    expect({ spent: s.spentUsd, simulated: s.simulatedCostUsd }).toEqual({ spent: 0.25, simulated: 0.625 });
+    // The step never started made no call.
+    expect(s.byWorker.sim.calls).toBe(2);
+    expect(s.byWorker.gpt).toMatchObject({ calls: 2, unknownCostCalls: 1 });
   });
 
   it('counts the steps of recursion rounds too', () => {

@@ -27,6 +27,17 @@ describe('BudgetLedger', () => {
     expect(ledger.spentUsd).toBeCloseTo(0.001, 12);
   });
 
+  it('allows spending up to the cap exactly, and not a cent past it', () => {
+    // $1 per output token and no input price: worst cases are whole dollars, exact in floating point.
+    const dollarPerToken: WorkerSpec = { ...priced, price: { input: 0, output: 1e6 } };
+    const ledger = new BudgetLedger(4);
+    ledger.reserve(dollarPerToken, messages, 2);
+    ledger.reserve(dollarPerToken, messages, 2); // 2 + 2 = 4: exactly the cap
+    expect(() => ledger.reserve(dollarPerToken, messages, 1)).toThrowError(
+      expect.objectContaining({ code: 'run/budget', data: { worker: 'w', worstCaseUsd: 1, committedUsd: 4, capUsd: 4 } }),
+    );
+  });
+
   it('refuses any call to a worker without a price, saying what to do', () => {
     const ledger = new BudgetLedger(100);
     try {

@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BudgetLedger, executeWorkflow, type RunEvent } from '../../../../src/core/orchestra/index.ts';
+import { createOpenAIWorker } from '../../../../src/core/providers/openai/openai-chat-model.ts';
 import { createSimulatedWorker, DEMO_POOL } from '../../../../src/core/providers/simulated/index.ts';
 import { seededRandom } from '../../../../src/core/random.ts';
 import type { WorkerSpec } from '../../../../src/core/providers/types.ts';
 import type { Task } from '../../../../src/core/task.ts';
 import type { Access, Workflow } from '../../../../src/core/workflow/types.ts';
+import { startFakeProviderServer, type FakeProviderServer } from '../../../support/fake-provider-server.ts';
 
 const task: Task = { question: 'What is 6 * 7?', answer: '42', kind: 'number' };
 
@@ -108,7 +110,7 @@ describe('executeWorkflow', () => {
     expect(result.steps[0].error).toMatchObject({ code: 'provider/timeout' });
     expect(result.steps[0].attempts).toBe(1);
     expect(result.steps[1].error).toBeUndefined();
-    expect(result.steps[2].error?.message).toMatch(/Not started: step 1 failed \(provider\/timeout\)/);
+    expect(result.steps[2]).toMatchObject({ attempts: 0, error: { code: 'run/aborted', message: 'Not started: another step failed.' } });
     expect(result.answer).toBe(result.steps[1].output); // the last non-empty response
     expect(result.final).toBe('');
   });
@@ -133,5 +135,33 @@ describe('executeWorkflow', () => {
     expect(result.steps[0].error?.code).toBe('run/budget');
     expect(result.steps[0].attempts).toBe(0);
     expect(events.some((e) => e.type === 'step-started')).toBe(false);
+  });
+});
+
+describe('executeWorkflow over a network worker', () => {
+  let server: FakeProviderServer;
+  beforeAll(async () => {
+    server = await startFakeProviderServer();
+  });
+  afterAll(() => server.close());
+  const openai = () =>
+    createOpenAIWorker(
+      { id: 'gpt', provider: 'openai', model: 'gpt-4.1', baseUrl: `${server.url}/v1`, price: { input: 1, output: 1 } },
+      { apiKey: 'sk-test', retry: { baseDelayMs: 1, maxDelayMs: 2 } },
+    );
+
+  it('keeps the text a broken-off stream had shown on its failed step, and takes no answer from it', async () => {
+    server.script({ text: 'The answer is 4', cutAfterChunks: 3 });
+    const result = await executeWorkflow(workflow([]), { task, pool: [openai()], onEvent: () => {} });
+    expect(result.steps[0]).toMatchObject({ output: 'The answer is ', costUsd: null, attempts: 1, error: { code: 'provider/network' } });
+    expect({ final: result.final, answer: result.answer }).toEqual({ final: '', answer: '' });
+  });
+
+  it('asks a cut stream again when the run says nobody watches the steps stream', async () => {
+    server.script({ text: 'The answer is 4', cutAfterChunks: 3 }, { text: 'The answer is 42.' });
+    const result = await executeWorkflow(workflow([]), { task, pool: [openai()], options: { retryCutStreams: true } });
+    expect(result.steps[0]).toMatchObject({ output: 'The answer is 42.', attempts: 2 });
+    expect(result.steps[0].error).toBeUndefined();
+    expect(result.final).toBe('The answer is 42.');
   });
 });

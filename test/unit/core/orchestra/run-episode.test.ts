@@ -65,7 +65,9 @@ describe('runEpisode', () => {
     const episode = await runEpisode({ task, pool: [sim('a')], conductor: createFixedConductor('I would ask model 0.') });
     expect(validateEpisode(episode).ok).toBe(true);
     expect(episode.status).toBe('format-error');
-    expect(episode.parseError).toBeTruthy();
+    expect(episode.parseError).toBe(
+      'missing the model_id, subtasks and access_list lists; end the answer with model_id = [...], subtasks = [...] and access_list = [...]',
+    );
     expect(episode.workflow).toBeUndefined();
     expect(episode.steps).toEqual([]);
     expect(episode.reward).toMatchObject({ correct: false, format: false });

@@ -55,8 +55,8 @@ describe('priceFor', () => {
 describe('priceForWorker', () => {
   it('takes the spec\'s own price first, the table for hosted APIs, and only overrides for self-hosted servers', () => {
     const own = { input: 9, output: 9 };
-    expect(priceForWorker({ id: 'a', provider: 'openai', model: 'gpt-5', price: own })).toBe(own);
-    expect(priceForWorker({ id: 'a', provider: 'anthropic', model: 'claude-haiku-4-5' })).toMatchObject({ input: 1, output: 5 });
+    expect(priceForWorker({ provider: 'openai', model: 'gpt-5', price: own })).toBe(own);
+    expect(priceForWorker({ provider: 'anthropic', model: 'claude-haiku-4-5' })).toMatchObject({ input: 1, output: 5 });
     const openrouter = { id: 'b', provider: 'openai-compatible' as const, model: 'openai/gpt-oss-120b', baseUrl: 'https://openrouter.ai/api/v1' };
     expect(priceForWorker(openrouter)).toMatchObject({ input: 0.1 });
     const vllm = { ...openrouter, baseUrl: 'http://gpu-box:8000/v1' };

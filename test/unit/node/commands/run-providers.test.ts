@@ -178,6 +178,26 @@ describe('baton run over network providers', () => {
     expect(out).not.toContain(WRONG_KEY);
   });
 
+  it('fails a step whose worker sends an empty 200 stream: its cost unknown, not $0, and the run not graded', async () => {
+    server.script({ chunks: [], usage: { input: 0, output: 0 } });
+    expect(await baton(KEYS, pool(), ...fixed(oneStep(0)), '--answer', '42')).toBe(1);
+    expect(err).toBe(
+      "baton run: step 0 (gpt) failed: OpenAI model 'gpt-4o-mini' answered with no text. Try again; if it keeps happening, check the model name and the baseUrl.\n",
+    );
+    const { episodes } = await exported();
+    expect(episodes[0]).toMatchObject({ status: 'infra-error', reward: { value: 0, infraError: true }, totals: { costUsd: null } });
+    expect(episodes[0].steps[0]).toMatchObject({ output: '', costUsd: null, attempts: 1, error: { code: 'provider/empty-answer' } });
+  });
+
+  it('asks again a stream cut part-way, as nothing of it was shown', { timeout: 20_000 }, async () => {
+    server.script({ text: 'It is 4', cutAfterChunks: 2 }, { text: 'It is 42.' });
+    expect(await baton(KEYS, pool(), ...fixed(oneStep(0)), '--answer', '42')).toBe(0);
+    expect(server.requests.map((r) => r.outcome)).toEqual(['cut', 'completed']);
+    const { episodes } = await exported();
+    expect(episodes[0]).toMatchObject({ status: 'ok', final: 'It is 42.', reward: { correct: true } });
+    expect(episodes[0].steps[0]).toMatchObject({ output: 'It is 42.', attempts: 2 });
+  });
+
   it('waits out a 429 for as long as retry-after asks', { timeout: 20_000 }, async () => {
     server.script({ status: 429, headers: { 'retry-after': '2' } }, { text: '42' });
     expect(await baton(KEYS, pool(), ...fixed(oneStep(0)))).toBe(0);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -67,6 +67,47 @@ describe('baton run', () => {
     expect(out).toMatch(/step 4 {2}model 1 \(b\) {2}\d+\.\d\d s {2}\d+ in \/ \d+ out tokens {2}\$\d/);
   });
 
+  it('says in plain words, counting from 0, which steps failed and which were not started because of them', async () => {
+    const slow = { ...workers[1], simulated: { skill: { default: 0.7 }, latencyMs: 2_000 } };
+    write('pool.json', JSON.stringify({ workers: [workers[0], slow] }));
+    const workflow: Workflow = {
+      steps: [
+        { worker: 0, subtask: 'Solve it.', access: [] },
+        { worker: 1, subtask: 'Solve it too.', access: [] },
+        { worker: 0, subtask: 'Compare.', access: 'all' },
+      ],
+    };
+    write('plan.txt', renderWorkflow(workflow));
+    expect(await run('--conductor', 'fixed:plan.txt', '--timeout', '50', '--no-save')).toBe(1);
+    const stepLines = out.split('\n').filter((l) => /^step \d/.test(l));
+    expect(stepLines[0]).toMatch(/^step 0 {2}model 0 \(a\) {2}\d+\.\d\d s {2}\d+ in \/ \d+ out tokens {2}\$\d/);
+    expect(stepLines[1]).toMatch(/^step 1 {2}model 1 \(b\) {2}\d+\.\d\d s {2}failed: Simulated worker "b" took longer than 50 ms: raise the step timeout\.$/);
+    expect(stepLines[2]).toBe('step 2  model 0 (a)  0.00 s  not started: step 1 failed');
+    expect(err).toBe('baton run: step 1 (b) failed: Simulated worker "b" took longer than 50 ms: raise the step timeout.\n');
+  });
+
+  it('says that simulated dollars were not spent, and why dollars are unknown', async () => {
+    write('one.txt', renderWorkflow({ steps: [{ worker: 0, subtask: 'Answer.', access: [] }, { worker: 1, subtask: 'Check.', access: 'all' }] }));
+    expect(await run('--conductor', 'fixed:one.txt', '--no-save')).toBe(0);
+    expect(out).toMatch(/\$0\.\d+\nSimulated prices: the workers here are simulated, so no money was spent\.\n$/);
+    out = '';
+    write('pool.json', JSON.stringify({ workers: [workers[0], { ...workers[1], price: undefined, label: 'Laptop model' }] }));
+    expect(await run('--conductor', 'fixed:one.txt', '--no-save')).toBe(0);
+    expect(out).toMatch(
+      /\$\?\n\$\? means unknown: worker "Laptop model" \(b\) has no price\.\nSimulated prices: the workers here are simulated, so no money was spent\.\n$/,
+    );
+  });
+
+  it('explains why a wrong answer still earns a reward of 0.5', async () => {
+    write('pool.json', JSON.stringify({ workers: [{ ...workers[0], simulated: { skill: { default: 0 } } }] }));
+    write('one.txt', renderWorkflow({ steps: [{ worker: 0, subtask: 'Answer.', access: [] }] }));
+    expect(await run('--conductor', 'fixed:one.txt', '--no-save')).toBe(0);
+    expect(out).toContain('status ok  reward 0.5 (wrong)  total ');
+    expect(out).toContain(
+      "\nReward 0.5 although the answer is wrong: the Conductor's plan was well-formed, and that earns part of the reward (format credit).\n",
+    );
+  });
+
   it('appends one line per run and prints the whole episode with --json', async () => {
     write('one.txt', renderWorkflow({ steps: [{ worker: 2, subtask: 'Answer.', access: [] }] }));
     await run('--conductor', 'fixed:one.txt', '--episode-out', 'eps.jsonl', '--seed', '3');
@@ -83,8 +124,10 @@ describe('baton run', () => {
     expect(await run('--conductor', 'fixed:bad.txt', '--episode-out', 'eps.jsonl')).toBe(1);
     const [episode] = episodesIn('eps.jsonl');
     expect(episode.status).toBe('format-error');
-    expect(episode.parseError).toBeTruthy();
-    expect(err).toMatch(/^baton run: the Conductor's completion did not parse: .+\n$/);
+    const missingLists =
+      'missing the model_id, subtasks and access_list lists; end the answer with model_id = [...], subtasks = [...] and access_list = [...]';
+    expect(episode.parseError).toBe(missingLists);
+    expect(err).toBe(`baton run: the Conductor's completion did not parse: ${missingLists}\n`);
   });
 
   it('names the entry and field of a bad pool file', async () => {
@@ -103,6 +146,17 @@ describe('baton run', () => {
     write('pool.json', JSON.stringify([workers[0], workers[0]]));
     expect(await run('--conductor', 'fixed:one.txt')).toBe(1);
     expect(err).toContain('[1].id "a" is used by an earlier worker');
+  });
+
+  it('refuses a blank question before anything runs', async () => {
+    write('one.txt', renderWorkflow({ steps: [{ worker: 0, subtask: 'Answer.', access: [] }] }));
+    for (const task of ['', ' \n\t ']) {
+      err = '';
+      expect(await main(['run', '--task', task, '--pool', 'pool.json', '--conductor', 'fixed:one.txt'], io)).toBe(2);
+      expect(err).toBe('baton run: --task is empty (see baton run --help)\n');
+    }
+    expect(out).toBe('');
+    expect(readdirSync(dir)).toEqual(['one.txt', 'pool.json']);
   });
 
   it('rejects an unknown worker as Conductor, listing the pool', async () => {

@@ -17,16 +17,26 @@ const request: AskRequest = {
   keys: {},
 };
 
+/** The demo pool with every worker always right (skill 1) or always wrong (skill 0), so the reward is known. */
+const poolOfSkill = (skill: 0 | 1) =>
+  pool.map((w) => ({ ...w, simulated: { ...w.simulated!, skill: { default: skill }, confirmRight: skill, fixWrong: skill } }));
+
 test('a demo question runs end to end, streams its events and is stored', async () => {
   const events: RunEvent[] = [];
-  const episode = await new AskService().ask(request, (e) => events.push(e));
+  const episode = await new AskService().ask({ ...request, pool: poolOfSkill(1) }, (e) => events.push(e));
   expect(episode.status).toBe('ok');
   expect(episode.conductor.runtime).toBe('demo');
-  expect(episode.reward).toBeDefined();
+  expect(episode.reward).toEqual({ value: 1, correct: true, format: true, details: { extracted: '42', gold: '42' } });
   expect(episode.steps.length).toBe(episode.workflow!.steps.length);
   const types = new Set(events.map((e) => e.type));
   for (const t of ['conductor-delta', 'conductor-done', 'step-started', 'step-done', 'run-done']) expect(types).toContain(t);
   expect(await (await episodeStore()).get(episode.id)).toEqual(episode);
+});
+
+test('a wrong answer to a demo question earns the format credit of 0.5, not 0', async () => {
+  const episode = await new AskService().ask({ ...request, pool: poolOfSkill(0) }, () => {});
+  expect(episode.status).toBe('ok');
+  expect(episode.reward).toEqual({ value: 0.5, correct: false, format: true, details: { extracted: expect.not.stringMatching(/^42$/), gold: '42' } });
 });
 
 test('with one recursion round, the second round is recorded: kept, or a workflow that ran', async () => {

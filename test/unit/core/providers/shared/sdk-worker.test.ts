@@ -74,6 +74,43 @@ describe('retries', () => {
   });
 });
 
+describe('streams cut part-way where nobody watches them (retryCutStreams)', () => {
+  it('asks again, like after a dropped connection', async () => {
+    server.script({ text: 'one two three four', cutAfterChunks: 2 }, { text: 'the whole answer' });
+    const result = await worker().call({ messages: hi, onDelta: () => {}, retryCutStreams: true });
+    expect(result).toMatchObject({ text: 'the whole answer', attempts: 2 });
+    expect(server.requests.map((r) => r.outcome)).toEqual(['cut', 'completed']);
+  });
+
+  it('reports the text of the last attempt once the attempts run out', async () => {
+    server.script({ text: 'a b c', cutAfterChunks: 1 }, { text: 'x y z', cutAfterChunks: 2 });
+    const error = await rejectionOf(worker({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 } }).call({ messages: hi, onDelta: () => {}, retryCutStreams: true }));
+    expect(error.code).toBe('provider/network');
+    expect(error.data).toMatchObject({ partialText: 'x y ', attempts: 2 });
+  });
+});
+
+describe('empty answers', () => {
+  it('fails a 200 stream that brings no text, once, whether streamed or not', async () => {
+    server.script({ chunks: [], usage: { input: 12, output: 0 } }, { text: ' \n ' });
+    const streamed = await rejectionOf(worker().call({ messages: hi, onDelta: () => {} }));
+    const whole = await rejectionOf(worker().call({ messages: hi }));
+    for (const error of [streamed, whole]) {
+      expect(error.code).toBe('provider/empty-answer');
+      expect(error.message).toBe("OpenAI model 'gpt-4.1' answered with no text. Try again; if it keeps happening, check the model name and the baseUrl.");
+      expect(error.data).toMatchObject({ attempts: 1, finishReason: 'stop' });
+    }
+    expect(server.requests.map((r) => r.stream)).toEqual([true, false]);
+  });
+
+  it('says to allow more output tokens when they ran out before any text', async () => {
+    server.script({ chunks: [], finish: 'length', usage: { input: 12, output: 64, reasoning: 64 } });
+    const error = await rejectionOf(worker().call({ messages: hi, onDelta: () => {} }));
+    expect(error.code).toBe('provider/empty-answer');
+    expect(error.message).toMatch(/^OpenAI model 'gpt-4\.1' used all its output tokens without writing an answer .*Raise the worker's max output tokens/);
+  });
+});
+
 describe('timeout and abort', () => {
   it('turns a slow first byte past the timeout into provider/timeout and hangs up', async () => {
     server.script({ firstByteDelayMs: 5_000, text: 'too late' });
