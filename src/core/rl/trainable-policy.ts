@@ -9,21 +9,29 @@ import type { GrpoBatch } from './grpo-batch.ts';
 import type { GrpoClipRatio, GrpoLossOptions } from './grpo-loss.ts';
 import type { Policy } from './policy.ts';
 
-/** Learning rate over optimiser steps: after warmupSteps of linear rise, constant or decaying to 0 at totalSteps. */
-export type LrSchedule = { kind: 'constant'; warmupSteps?: number } | { kind: 'linear' | 'cosine'; warmupSteps?: number; totalSteps: number };
+/** The learning rate over optimiser steps: transformers' constant and cosine schedules, with linear warm-up from 0. */
+export type LrSchedule =
+  /** Linear warm-up from 0 over warmupSteps, then the peak rate. */
+  | { readonly kind: 'constant'; readonly warmupSteps?: number }
+  /**
+   * Linear warm-up, then cosine decay reaching 0 at totalSteps (numCycles 0.5 = half a cosine wave).
+   * As in transformers, progress is not clamped: past totalSteps the factor follows the cosine back up.
+   */
+  | { readonly kind: 'cosine'; readonly warmupSteps?: number; readonly totalSteps: number; readonly numCycles?: number };
 
+/** AdamW with global gradient-norm clipping (DESIGN.md: (0.9, 0.999, 1e-8), clipping at 1.0). */
 export interface OptimizerOptions {
-  /** Peak learning rate (AdamW). */
-  lr: number;
-  /** Decoupled weight decay (AdamW); 0 for LoRA by default. */
-  weightDecay: number;
-  /** Clip the gradient's global L2 norm to this; 0 turns clipping off (DESIGN: 1.0). */
-  maxGradNorm: number;
+  /** Peak learning rate; the schedule multiplies it. */
+  readonly lr: number;
+  readonly beta1?: number; // 0.9
+  readonly beta2?: number; // 0.999
+  readonly eps?: number; // 1e-8
+  /** Decoupled weight decay (torch.optim.AdamW's weight_decay); default 0, as transformers' TrainingArguments. */
+  readonly weightDecay?: number;
+  /** Global gradient-norm limit (default 1); 0 or Infinity turns clipping off (the norm is still measured). */
+  readonly maxGradNorm?: number;
   /** Default { kind: 'constant' }. */
-  schedule?: LrSchedule;
-  /** AdamW's (beta1, beta2, eps); default (0.9, 0.999, 1e-8). */
-  adamBetas?: readonly [number, number];
-  adamEpsilon?: number;
+  readonly schedule?: LrSchedule;
 }
 
 export interface TrainStepOptions {

@@ -4,22 +4,14 @@
  * 'run/config' error that names it, not NaN parameters ten steps later.
  */
 import { BatonError } from '../../core/errors/index.ts';
-import { validateSchedule, type LrSchedule } from './schedule.ts';
+import type { OptimizerOptions } from '../../core/rl/index.ts';
+import { validateSchedule } from './schedule.ts';
 
-export interface AdamWOptions {
-  /** Peak learning rate; the schedule multiplies it. */
-  readonly lr: number;
-  readonly beta1?: number;
-  readonly beta2?: number;
-  readonly eps?: number;
-  /** Decoupled weight decay (torch.optim.AdamW's weight_decay). */
-  readonly weightDecay?: number;
-  /** Global gradient-norm limit; Infinity turns clipping off (the norm is still measured and reported). */
-  readonly maxGradNorm?: number;
-  readonly schedule?: LrSchedule;
-}
+/** core/rl's OptimizerOptions: one definition for every trainer. */
+export type AdamWOptions = OptimizerOptions;
 
-export type AdamWSettings = Required<AdamWOptions>;
+/** Every field resolved; maxGradNorm is Infinity when clipping is off. */
+export type AdamWSettings = { -readonly [K in keyof OptimizerOptions]-?: NonNullable<OptimizerOptions[K]> };
 
 export function resolveSettings(options: AdamWOptions): AdamWSettings {
   const s: AdamWSettings = {
@@ -28,7 +20,8 @@ export function resolveSettings(options: AdamWOptions): AdamWSettings {
     beta2: options.beta2 ?? 0.999,
     eps: options.eps ?? 1e-8,
     weightDecay: options.weightDecay ?? 0,
-    maxGradNorm: options.maxGradNorm ?? 1,
+    // 0 turns clipping off, as transformers' max_grad_norm = 0 does.
+    maxGradNorm: options.maxGradNorm === 0 ? Infinity : (options.maxGradNorm ?? 1),
     schedule: options.schedule ?? { kind: 'constant' },
   };
   const check = (field: keyof AdamWSettings, ok: boolean, want: string) => {
@@ -39,7 +32,7 @@ export function resolveSettings(options: AdamWOptions): AdamWSettings {
   check('beta2', s.beta2 >= 0 && s.beta2 < 1, 'in [0, 1)');
   check('eps', Number.isFinite(s.eps) && s.eps > 0, 'a finite number > 0');
   check('weightDecay', Number.isFinite(s.weightDecay) && s.weightDecay >= 0, 'a finite number >= 0');
-  check('maxGradNorm', s.maxGradNorm > 0, 'a number > 0 (Infinity for no clipping)');
+  check('maxGradNorm', s.maxGradNorm > 0, 'a number > 0, or 0 for no clipping');
   validateSchedule(s.schedule);
   return s;
 }

@@ -5,15 +5,9 @@
  * runs at factor(0), which is 0 under warm-up, exactly as a LambdaLR stepped after each optimizer.step().
  */
 import { BatonError } from '../../core/errors/index.ts';
+import type { LrSchedule } from '../../core/rl/index.ts';
 
-export type LrSchedule =
-  /** Linear warm-up from 0 over warmupSteps, then the peak rate. */
-  | { readonly kind: 'constant'; readonly warmupSteps?: number }
-  /**
-   * Linear warm-up, then cosine decay reaching 0 at totalSteps (numCycles 0.5 = half a cosine wave).
-   * As in transformers, progress is not clamped: past totalSteps the factor follows the cosine back up.
-   */
-  | { readonly kind: 'cosine'; readonly warmupSteps?: number; readonly totalSteps: number; readonly numCycles?: number };
+export type { LrSchedule };
 
 /** The schedule's multiplier of the peak learning rate at `step` (0-based). */
 export function lrFactor(schedule: LrSchedule, step: number): number {
