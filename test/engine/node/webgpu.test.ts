@@ -16,7 +16,7 @@ describe('createNodeGpu', () => {
   it.runIf(process.platform === 'linux')('says plainly that there is no adapter when the named Vulkan driver does not exist', async () => {
     // A process of its own, whose Vulkan loader knows of no driver but the missing one, so that a GPU
     // on this machine cannot answer instead (VK_DRIVER_FILES and VK_ADD_DRIVER_FILES would override it).
-    const env = { ...process.env, VK_ICD_FILENAMES: '/nonexistent/vk_icd.json' };
+    const env: NodeJS.ProcessEnv = { ...process.env, VK_ICD_FILENAMES: '/nonexistent/vk_icd.json' };
     delete env.VK_DRIVER_FILES;
     delete env.VK_ADD_DRIVER_FILES;
     const script = `const { createNodeGpu } = await import('./src/node/webgpu.ts');
