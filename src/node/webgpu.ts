@@ -49,6 +49,12 @@ type Dawn = { create(options: string[]): GPU };
  */
 const GPU_TOGGLES = ['enable-dawn-features=vulkan_enable_f16_on_nvidia'];
 
+/**
+ * Dawn rounds GPU timestamps down to 65.5 us by default (against timing attacks in browsers), which
+ * leaves KernelProfiler timing most dispatches as 0 or 65.5 us. Node runs no untrusted pages.
+ */
+const EXACT_TIMESTAMPS = 'disable-dawn-features=timestamp_quantization';
+
 function hasSystemVulkan(): boolean {
   const dirs = (process.env.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean);
   return [...SYSTEM_VULKAN_LOADERS, ...dirs.map((d) => join(d, 'libvulkan.so.1'))].some((p) => existsSync(p));
@@ -80,7 +86,7 @@ export async function requestNodeAdapter(): Promise<{ gpu: GPU; adapter: GPUAdap
   const linux = process.platform === 'linux';
   const systemVulkan = !linux || hasSystemVulkan();
   if (systemVulkan) {
-    const found = await adapterOf(dawn, GPU_TOGGLES);
+    const found = await adapterOf(dawn, [...GPU_TOGGLES, EXACT_TIMESTAMPS]);
     if (found) return { ...found, kind: found.adapter.info.architecture === 'swiftshader' ? 'swiftshader' : 'gpu' };
   }
   const icd = env.VK_ICD_FILENAMES ?? SWIFTSHADER_ICDS.find((p) => existsSync(p));
@@ -88,7 +94,7 @@ export async function requestNodeAdapter(): Promise<{ gpu: GPU; adapter: GPUAdap
     env.VK_ICD_FILENAMES = icd;
     const loader = join(dirname(icd), 'libvulkan.so.1');
     if (!systemVulkan && existsSync(loader)) preloadVulkanLoader(loader);
-    const found = await adapterOf(dawn, ['backend=vulkan']);
+    const found = await adapterOf(dawn, ['backend=vulkan', EXACT_TIMESTAMPS]);
     if (found) return { ...found, kind: found.adapter.info.architecture === 'swiftshader' ? 'swiftshader' : 'gpu' };
   }
   throw new BatonError({

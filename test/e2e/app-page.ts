@@ -26,9 +26,11 @@ export interface OpenAppOptions {
   allow?: string[];
   /** Chromium's flags, when not CHROMIUM_FLAGS. */
   browserArgs?: readonly string[];
+  /** Runs first, on a page of the app's origin that is not the app (its server's 404), e.g. to leave what an older Baton stored. */
+  prepare?: (page: Page) => Promise<void>;
 }
 
-export async function openApp({ viewport, hash = '#/ask', allow = [], browserArgs }: OpenAppOptions = {}): Promise<AppPage> {
+export async function openApp({ viewport, hash = '#/ask', allow = [], browserArgs, prepare }: OpenAppOptions = {}): Promise<AppPage> {
   const url = inject('appUrl');
   const session = await launchBrowser(viewport, browserArgs);
   const reachable = [url, ...allow];
@@ -41,6 +43,10 @@ export async function openApp({ viewport, hash = '#/ask', allow = [], browserArg
     document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} ${e.sample}`));
   });
   const page = session.context.pages()[0] ?? (await session.context.newPage());
+  if (prepare) {
+    await page.goto(`${url}/not-the-app`);
+    await prepare(page);
+  }
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());

@@ -1,36 +1,77 @@
 /**
  * The first thing a user does: press Run with no keys and no network, and watch plan -> steps -> answer
- * -> episode saved. Then the same path with a hostile worker response, which must render inert.
+ * -> episode saved: with a known plan (from an endpoint on this machine) over the demo's seeded simulated
+ * workers, whose outcome is then exact; with the demo's random routing and a hostile worker response,
+ * which must render inert.
  */
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { openApp, POLL, type AppPage } from './app-page.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server.ts';
+import { exportEpisodes, openApp, POLL, type AppPage } from './app-page.ts';
 
+let server: FakeProviderServer;
 let app: AppPage;
+beforeAll(async () => {
+  server = await startFakeProviderServer();
+});
+afterAll(() => server?.close());
 beforeEach(async () => {
-  app = await openApp();
+  app = await openApp({ allow: [server.url] });
 });
 afterEach(() => app?.session.close());
 
-test('the offline demo runs: Conductor plan, workflow graph, final answer, episode saved', async () => {
+/** A known plan for the demo's simulated workers: Scout (a poor solver) solves, Euler checks. */
+const PLAN = `Scout solves, Euler checks.
+model_id = [2, 0]
+subtasks = ["Solve it; answer in <answer></answer> tags.", "Check it; answer in <answer></answer> tags."]
+access_list = [[], "all"]`;
+
+test('a run over the demo workers with a known plan: exact steps, answer, grade and saved episode', async () => {
   const { page } = app;
+  // The Conductor: an OpenAI-compatible endpoint on this machine that answers with the plan.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Conductor' }).click();
+  await page.getByLabel('Base URL').fill(`${server.url}/v1`);
+  await page.getByRole('radio', { name: /A remote OpenAI-compatible endpoint/ }).check();
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Ask' }).click();
+  expect(await page.getByLabel('Question', { exact: true }).inputValue()).toBe('What is 17 × 23?');
+  server.script({ text: PLAN });
   await page.getByRole('button', { name: 'Run' }).click();
-  await page.getByTestId('workflow-graph').waitFor();
-  expect(await page.getByTestId('conductor-text').textContent()).toMatch(/random[\s\S]*model_id = \[/);
-  const steps = await page.getByTestId('graph-step').count();
-  expect(steps).toBeGreaterThanOrEqual(1);
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
+
+  // Simulated workers answer as their seed and transcript decide: Scout gets it wrong, Euler agrees.
+  expect(await page.getByTestId('conductor-text').textContent()).toBe(PLAN);
+  const steps = page.getByTestId('graph-step');
+  expect(await steps.locator('.worker').allTextContents()).toEqual(['Scout (cheap verifier)', 'Euler (math)']);
+  expect(await steps.locator('.status').allTextContents()).toEqual(['done', 'done']);
+  expect(await steps.locator('.output').allTextContents()).toEqual([
+    'Working through the problem gives the result below.\n<answer>389</answer>',
+    'I checked the earlier answer, 389, and it looks right to me.\n<answer>389</answer>',
+  ]);
+  expect(await page.getByTestId('step-details').count()).toBe(2);
   // The answer's Markdown renders asynchronously, just after the episode is saved.
-  await expect.poll(() => page.getByTestId('final-answer').textContent(), POLL).toMatch(/Answer:/);
-  const grade = await page.getByTestId('grade').textContent();
-  expect(grade).toMatch(/correct|wrong/);
+  await expect.poll(() => page.getByTestId('final-answer').innerText(), POLL).toBe('I checked the earlier answer, 389, and it looks right to me.\n\nAnswer: 389');
+  expect(await page.getByTestId('grade').textContent()).toBe('wrong · reward 0.5');
+  expect(await page.getByTestId('run-totals').innerText()).toMatch(/^Steps done\n2\nTokens\n790\n/);
   // A wrong answer's reward of 0.5 is explained; the demo's dollars are said to be simulated.
-  expect(await page.getByTestId('reward-note').count()).toBe(grade?.includes('wrong') ? 1 : 0);
+  expect(await page.getByTestId('reward-note').count()).toBe(1);
   expect(await page.getByTestId('cost-note').textContent()).toBe('Simulated prices: the workers here are simulated, so no money was spent.');
-  expect(await page.getByTestId('step-details').count()).toBe(steps);
   // The run happened off the page's thread, in the Conductor worker (a blob: URL, named on creation).
   expect(await Promise.all(page.workers().map((w) => w.evaluate(() => self.name)))).toEqual(['conductor']);
   expect(app.errors).toEqual([]);
   expect(await app.cspViolations()).toEqual([]);
+
+  const [line, ...more] = (await exportEpisodes(app)).trim().split('\n');
+  expect(more).toEqual([]);
+  expect(JSON.parse(line)).toMatchObject({
+    status: 'ok',
+    task: { question: 'What is 17 × 23?', kind: 'number', answer: '391' },
+    completion: { text: PLAN },
+    steps: [
+      { workerId: 'sim-scout', output: 'Working through the problem gives the result below.\n<answer>389</answer>' },
+      { workerId: 'sim-euler', access: 'all', output: 'I checked the earlier answer, 389, and it looks right to me.\n<answer>389</answer>' },
+    ],
+    final: 'I checked the earlier answer, 389, and it looks right to me.\n<answer>389</answer>',
+    reward: { value: 0.5, correct: false, format: true, details: { extracted: '389', gold: '391' } },
+  });
 });
 
 test('a worker response with script tags, event handlers and javascript: links renders inert', async () => {
@@ -44,6 +85,8 @@ test('a worker response with script tags, event handlers and javascript: links r
   await page.getByLabel('Kind').selectOption('exact');
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
+  // With no Conductor chosen and no hardware GPU, the demo routes at random.
+  expect(await page.getByTestId('conductor-text').textContent()).toMatch(/route at random[\s\S]*model_id = \[/);
   const answer = page.getByTestId('final-answer');
   await expect.poll(() => answer.textContent(), POLL).toContain('window.__pwned');
   const hostile = await answer.evaluate((el) => ({

@@ -4,6 +4,8 @@
  * (index, ref, gpu) and the worst error, so an indexing bug shows its pattern at once.
  */
 import { seededRandom } from '../../src/core/random.ts';
+import type { Dtype } from '../../src/engine/kernels/index.ts';
+import { f16ToF32, f32ToF16 } from '../../src/engine/model/index.ts';
 
 export interface Tolerance {
   abs: number;
@@ -44,4 +46,15 @@ export function checkTensor(name: string, gpu: ArrayLike<number>, ref: ArrayLike
 export function randomTensor(n: number, seed: number, lo = -1, hi = 1): Float32Array {
   const random = seededRandom(seed);
   return Float32Array.from({ length: n }, () => lo + (hi - lo) * random());
+}
+
+/**
+ * `values` stored in `dtype`: the array to upload, and the values a kernel then reads (f16-rounded
+ * for f16), for its float64 reference. Kernels compute in f32 whatever the storage, so against
+ * these values an f16 kernel meets the f32 tolerance.
+ */
+export function storedAs(dtype: Dtype, values: Float32Array): { data: Float32Array | Uint16Array; ref: Float64Array } {
+  if (dtype === 'f32') return { data: values, ref: Float64Array.from(values) };
+  const data = Uint16Array.from(values, f32ToF16);
+  return { data, ref: Float64Array.from(data, f16ToF32) };
 }

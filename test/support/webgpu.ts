@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { EngineDevice, KernelSpec } from '../../src/engine/device/index.ts';
-import { createNodeGpu, type NodeGpu } from '../../src/node/webgpu.ts';
+import type { Dtype } from '../../src/engine/kernels/index.ts';
+import { createNodeGpu, requestNodeAdapter, type NodeGpu } from '../../src/node/webgpu.ts';
 
 /** Call inside a describe (or at file level); the returned getter is valid inside tests. */
 export function useTestDevice(): () => EngineDevice {
@@ -20,6 +21,27 @@ export function useTestDevice(): () => EngineDevice {
     if (!gpu) throw new Error('the test device is made in beforeAll; use it inside a test');
     return gpu.device;
   };
+}
+
+/**
+ * Whether this machine's adapter has shader-f16 (GPUs mostly; SwiftShader has not). Asked before
+ * tests are collected (top-level await), so that f16 tests are skipped visibly, by `it.skipIf`.
+ */
+export async function adapterHasShaderF16(): Promise<boolean> {
+  return (await requestNodeAdapter()).adapter.features.has('shader-f16');
+}
+
+/**
+ * The weight dtypes to test kernels and models with, as [title, dtype, skip] rows for
+ * `describe.each(...)('... %s weights', (_, dtype, skip) => ...)` and `it.skipIf(skip)`: f32, and
+ * f16, skipped (its title says why) where the adapter has no shader-f16.
+ */
+export async function weightDtypes(): Promise<[title: string, dtype: Dtype, skip: boolean][]> {
+  const f16 = await adapterHasShaderF16();
+  return [
+    ['f32', 'f32', false],
+    [f16 ? 'f16' : 'f16 (skipped: no shader-f16 here)', 'f16', !f16],
+  ];
 }
 
 /**

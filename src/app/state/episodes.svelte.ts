@@ -23,18 +23,20 @@ export class EpisodesState {
     return this.#nextCursor !== null;
   }
 
-  /** Reloads the first page (after a filter change, a delete or an import). */
+  /** Reloads the first page (after a filter change). */
   async reload(): Promise<void> {
+    await this.#attempt(() => this.#refresh());
+  }
+
+  async #refresh(): Promise<void> {
     const generation = ++this.#generation;
-    await this.#attempt(async () => {
-      const store = await episodeStore();
-      const filter = $state.snapshot(this.filter);
-      const [page, stats] = await Promise.all([store.list({ filter, limit: PAGE_SIZE }), store.stats(filter)]);
-      if (generation !== this.#generation) return;
-      this.episodes = page.episodes;
-      this.#nextCursor = page.nextCursor;
-      this.stats = stats;
-    });
+    const store = await episodeStore();
+    const filter = $state.snapshot(this.filter);
+    const [page, stats] = await Promise.all([store.list({ filter, limit: PAGE_SIZE }), store.stats(filter)]);
+    if (generation !== this.#generation) return;
+    this.episodes = page.episodes;
+    this.#nextCursor = page.nextCursor;
+    this.stats = stats;
   }
 
   async loadMore(): Promise<void> {
@@ -54,24 +56,22 @@ export class EpisodesState {
   }
 
   async remove(id: string): Promise<void> {
-    await this.#attempt(async () => {
+    await this.#change(async () => {
       const store = await episodeStore();
       const episode = await store.get(id);
       await store.delete(id);
       this.deleted = episode;
     });
-    await this.reload();
   }
 
   /** Puts the last deleted episode back, exactly as it was. */
   async undoRemove(): Promise<void> {
     const episode = this.deleted;
     if (!episode) return;
-    await this.#attempt(async () => {
+    await this.#change(async () => {
       await (await episodeStore()).put(episode);
       this.deleted = undefined;
     });
-    await this.reload();
   }
 
   /** Every episode matching the filter as one JSONL file (one JSON object per line). */
@@ -83,10 +83,20 @@ export class EpisodesState {
 
   async importText(text: string, file: string): Promise<void> {
     this.lastImport = undefined;
-    await this.#attempt(async () => {
+    await this.#change(async () => {
       this.lastImport = { ...(await (await episodeStore()).importJsonl(text)), file };
     });
-    await this.reload();
+  }
+
+  /** A change to the store, then the list as it is now; a failed change's message (e.g. storage full) stays on show. */
+  async #change(action: () => Promise<void>): Promise<void> {
+    await this.#attempt(async () => {
+      try {
+        await action();
+      } finally {
+        await this.#refresh();
+      }
+    });
   }
 
   async #attempt(action: () => Promise<void>): Promise<void> {

@@ -44,6 +44,11 @@ export class RunState {
     return this.status === 'running';
   }
 
+  /** Whether the run's episode is stored: the run ends once it is, and in an error when storing it failed. */
+  get saved(): boolean {
+    return !this.running && this.view.episode !== undefined && this.error === undefined;
+  }
+
   /** Whether a stored episode is this run's, still going (its stored copy says "interrupted" until it ends). */
   isRunning(episodeId: string): boolean {
     return this.running && this.episodeId === episodeId;

@@ -81,6 +81,7 @@ describe.each<Pick<TinyModelOptions, 'architecture' | 'dtype' | 'tied'> & { matm
     expect(generation.tokens).toEqual(chain);
     expect(generation.finishReason).toBe('length');
     const logits = refForward(ref, ids.slice(0, -1));
+    expect(generation.logprobs).toHaveLength(steps);
     generation.logprobs.forEach((lp, i) => {
       const row = logits.subarray((PROMPT.length - 1 + i) * VOCAB, (PROMPT.length + i) * VOCAB);
       expect(lp).toBeCloseTo(logSoftmaxRef(row, 1, VOCAB)[chain[i]], 3);

@@ -44,17 +44,23 @@ describe('GpuModel.generateGroup', () => {
   function expectSame(group: Generation[], single: Generation[]): void {
     expect(group.map((g) => g.tokens)).toEqual(single.map((g) => g.tokens));
     expect(group.map((g) => g.finishReason)).toEqual(single.map((g) => g.finishReason));
+    // One logprob per token, in both: the comparison below would pass on empty arrays.
+    expect(group.map((g) => g.logprobs.length)).toEqual(group.map((g) => g.tokens.length));
+    expect(single.map((g) => g.logprobs.length)).toEqual(single.map((g) => g.tokens.length));
     group.forEach((g, i) => g.logprobs.forEach((lp, t) => expect(Math.abs(lp - single[i].logprobs[t])).toBeLessThan(1e-4)));
   }
 
   it('equals G separate runs with the same seeds, completions stopping at different steps', async () => {
     const free = await separately([]);
     // A stop token that one completion samples mid-way makes it leave the batch early.
+    expect(free[0].tokens).toHaveLength(MAX_NEW);
     const stopToken = free[0].tokens[2];
     const single = await separately([stopToken]);
     const group = await model.generateGroup(PROMPT, { n: G, maxNewTokens: MAX_NEW, stopTokens: [stopToken], sampling: SAMPLING });
+    expect(group).toHaveLength(G);
     expectSame(group, single);
     expect(group[0].finishReason).toBe('stop');
+    expect(group[0].tokens).toHaveLength(free[0].tokens.indexOf(stopToken) + 1);
     expect(group.some((g) => g.finishReason === 'length')).toBe(true);
     expect(new Set(group.map((g) => g.tokens.join())).size).toBeGreaterThan(1);
     expect(group.every((g) => g.logprobs.every((lp) => lp < 0))).toBe(true);
@@ -80,6 +86,8 @@ describe('GpuModel.generateGroup', () => {
   it('decodes greedily the same chain in every completion', async () => {
     const [single] = await Promise.all([model.generate(PROMPT, { maxNewTokens: 4, stopTokens: [] })]);
     const group = await model.generateGroup(PROMPT, { n: 3, maxNewTokens: 4, stopTokens: [] });
+    expect(single.tokens).toHaveLength(4);
+    expect(group).toHaveLength(3);
     for (const g of group) expect(g.tokens).toEqual(single.tokens);
   });
 
@@ -87,7 +95,10 @@ describe('GpuModel.generateGroup', () => {
     const oddIds = new Uint32Array(256 / 32).fill(0xaaaaaaaa);
     const single = await model.generate(PROMPT, { maxNewTokens: 4, stopTokens: [], sampling: SAMPLING, allowedTokens: () => oddIds });
     const group = await model.generateGroup(PROMPT, { n: 2, maxNewTokens: 4, stopTokens: [], sampling: SAMPLING, allowedTokens: () => oddIds });
+    expect(group).toHaveLength(2);
     for (const g of [single, ...group]) {
+      expect(g.tokens).toHaveLength(4);
+      expect(g.logprobs).toHaveLength(4);
       for (const id of g.tokens) expect(id % 2).toBe(1);
       const scored = await model.logprobs([...PROMPT, ...g.tokens], { temperature: SAMPLING.temperature });
       Array.from(scored.subarray(PROMPT.length - 1)).forEach((lp, i) => expect(Math.abs(lp - g.logprobs[i])).toBeLessThan(1e-4));

@@ -1,6 +1,7 @@
 /**
- * A model loaded with int4 weights against the float64 reference forward run on the weights int4
- * reads back (quant/int4.ref.ts): that must match as tightly as f32 does, since the kernels never
+ * A model loaded with int4 weights against the float64 reference forward run on the weights as it
+ * stores them (int4 read back as quant/int4.ref.ts does; scales and the other weights in f16 where
+ * the adapter has shader-f16): that must match as tightly as f32 does, since the kernels never
  * round beyond f32 arithmetic. Against the original f32 weights it can only match loosely.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,9 +13,9 @@ import { openModel, type OpenedModel } from '../../../src/engine/model/index.ts'
 import { loadRefModel, refForward, refLogprobs, type RefModel, GpuModel } from '../../../src/engine/runtime/index.ts';
 import { INT4_GROUP_SIZE } from '../../../src/engine/quant/index.ts';
 import { checkTensor } from '../../support/check-tensor.ts';
+import { storedWeightsRef } from '../../support/stored-weights-ref.ts';
 import { writeTinyModel, type TinyModelOptions } from '../../support/tiny-model.ts';
 import { useTestDevice } from '../../support/webgpu.ts';
-import { int4TensorNames, roundTripped } from '../quant/round-tripped-model.ts';
 
 const LOGITS = { abs: 1e-4, rel: 1e-3 };
 const PROMPT = [17, 3, 250, 99, 42, 7, 128];
@@ -38,7 +39,7 @@ describe.each<{ options: Pick<TinyModelOptions, 'architecture' | 'tied'>; int4He
     opened = await openModel(filesFromDir(dir));
     model = await GpuModel.load(device(), opened, { weights: 'int4', int4Head, ...(matmulLanes ? { matmulLanes } : {}) });
     ref = await loadRefModel(opened.tensors, opened.config);
-    quantRef = roundTripped(ref, int4TensorNames(ref, int4Head));
+    quantRef = storedWeightsRef(ref, model.weights);
   });
   afterAll(async () => {
     model?.destroy();

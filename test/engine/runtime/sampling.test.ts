@@ -1,21 +1,42 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/core/random.ts';
 import { BatonError } from '../../../src/core/errors/index.ts';
+import { logSoftmaxRef } from '../../../src/engine/kernels/index.ts';
 import { createSampler, logSoftmax } from '../../../src/engine/runtime/index.ts';
 
 const LOGITS = Float32Array.from([0.5, 2, -1, 1.5, 0]);
+
+/** The expected log softmax(z / T): the float64 reference, never the module under test. */
+function expectedLogp(logits: Float32Array, temperature = 1): Float64Array {
+  return logSoftmaxRef(Array.from(logits, (z) => z / temperature), 1, logits.length);
+}
+
+describe('logSoftmax', () => {
+  it('matches values worked out by hand and the float64 reference, at any temperature', () => {
+    // log(e^0.5 + e^2 + e^-1 + e^1.5 + e^0) = 2.7005115823954431
+    const byHand = [0.5, 2, -1, 1.5, 0].map((z) => z - 2.7005115823954431);
+    logSoftmax(LOGITS).forEach((lp, i) => expect(lp).toBeCloseTo(byHand[i], 12));
+    const random = seededRandom(3);
+    const logits = Float32Array.from({ length: 1000 }, () => (random() - 0.5) * 20);
+    for (const temperature of [1, 0.7, 2.5]) {
+      const got = logSoftmax(logits, temperature);
+      const want = expectedLogp(logits, temperature);
+      got.forEach((lp, i) => expect(lp).toBeCloseTo(want[i], 10));
+    }
+  });
+});
 
 describe('createSampler', () => {
   it('is greedy at temperature 0, with the logprob at temperature 1', () => {
     const { token, logprob } = createSampler()(LOGITS);
     expect(token).toBe(1);
-    expect(logprob).toBeCloseTo(logSoftmax(LOGITS)[1], 12);
+    expect(logprob).toBeCloseTo(expectedLogp(LOGITS)[1], 12);
   });
 
   it('draws from softmax(z / T) in the right proportions, reporting log p under T', () => {
     const temperature = 0.8;
     const sample = createSampler({ temperature, seed: 1 });
-    const p = Array.from(logSoftmax(LOGITS, temperature), Math.exp);
+    const p = Array.from(expectedLogp(LOGITS, temperature), Math.exp);
     const counts = new Array(LOGITS.length).fill(0);
     const draws = 20000;
     for (let i = 0; i < draws; i++) {
@@ -67,7 +88,7 @@ describe('createSampler', () => {
     // uniform stream; peaked and flat distributions, with and without a mask.
     const reference = (logits: Float32Array, temperature: number, topP: number, seed: number, allowed?: Uint32Array) => {
       const uniform = seededRandom(seed);
-      const logp = logSoftmax(logits, temperature);
+      const logp = expectedLogp(logits, temperature);
       const ok = (id: number) => !allowed || ((allowed[id >>> 5] >>> (id & 31)) & 1) === 1;
       const ids = Array.from(logp.keys()).filter(ok);
       const mass = allowed ? ids.reduce((sum, i) => sum + Math.exp(logp[i]), 0) : 1;
@@ -106,9 +127,10 @@ describe('createSampler', () => {
 
   it('draws only allowed tokens from a mask, still reporting the unmasked logprob', () => {
     const allowed = Uint32Array.of((1 << 0) | (1 << 2) | (1 << 4)); // ids 0, 2, 4
-    const full = logSoftmax(LOGITS, 1.5);
+    const full = expectedLogp(LOGITS, 1.5);
     const greedy = createSampler()(LOGITS, allowed);
-    expect(greedy).toEqual({ token: 0, logprob: logSoftmax(LOGITS)[0] });
+    expect(greedy.token).toBe(0);
+    expect(greedy.logprob).toBeCloseTo(expectedLogp(LOGITS)[0], 12);
     const sample = createSampler({ temperature: 1.5, seed: 4 });
     const counts = new Map<number, number>();
     for (let i = 0; i < 3000; i++) {

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseWorkflow } from '../../../../src/core/workflow/index.ts';
 import { filesFromDir } from '../../../../src/engine/model/files-node.ts';
 import { openModel } from '../../../../src/engine/model/index.ts';
 import { loadRefModel, refForward, type RefModel } from '../../../../src/engine/runtime/index.ts';
@@ -49,6 +50,7 @@ describe('baton generate', () => {
     expect(await main(['generate', '--model', 'model', '--prompt', 'Hi', '--max-new-tokens', String(steps), '--json'], io)).toBe(0);
     const out = JSON.parse(io.out);
     expect(out.tokens).toEqual(chain);
+    expect(out.logprobs).toHaveLength(steps);
     out.logprobs.forEach((lp: number, i: number) => expect(lp).toBeCloseTo(logprobs[i], 3));
     expect(out.text).toBe(tokenizer.decode(chain, { skipSpecialTokens: true }));
     expect(out.finishReason).toBe('length');
@@ -89,18 +91,22 @@ describe('baton generate', () => {
     for (const s of samples) expect(s.logprobs.every((lp: number) => lp < 0)).toBe(true);
   });
 
-  it('samples only valid workflow text with --constrain workflow', async () => {
+  it('samples only valid, complete workflow text with --constrain workflow', async () => {
     await writeTinyModel(join(dir, 'small'), { architecture: 'qwen3', dtype: 'F32', seed: 14, layers: 1, tokenizer: 'small' });
     const io = recordingIo(dir);
-    const args = ['--model', 'small', '--prompt', 'Hi', '--max-new-tokens', '24', '--temperature', '1', '--seed', '2', '--n', '2', '--json'];
+    // A budget the constraint can finish a workflow in (it steers to the shortest end when short).
+    const args = ['--model', 'small', '--prompt', 'Hi', '--max-new-tokens', '60', '--temperature', '1', '--seed', '2', '--n', '2', '--json'];
     expect(await main(['generate', ...args, '--constrain', 'workflow', '--workers', '2', '--max-steps', '2'], io)).toBe(0);
     const small = await loadTokenizer(filesFromDir(join(dir, 'small')));
     const constraint = createWorkflowConstraint({ ...tokenVocabOf(small, 1024), workers: 2, maxSteps: 2 });
-    for (const line of io.out.trim().split('\n')) {
-      const { tokens, finishReason } = JSON.parse(line) as { tokens: number[]; finishReason: string };
+    const samples = io.out.trim().split('\n').map((line) => JSON.parse(line) as { text: string; tokens: number[]; finishReason: string });
+    expect(samples).toHaveLength(2);
+    for (const { text, tokens, finishReason } of samples) {
       let state = constraint.start();
       for (const id of tokens) state = constraint.advance(state, id); // throws on a token the format forbids
-      if (finishReason === 'stop') expect(constraint.isFinished(state)).toBe(true);
+      expect(finishReason).toBe('stop');
+      expect(constraint.isFinished(state)).toBe(true);
+      expect(parseWorkflow(text, { workers: 2, maxSteps: 2 })).toMatchObject({ ok: true });
     }
   });
 

@@ -63,6 +63,7 @@ describe.each([true, false])('filesFromUrl (server honours Range: %s)', (ranges)
     expect(await source.read('a')).toEqual(weights);
     expect([...(await source.read('b'))]).toEqual([1, 2, 3, 4]);
     const total = served['model.safetensors'].byteLength;
+    expect(progress.length).toBeGreaterThan(0);
     expect(progress.every((p) => p.file === 'model.safetensors' && p.total === total)).toBe(true);
     if (ranges) expect(progress.at(-1)!.loaded).toBe(total); // header + both tensors = the whole file, once
   });

@@ -36,13 +36,14 @@ describe('retrying', () => {
 
   it('stops when the caller says a failure may not be retried', async () => {
     let n = 0;
-    await retrying(
+    const failing = retrying(
       async () => {
         n++;
         throw retryable();
       },
       { policy, canRetry: () => false },
-    ).catch(() => {});
+    );
+    await expect(failing).rejects.toMatchObject({ code: 'provider/server', data: { attempts: 1 } });
     expect(n).toBe(1);
   });
 
