@@ -7,3 +7,5 @@ export type { GrpoClipRatio, GrpoLossOptions, GrpoLossResult, GrpoLossSequence, 
 export { flattenGrpoBatch, groupRewards, parseGrpoBatch, validateGrpoBatch } from './grpo-batch.ts';
 export type { GrpoBatch, GrpoBatchCompletion, GrpoBatchGroup, GrpoSequence } from './grpo-batch.ts';
 export type { LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
+export type { DifferentiablePolicy, GradientStep, ScoredSequence, SequenceScores } from './differentiable-policy.ts';
+export { grpoStep } from './grpo-step.ts';

@@ -39,7 +39,6 @@ export interface TrainStepOptions {
   grpo: GrpoLossOptions;
   /** How rewards become advantages (TRL's scale_rewards; 'group' by default there). */
   scaleRewards: RewardScaling;
-  optimizer: OptimizerOptions;
   /** Logits are divided by it for logp, the KL reference and the entropy: the temperature the batch was sampled at. */
   temperature: number;
   /**
@@ -51,6 +50,8 @@ export interface TrainStepOptions {
 }
 
 export interface TrainStepResult {
+  /** Set when the gradient held NaN or infinity: the step was skipped and no weight or optimiser state changed. */
+  skipped?: string;
   /** The GRPO loss of the batch at the weights before this step. */
   loss: number;
   /** Global L2 norm of the gradient before clipping (what TRL logs as grad_norm). */
@@ -85,6 +86,7 @@ export interface TrainingState {
   optimizer: Uint8Array;
 }
 
+/** A Policy with GRPO's update; its optimiser (OptimizerOptions) is fixed when it is made, as its schedule spans the run. */
 export interface TrainablePolicy extends Policy {
   /**
    * One optimiser step of GRPO on `batch`. When the promise resolves the policy's weights are the
