@@ -1,3 +1,4 @@
 export { KeyStore, KEY_DB_NAME, type KeyInfo } from './key-store.ts';
+export { SessionKeys } from './session-keys.ts';
 export { callsRemoteApi, keySlot, keyDestination } from './key-slot.ts';
 export { encryptSecret, decryptSecret, PBKDF2_ITERATIONS, type EncryptedSecret } from './key-crypto.ts';
