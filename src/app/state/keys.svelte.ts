@@ -37,7 +37,7 @@ export class KeysState {
     }
   }
 
-  /** Saves a key: for this tab only (no passphrase needed: it is never written to disk by Baton), or stored. */
+  /** Saves a key for this tab only (no passphrase: it never reaches the key database), or in the database. */
   async save(slot: string, key: string, passphrase: string, tabOnly = false): Promise<boolean> {
     return this.#attempt(async (store) => {
       if (tabOnly) {
