@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject, test } from 'vitest';
 import { connectSrcDirective } from '../../src/app/state/allowed-origins.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server.ts';
-import { openApp, POLL, scrollsSideways, setPool, type AppPage } from './app-page.ts';
+import { openApp, POLL, scrollsSideways, setPool, useWorkerConductor, type AppPage } from './app-page.ts';
 
 const OUT = join(import.meta.dirname, '__screenshots__');
 
@@ -123,4 +123,34 @@ test('a new origin is blocked until the reload the page offers; then the worker 
   // Only that origin was added: a third address stays blocked.
   expect(await reach(page, 'http://127.0.0.3:9/x')).toBe('refused');
   expect((await app.cspViolations()).at(-1)).toMatch(/^connect-src: http:\/\/127\.0\.0\.3:9\/x /);
+});
+
+test("a Conductor that fails says why where its plan would be; blocked by the page's policy, that a reload allows it", async () => {
+  app = await openApp({ allow: [server.url, alias.url] });
+  const { page } = app;
+  await setPool(app, [{ preset: 'Local vLLM', baseUrl: `${alias.url}/v1` }]);
+  await useWorkerConductor(page, 'vLLM');
+  await page.getByRole('link', { name: 'Ask' }).click();
+  // The Ask page offers the reload too, before any run.
+  await page.getByRole('button', { name: `Reload to allow connections to ${alias.url}` }).waitFor();
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
+  const error = page.getByTestId('conductor-error');
+  expect(await error.textContent()).toBe(
+    `This page blocked the call to ${alias.url}: it connects only to the servers it was opened with, and this one was added since. ` +
+      'Reload the page to allow it; your pool, settings and episodes are kept.',
+  );
+  expect(await error.getAttribute('role')).toBe('alert');
+  expect(await page.getByTestId('no-answer').textContent()).toBe("No answer: the Conductor's own call failed, so there was no plan (see above).");
+  expect(await page.getByTestId('step-details').count()).toBe(0);
+  expect(posts()).toBe(0);
+
+  // After the reload the call goes out; the server's own refusal is what the page shows.
+  await page.getByRole('button', { name: `Reload to allow connections to ${alias.url}` }).click();
+  await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
+  server.script({ status: 404 });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
+  expect(await error.textContent()).toMatch(new RegExp(`^The Conductor failed: The server at ${alias.url} does not know the model '[^']+' \\(404\\)`));
+  expect(posts()).toBe(1);
 });

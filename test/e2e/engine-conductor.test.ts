@@ -77,6 +77,10 @@ test('the demo engine Conductor runs in the worker, its workflow parses, the epi
   await expect.poll(() => page.getByTestId('graph-step').count(), POLL).toBe(episode.workflow?.steps.length);
   // The run happened off the page's thread, in the Conductor worker (a blob: URL, named on creation).
   expect(await Promise.all(page.workers().map((w) => w.evaluate(() => self.name)))).toEqual(['conductor']);
+  // The app's server (vite preview) answers generation_config.json, which the demo lacks, with its index.html
+  // and status 200: the engine took that for a missing file, and the cache holds only that it is missing.
+  const cachedUrls = await page.evaluate(async () => (await (await caches.open('baton-models')).keys()).map((r) => r.url));
+  expect(cachedUrls.filter((u) => u.includes('generation_config'))).toEqual([`${app.url}/demo-conductor/generation_config.json?missing`]);
 
   // The Conductor page now shows the model loaded in the worker, and the browser's cache of its files.
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Conductor' }).click();

@@ -98,6 +98,7 @@ test('a deleted episode can be put back exactly as it was', async () => {
   // From the detail page: back on the list, the episode is gone and an Undo is offered.
   await list.getByRole('link').first().click();
   await page.getByTestId('episode-detail').getByRole('button', { name: 'Delete' }).click();
+  await page.getByTestId('episode-detail').getByRole('button', { name: 'Delete it' }).click();
   await expect.poll(listed, POLL).toBe(0);
   expect(await stored()).toBe(total - 1);
   const notice = page.getByRole('status').filter({ hasText: 'Deleted' });
@@ -108,6 +109,7 @@ test('a deleted episode can be put back exactly as it was', async () => {
 
   // From the list itself; not undone, the delete survives a reload.
   await list.getByRole('button', { name: 'Delete episode' }).first().click();
+  await list.getByRole('button', { name: 'Delete it' }).click();
   await expect.poll(listed, POLL).toBe(0);
   await page.reload();
   await list.getByRole('link').first().waitFor();

@@ -1,13 +1,15 @@
 /**
  * Builds the app once (vite build into a temporary folder, so a developer's dist/ is left alone) and
- * serves it on 127.0.0.1 for every e2e test file; the URL reaches tests as inject('appUrl').
+ * serves it with `vite preview`, the server `npm start` runs, on a free port of 127.0.0.1 (a secure
+ * context, so navigator.gpu exists), for every e2e test file; the URL reaches tests as inject('appUrl').
+ * Its quirks are then the tests' too: it answers an unknown path with index.html and status 200.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'vite';
+import { build, preview } from 'vite';
 import type { TestProject } from 'vitest/node';
-import { serveFolder } from './static-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,10 +21,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const root = resolve(import.meta.dirname, '../..');
   const outDir = await mkdtemp(join(tmpdir(), 'baton-e2e-dist-'));
   await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } });
-  const { url, server } = await serveFolder(outDir);
-  project.provide('appUrl', url);
+  const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: true } });
+  const { port } = server.httpServer.address() as AddressInfo;
+  project.provide('appUrl', `http://127.0.0.1:${port}`);
   return async () => {
-    await new Promise((done) => server.close(done));
+    await server.close();
     await rm(outDir, { recursive: true, force: true });
   };
 }

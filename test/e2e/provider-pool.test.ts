@@ -136,6 +136,7 @@ test('a wrong key: its step says so, the run is an infra error, earlier episodes
   await page.goto(`${app.url}/#/workers`);
   const stored = page.getByRole('listitem').filter({ hasText: `sent to ${server.url}, in the x-api-key header` });
   await stored.getByRole('button', { name: 'Remove' }).click();
+  await stored.getByRole('button', { name: 'Remove it' }).click();
   await saveKey(page, slots.anthropic, WRONG_ANTHROPIC_KEY);
 
   server.reset();

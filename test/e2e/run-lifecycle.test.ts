@@ -47,7 +47,7 @@ test('Stop cuts a slow call within a second: the connection closes, the page is 
 
   const stopped = Date.now();
   await page.getByRole('button', { name: 'Stop' }).click();
-  await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('button[type=submit]')?.disabled, undefined, { timeout: 1_000, polling: 20 });
+  await page.waitForFunction(() => document.querySelector('button[type=submit]')?.getAttribute('aria-disabled') === 'false', undefined, { timeout: 1_000, polling: 20 });
   const idleMs = Date.now() - stopped;
   await expect.poll(() => call.outcome, { timeout: 1_000, interval: 20 }).toBe('client-closed');
   expect(call.closedAt! - stopped).toBeLessThan(1_000);

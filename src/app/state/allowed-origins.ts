@@ -86,3 +86,23 @@ export function connectSrcDirective(origins: readonly string[], extraSources: re
   const checked = origins.filter((o) => connectOrigin(o) === o);
   return ["connect-src 'self'", ...FIXED_CONNECT_SOURCES, ...extraSources, ...checked].join(' ');
 }
+
+/** The codes of a call the browser refused before it left the page (what a blocked origin looks like). */
+const REFUSED_CALL_CODES: readonly string[] = ['provider/cors', 'provider/network', 'engine/model-file'];
+
+/**
+ * A failed call's error, reworded when the page's policy blocked it: the browser refuses a call to an
+ * origin missing from connect-src with the same opaque network error as a server that refuses web pages
+ * (CORS), so the message would blame the server; it says instead that a reload allows the origin.
+ */
+export function explainBlockedCall<E extends { code: string; message: string }>(error: E, urls: readonly string[], allowed: readonly string[]): E {
+  const blocked = missingOrigins(urls, allowed);
+  if (blocked.length === 0 || !REFUSED_CALL_CODES.includes(error.code)) return error;
+  const [them, were] = blocked.length === 1 ? ['it', 'was'] : ['them', 'were'];
+  return {
+    ...error,
+    message:
+      `This page blocked the call to ${blocked.join(', ')}: it connects only to the servers it was opened with, and ${them === 'it' ? 'this one' : 'these'} ` +
+      `${were} added since. Reload the page to allow ${them}; your pool, settings and episodes are kept.`,
+  };
+}

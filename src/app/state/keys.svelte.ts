@@ -1,8 +1,11 @@
 import { getContext, setContext } from 'svelte';
-import { KeyStore, type KeyInfo } from '../../client/keys/index.ts';
+import { KeyStore, SessionKeys, type KeyInfo } from '../../client/keys/index.ts';
 import { toBatonError } from '../../core/errors/index.ts';
 
-/** Stored API keys as the UI sees them (masked), and the passphrase while the tab is unlocked. */
+/**
+ * API keys as the UI sees them (masked): those stored in IndexedDB, plain or under a passphrase, and
+ * those kept for this tab only; and the passphrase while the tab is unlocked.
+ */
 export class KeysState {
   keys = $state.raw<KeyInfo[]>([]);
   error = $state<string | undefined>(undefined);
@@ -10,6 +13,7 @@ export class KeysState {
   #passphrase: string | undefined;
   unlocked = $state(false);
   #store: Promise<KeyStore> | undefined;
+  readonly #tabOnly = new SessionKeys(sessionStorage);
 
   get locked(): boolean {
     return this.keys.some((k) => k.encrypted) && !this.unlocked;
@@ -20,23 +24,35 @@ export class KeysState {
     return this.#store;
   }
 
+  /** This tab's keys first: a run uses them before a stored key of the same slot. */
+  async #list(): Promise<KeyInfo[]> {
+    return [...this.#tabOnly.list(), ...(await (await this.#open()).list())];
+  }
+
   async refresh(): Promise<void> {
     try {
-      this.keys = await (await this.#open()).list();
+      this.keys = await this.#list();
     } catch (e) {
       this.error = toBatonError(e, 'store/io').message; // e.g. storage blocked in a private window
     }
   }
 
-  async save(slot: string, key: string, passphrase: string): Promise<boolean> {
+  /** Saves a key for this tab only (no passphrase: it never reaches the key database), or in the database. */
+  async save(slot: string, key: string, passphrase: string, tabOnly = false): Promise<boolean> {
     return this.#attempt(async (store) => {
+      if (tabOnly) {
+        this.#tabOnly.set(slot, key);
+        return;
+      }
       await store.set(slot, key, passphrase === '' ? undefined : passphrase);
       if (passphrase !== '') this.#unlockWith(passphrase);
     });
   }
 
   async remove(slot: string): Promise<void> {
-    await this.#attempt((store) => store.remove(slot));
+    await this.#attempt(async (store) => {
+      if (!this.#tabOnly.remove(slot)) await store.remove(slot);
+    });
   }
 
   /** Checks the passphrase against one encrypted key before keeping it. */
@@ -54,7 +70,7 @@ export class KeysState {
   }
 
   async keyFor(slot: string): Promise<string | undefined> {
-    return (await this.#open()).get(slot, this.#passphrase);
+    return this.#tabOnly.get(slot) ?? (await this.#open()).get(slot, this.#passphrase);
   }
 
   /** The stored keys of these slots (those with none are left out); throws when a needed key is locked. */
@@ -72,7 +88,7 @@ export class KeysState {
     this.error = undefined;
     try {
       await action(await this.#open());
-      this.keys = await (await this.#open()).list();
+      this.keys = await this.#list();
       return true;
     } catch (e) {
       // Messages from the store never contain the key itself.

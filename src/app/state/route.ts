@@ -29,3 +29,9 @@ export function parseHash(hash: string): Route {
 export function routeHref(route: Route): string {
   return `#/${route.page}${route.param === undefined ? '' : `/${encodeURIComponent(route.param)}`}`;
 }
+
+/** The document title for a route: the page first, so tabs and history tell pages apart. */
+export function pageTitle(route: Route): string {
+  const page = route.page === 'episodes' && route.param !== undefined ? 'Episode' : PAGES.find((p) => p.id === route.page)!.title;
+  return `${page} · Baton`;
+}

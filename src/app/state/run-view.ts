@@ -7,6 +7,7 @@ import type { RunEvent } from '../../core/orchestra/index.ts';
 import { addCosts, sumUsage } from '../../core/pricing/index.ts';
 import type { ChatMessage, Usage, WorkerSpec } from '../../core/providers/index.ts';
 import type { Workflow } from '../../core/workflow/index.ts';
+import { STATUS_TEXT } from '../format.ts';
 
 export type StepStatus = 'queued' | 'running' | StepState;
 
@@ -27,6 +28,8 @@ export interface StepView {
 export interface RoundView {
   conductorText: string;
   conductorDone: boolean;
+  /** Why the Conductor's own call failed, where it did: the round has no plan. */
+  error?: { code: string; message: string };
   workflow?: Workflow;
   parseError?: string;
   kept?: boolean;
@@ -73,6 +76,12 @@ export function applyRunEvent(view: RunView, e: RunEvent): void {
         usage: e.usage,
         costUsd: e.costUsd,
       });
+      return;
+    }
+    case 'conductor-failed': {
+      const r = round(view, e.round);
+      r.conductorDone = true;
+      r.error = e.error;
       return;
     }
     case 'step-queued':
@@ -138,6 +147,11 @@ export function runSpending(view: RunView, pool: readonly WorkerSpec[]): RunSpen
     pool,
     conductorCosts: view.rounds.flatMap((r) => (r.costUsd === undefined ? [] : [r.costUsd])),
   };
+}
+
+/** Why a run has no answer, in words that follow "No answer: ". */
+export function noAnswerReason(view: RunView, status: Episode['status']): string {
+  return view.rounds.some((r) => r.error) ? "the Conductor's own call failed, so there was no plan (see above)." : STATUS_TEXT[status].noAnswer;
 }
 
 /**

@@ -1,8 +1,11 @@
 import { getContext, setContext } from 'svelte';
 import { askInService, slotsNeeded, stopAsk, type AskRequest } from '../../client/index.ts';
 import { toBatonError } from '../../core/errors/index.ts';
+import type { RunEvent } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
+import { allowedAtLoad } from '../csp.ts';
+import { chosenUrls, explainBlockedCall } from './allowed-origins.ts';
 import type { KeysState } from './keys.svelte.ts';
 import { applyRunEvent, emptyRunView, runTotals, type RunView } from './run-view.ts';
 import type { SettingsState } from './settings.svelte.ts';
@@ -31,6 +34,8 @@ export class RunState {
    * Ask page says where what it had done was kept (the stored copy reads "interrupted").
    */
   readonly interruptedId: string | undefined;
+  /** The URLs the run's Conductor calls: a remote endpoint, the pool worker playing it, an engine model's URL. */
+  #conductorUrls: string[] = [];
 
   constructor(
     private readonly settings: SettingsState,
@@ -61,6 +66,8 @@ export class RunState {
     this.error = undefined;
     this.pool = $state.snapshot(pool) as WorkerSpec[];
     this.task = $state.snapshot(task) as Task;
+    const conductor = $state.snapshot(s.conductor);
+    this.#conductorUrls = chosenUrls(conductor.kind === 'pool-worker' ? this.pool.filter((w) => w.id === conductor.workerId) : [], conductor);
     this.status = 'running';
     this.episodeId = crypto.randomUUID();
     sessionStorage.setItem(RUNNING_KEY, this.episodeId);
@@ -71,7 +78,7 @@ export class RunState {
         episodeId: this.episodeId,
         task: this.task,
         pool: this.pool,
-        conductor: $state.snapshot(s.conductor),
+        conductor,
         options: {
           maxSteps: s.maxSteps,
           access: s.access,
@@ -81,12 +88,12 @@ export class RunState {
         },
       };
       const keys = await this.keys.unlockedKeys(slotsNeeded(request));
-      const episode = await askInService({ ...request, keys }, (e) => applyRunEvent(this.view, e));
+      const episode = await askInService({ ...request, keys }, (e) => applyRunEvent(this.view, this.#explained(e)));
       this.view.episode = episode;
       this.status = episode.status === 'aborted' ? 'stopped' : 'done';
     } catch (e) {
       const err = toBatonError(e);
-      this.error = { code: err.code, message: err.message };
+      this.error = explainBlockedCall({ code: err.code, message: err.message }, this.#conductorUrls, allowedAtLoad);
       this.status = err.code === 'run/aborted' ? 'stopped' : 'error';
     } finally {
       sessionStorage.removeItem(RUNNING_KEY);
@@ -96,6 +103,14 @@ export class RunState {
 
   stop(): void {
     if (this.running) void stopAsk();
+  }
+
+  /** A failed call to an origin this page's policy blocks says so (the browser's own error reads as CORS). */
+  #explained(e: RunEvent): RunEvent {
+    if (e.type === 'conductor-failed') return { ...e, error: explainBlockedCall(e.error, this.#conductorUrls, allowedAtLoad) };
+    if (e.type !== 'step-failed' || !e.step.error) return e;
+    const baseUrl = this.pool[e.step.worker]?.baseUrl;
+    return { ...e, step: { ...e.step, error: explainBlockedCall(e.step.error, baseUrl ? [baseUrl] : [], allowedAtLoad) } };
   }
 }
 

@@ -27,7 +27,16 @@ export interface KeyInfo {
   slot: string;
   masked: string;
   encrypted: boolean;
+  /** Kept for this tab only (session-keys.ts), never stored here. */
+  tabOnly?: boolean;
   addedAt: string;
+}
+
+/** A key as pasted, without the spaces around it; an empty one is refused. */
+export function pastedKey(key: string): string {
+  const trimmed = key.trim();
+  if (trimmed === '') throw new BatonError({ code: 'run/config', message: 'The key is empty: paste the key, then save.' });
+  return trimmed;
 }
 
 export class KeyStore {
@@ -48,8 +57,7 @@ export class KeyStore {
 
   /** Saves (or replaces) the key of a slot; encrypted when a passphrase is given. */
   async set(slot: string, key: string, passphrase?: string): Promise<void> {
-    const trimmed = key.trim();
-    if (trimmed === '') throw new BatonError({ code: 'run/config', message: 'The key is empty: paste the key, then save.' });
+    const trimmed = pastedKey(key);
     const secret: KeyRecord['secret'] =
       passphrase === undefined || passphrase === ''
         ? { kind: 'plain', value: trimmed }

@@ -19,6 +19,8 @@ export type RunEvent =
       usage?: Usage;
       costUsd?: number | null;
     }
+  /** The Conductor's own call failed (not stopped): no plan this round; the run ends with `error`. */
+  | { type: 'conductor-failed'; round: number; error: { code: string; message: string } }
   | { type: 'step-queued'; round: number; index: number; worker: number; workerId: string }
   | { type: 'step-started'; round: number; index: number; messages: ChatMessage[] }
   | { type: 'step-delta'; round: number; index: number; text: string }

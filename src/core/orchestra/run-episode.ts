@@ -173,6 +173,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
       } else {
         status = 'infra-error';
         error = { code: failure.code, message: `The Conductor failed: ${failure.message}` };
+        emit({ type: 'conductor-failed', round, error });
       }
       if (round === 0) rounds.push({ prompt: messages, completion: { text: '' }, steps: [], final: '' });
       break;

@@ -4,6 +4,10 @@
  * With Cache Storage (browsers), each file is downloaded once, whole, into the cache and read from
  * there by Blob slices, so a reload does not download again. Without it (Node, or `cache: false`),
  * each read is an HTTP Range request; a server that ignores Range is handled by slicing its reply.
+ *
+ * A web page answered for a model file is a missing file, never cached: single-page-app hosts (`vite
+ * preview`, which `npm start` runs, and many static hosts) answer any unknown path with their
+ * index.html and status 200.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import { clampRange, missingFile, type ModelFiles } from './files.ts';
@@ -41,6 +45,16 @@ function networkError(base: string, path: string, detail: string, cause?: unknow
   });
 }
 
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  let p = 0;
+  for (const c of chunks) {
+    out.set(c, p);
+    p += c.byteLength;
+  }
+  return out;
+}
+
 /** Reads a response body to the end, reporting progress as it goes. */
 async function readBody(res: Response, report: (loaded: number) => void): Promise<Uint8Array<ArrayBuffer>> {
   if (!res.body) return new Uint8Array(await res.arrayBuffer());
@@ -54,14 +68,61 @@ async function readBody(res: Response, report: (loaded: number) => void): Promis
     loaded += value.byteLength;
     report(loaded);
   }
-  const out = new Uint8Array(loaded);
-  let p = 0;
-  for (const c of chunks) {
-    out.set(c, p);
-    p += c.byteLength;
-  }
-  return out;
+  return concat(chunks, loaded);
 }
+
+/** How many bytes of a body are looked at to tell a web page from a model file. */
+const SNIFF_BYTES = 64;
+
+/**
+ * Whether the start of a body is a web page's. A JSON file cannot start with '<'; any other file must
+ * start with a page's opening tag, since a single '<' can begin a real safetensors file (its first
+ * byte is the low byte of the header's length), but '<!doctype' or '<html' would be a header longer
+ * than any file.
+ */
+function startsLikeHtml(path: string, head: Uint8Array): boolean {
+  const text = new TextDecoder().decode(head.subarray(0, SNIFF_BYTES)).replace(/^\uFEFF/, '').trimStart();
+  return path.endsWith('.json') ? text.startsWith('<') : /^<(?:!doctype|html)/i.test(text);
+}
+
+const isHtmlType = (res: Response) => /^\s*text\/html\b/i.test(res.headers.get('content-type') ?? '');
+
+/**
+ * The response with its first bytes read ahead (`head`) and put back in front of the rest, so the
+ * body can be checked before anything stores or counts it.
+ */
+async function peek(res: Response): Promise<{ res: Response; head: Uint8Array }> {
+  if (!res.body) return { res, head: new Uint8Array(0) };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < SNIFF_BYTES && !done) {
+    const next = await reader.read();
+    done = next.done;
+    if (next.value) {
+      chunks.push(next.value);
+      size += next.value.byteLength;
+    }
+  }
+  const head = concat(chunks, size);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (size > 0) controller.enqueue(head);
+      if (done) controller.close();
+    },
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { res: new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers }), head };
+}
+
+/** Where a response's body starts in its file: 0 unless it is a 206 for a later range. */
+const bodyStart = (res: Response) => (res.status === 206 ? Number(/bytes (\d+)-/.exec(res.headers.get('content-range') ?? '')?.[1] ?? 0) : 0);
 
 function lengthOf(res: Response): number | undefined {
   const range = res.headers.get('content-range')?.match(/\/(\d+)$/);
@@ -79,7 +140,7 @@ export function filesFromUrl(base: string, options: UrlFilesOptions = {}): Model
   const blobs = new Map<string, Promise<Blob>>();
   const received = new Map<string, number>();
 
-  /** The response, or undefined for a 404. */
+  /** The response, or undefined for a 404 or a web page answered in the file's place. */
   const fetchFile = async (path: string, init: RequestInit = {}): Promise<Response | undefined> => {
     let res: Response;
     try {
@@ -92,7 +153,22 @@ export function filesFromUrl(base: string, options: UrlFilesOptions = {}): Model
       throw networkError(root, path, `HTTP ${res.status}: the repository is private or gated; pass an access token in headers`, undefined, false);
     }
     if (!res.ok) throw networkError(root, path, `HTTP ${res.status}`, undefined, res.status >= 500 || res.status === 429);
-    return res;
+    if (isHtmlType(res)) {
+      await res.body?.cancel();
+      return undefined;
+    }
+    if (init.method === 'HEAD' || bodyStart(res) !== 0) return res;
+    const peeked = await peek(res);
+    if (!startsLikeHtml(path, peeked.head)) return peeked.res;
+    await peeked.res.body?.cancel();
+    return undefined;
+  };
+  /** The cached copy of a file; a web page cached in its place before Baton knew better is dropped. */
+  const cachedCopy = async (cache: Cache, path: string): Promise<Blob | undefined> => {
+    const blob = await (await cache.match(urlOf(path)))?.blob();
+    if (!blob || !startsLikeHtml(path, new Uint8Array(await blob.slice(0, SNIFF_BYTES).arrayBuffer()))) return blob;
+    await cache.delete(urlOf(path));
+    return undefined;
   };
   const request = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const res = await fetchFile(path, init);
@@ -110,8 +186,8 @@ export function filesFromUrl(base: string, options: UrlFilesOptions = {}): Model
       blob = (async () => {
         const cache = await cacheStorage.open(cacheName);
         const url = urlOf(path);
-        const hit = await cache.match(url);
-        if (hit) return hit.blob();
+        const hit = await cachedCopy(cache, path);
+        if (hit) return hit;
         const res = await request(path);
         const total = lengthOf(res);
         let loaded = 0;
@@ -144,8 +220,8 @@ export function filesFromUrl(base: string, options: UrlFilesOptions = {}): Model
     if (!s) {
       s = (async () => {
         if (storage) {
-          const hit = await (await storage.open(cacheName)).match(urlOf(path));
-          if (hit) return (await hit.blob()).size;
+          const hit = await cachedCopy(await storage.open(cacheName), path);
+          if (hit) return hit.size;
         }
         const head = await fetchFile(path, { method: 'HEAD' });
         if (!head) return undefined;

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { parseHash, routeHref } from '../../../../src/app/state/route.ts';
+import { pageTitle, parseHash, routeHref } from '../../../../src/app/state/route.ts';
 
 test('hashes name pages and an optional parameter', () => {
   expect(parseHash('')).toEqual({ page: 'ask' });
@@ -13,4 +13,15 @@ test('routeHref and parseHash round-trip', () => {
   for (const route of [{ page: 'settings' as const }, { page: 'episodes' as const, param: 'a b/c?' }]) {
     expect(parseHash(routeHref(route))).toEqual(route);
   }
+});
+
+test('each page has its own document title, an episode its own', () => {
+  expect(['ask', 'workers', 'conductor', 'episodes', 'settings'].map((page) => pageTitle(parseHash(`#/${page}`)))).toEqual([
+    'Ask · Baton',
+    'Workers · Baton',
+    'Conductor · Baton',
+    'Episodes · Baton',
+    'Settings · Baton',
+  ]);
+  expect(pageTitle({ page: 'episodes', param: 'ep-1' })).toBe('Episode · Baton');
 });

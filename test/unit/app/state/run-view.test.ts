@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { applyRunEvent, emptyRunView, replayViews, runSpending, runTotals } from '../../../../src/app/state/run-view.ts';
+import { applyRunEvent, emptyRunView, noAnswerReason, replayViews, runSpending, runTotals } from '../../../../src/app/state/run-view.ts';
 import { unknownCostNote } from '../../../../src/core/episodes/cost-notes.ts';
 import type { StepRecord } from '../../../../src/core/episodes/types.ts';
 
@@ -88,4 +88,13 @@ test('replay places the steps an interrupted run kept by their index', () => {
   expect(views[0].output).toBe('out 0');
   expect(views[1]).toBeUndefined();
   expect(views[2]).toMatchObject({ index: 2, status: 'done', output: 'out 2' });
+});
+
+test("a failed Conductor call ends its round with the reason, which the missing answer points to", () => {
+  const view = emptyRunView();
+  expect(noAnswerReason(view, 'infra-error')).toBe('a worker call failed (see the step below).');
+  const error = { code: 'provider/cors', message: 'The Conductor failed: blocked.' };
+  applyRunEvent(view, { type: 'conductor-failed', round: 0, error });
+  expect(view.rounds).toEqual([{ conductorText: '', conductorDone: true, error, steps: [] }]);
+  expect(noAnswerReason(view, 'infra-error')).toBe("the Conductor's own call failed, so there was no plan (see above).");
 });

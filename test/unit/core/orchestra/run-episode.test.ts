@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateEpisode, type Episode } from '../../../../src/core/episodes/index.ts';
+import { BatonError } from '../../../../src/core/errors/index.ts';
 import { createFixedConductor, INTERRUPTED_ERROR, runEpisode, type RunEvent } from '../../../../src/core/orchestra/index.ts';
 import { createSimulatedWorker } from '../../../../src/core/providers/simulated/index.ts';
 import type { SimulatedBehaviour } from '../../../../src/core/providers/types.ts';
@@ -83,6 +84,19 @@ describe('runEpisode', () => {
     expect(episode.status).toBe('infra-error');
     expect(episode.reward?.infraError).toBe(true);
     expect(episode.steps[1].error?.code).toBe('provider/timeout');
+  });
+
+  it("reports a failed Conductor call as an event carrying the episode's error, so a page can show why", async () => {
+    const events: RunEvent[] = [];
+    const conductor = {
+      info: { runtime: 'fixed' as const, model: 'down' },
+      generate: () => Promise.reject(new BatonError({ code: 'provider/network', message: 'Could not reach the server.' })),
+    };
+    const episode = await runEpisode({ task, pool: [sim('a')], conductor, onEvent: (e) => events.push(e) });
+    expect(episode.status).toBe('infra-error');
+    expect(episode.error).toEqual({ code: 'provider/network', message: 'The Conductor failed: Could not reach the server.' });
+    expect(events.map((e) => e.type)).toEqual(['conductor-failed', 'run-done']);
+    expect(events[0]).toEqual({ type: 'conductor-failed', round: 0, error: episode.error });
   });
 
   it('stops with status "budget" when the cap forbids a call', async () => {

@@ -1,0 +1,1 @@
+export { default as ConfirmButton } from './confirm-button.svelte';

@@ -1,0 +1,1 @@
+export { default as StorageNote } from './storage-note.svelte';
