@@ -8,11 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seededRandom } from '../../../src/core/random.ts';
-import type { ScoredSequence } from '../../../src/core/rl/index.ts';
+import type { DifferentiablePolicy, GrpoBatch, ScoredSequence } from '../../../src/core/rl/index.ts';
 import type { EngineDevice } from '../../../src/engine/device/index.ts';
 import { filesFromDir } from '../../../src/engine/model/files-node.ts';
 import { initLoraAdapter, openModel, type Architecture, type LoraAdapter } from '../../../src/engine/model/index.ts';
 import { GpuModel, loadRefModel, type RefModel, type WeightFormat } from '../../../src/engine/runtime/index.ts';
+import { GpuTrainer, RefTrainer, type GpuTrainerOptions } from '../../../src/engine/train/index.ts';
 import { int4TensorNames, roundTripped } from '../quant/round-tripped-model.ts';
 import { writeTinyModel } from '../../support/tiny-model.ts';
 
@@ -73,4 +74,49 @@ export const SEQUENCES: ScoredSequence[] = [
 export function randomDLogp(sequences: readonly ScoredSequence[], seed: number): Float64Array[] {
   const random = seededRandom(seed);
   return sequences.map((s) => Float64Array.from({ length: s.ids.length - s.completionStart }, () => 2 * random() - 1));
+}
+
+/** Two groups sharing their prompts, completions of different lengths, rewards that differ within groups. */
+export const BATCH: GrpoBatch = {
+  groups: [
+    { promptIds: [3, 9, 14], completions: [{ ids: [5, 7, 2], reward: 1 }, { ids: [30], reward: 0 }, { ids: [11, 11, 6, 1], reward: 0.5 }] },
+    { promptIds: [20, 4], completions: [{ ids: [8, 33], reward: 0 }, { ids: [17, 2, 25], reward: 1 }] },
+  ],
+};
+
+/** BATCH with old logprobs far from the current ones: ratios leave [1 - eps, 1 + eps_high] on both sides. */
+export function withOldLogprobs(batch: GrpoBatch, seed: number): GrpoBatch {
+  const random = seededRandom(seed);
+  return { groups: batch.groups.map((g) => ({ ...g, completions: g.completions.map((c) => ({ ...c, oldLogprobs: c.ids.map(() => -3 - 2 * random()) })) })) };
+}
+
+/** A GPU trainer's policy that keeps a copy of the gradient each step applies. */
+export class CapturingGpu implements DifferentiablePolicy {
+  captured = new Map<string, Float32Array>();
+  constructor(readonly trainer: GpuTrainer) {}
+  static async create(model: GpuModel, options: GpuTrainerOptions): Promise<CapturingGpu> {
+    return new CapturingGpu(await GpuTrainer.create(model, options));
+  }
+  forward(sequences: readonly ScoredSequence[], temperature: number) {
+    return this.trainer.forward(sequences, temperature);
+  }
+  referenceLogprobs(sequences: readonly ScoredSequence[], temperature: number) {
+    return this.trainer.referenceLogprobs(sequences, temperature);
+  }
+  backward(dLogp: readonly ArrayLike<number>[]) {
+    return this.trainer.backward(dLogp);
+  }
+  async applyGradients() {
+    this.captured = await this.trainer.readGradients();
+    return this.trainer.applyGradients();
+  }
+}
+
+/** The reference trainer that keeps a copy of the gradient each step applies, under the GPU trainer's names. */
+export class CapturingRef extends RefTrainer {
+  captured = new Map<string, Float64Array>();
+  override async applyGradients() {
+    this.captured = new Map([...this.gradients()].map(([k, g]) => [k.replace(/\.([AB])$/, '.lora_$1'), Float64Array.from(g)]));
+    return super.applyGradients();
+  }
 }
