@@ -98,4 +98,28 @@ describe('grpoStep over GpuTrainer against RefTrainer', () => {
       await pair.cleanup();
     }
   });
+
+  it('takes the reference step when every weight trains (full fine-tuning, beta 0)', async () => {
+    const pair = await tinyPair(device(), 'qwen3', 'f32');
+    try {
+      const full = { ...options('bnpo'), grpo: { ...options('bnpo').grpo, beta: 0 } };
+      const gpu = await CapturingGpu.create(pair.gpu, { wrt: 'weights', optimizer: { lr: LR } });
+      const ref = new CapturingRef(pair.ref, { wrt: 'weights', optimizer: { lr: LR } });
+      const [g, r] = [await grpoStep(gpu, batch, full), await grpoStep(ref, batch, full)];
+      for (const key of ['loss', 'entropy', 'gradNorm'] as const) {
+        expect(Math.abs(g[key] - r[key]), key).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(r[key]));
+      }
+      for (const [name, expected] of ref.captured) checkTensor(name, gpu.captured.get(name)!, expected, GRADIENT);
+      // The model's own weight buffers hold the updated master weights.
+      const w = pair.gpu.weights;
+      const tensors = [w.embed, w.norm, ...w.layers.flatMap((l) => [l.q, l.qNorm!, l.down, l.postNorm])];
+      for (const t of tensors) {
+        const got = await device().readF32(t.chunks[0].buffer, 0, t.rows * t.cols);
+        checkTensor(`${t.name} after the step`, got, pair.ref.weights.get(t.name)!, { abs: 1e-3 * LR, rel: 1e-6 });
+      }
+      gpu.trainer.destroy();
+    } finally {
+      await pair.cleanup();
+    }
+  });
 });
