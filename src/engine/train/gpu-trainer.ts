@@ -26,8 +26,8 @@ import { embeddingBackward, ropeTable, tokensById } from '../kernels/index.ts';
 import { filesFromMemory, readPeftAdapter, ropeInvFreq, writePeftAdapter, type LoraAdapter, type LoraWeights } from '../model/index.ts';
 import { AdamW } from '../optim/index.ts';
 import { encodeEmbedding, Scratch, type GpuLora, type GpuModel } from '../runtime/index.ts';
-import { encodeHeadBackward, encodeHeadForward } from './head.ts';
-import { encodeLayerBackward } from './layer-backward.ts';
+import { encodeHeadBackward, encodeHeadForward, headRowsPerChunk } from './head.ts';
+import { encodeLayerBackward, layerGradients } from './layer-backward.ts';
 import { encodeLayerForward, layerActivations } from './layer-forward.ts';
 import { TrainedWeights } from './trained-weights.ts';
 import type { TrainingPass } from './training-pass.ts';
@@ -133,11 +133,12 @@ export class GpuTrainer implements DifferentiablePolicy {
       const batch = this.#device.batch('training backward');
       const L = config.numLayers;
       const dx = scratch.floats(T * config.hiddenSize, 'd x'); // (T, C)
-      encodeHeadBackward(batch, pass, this.#head(saved, saved.inputs[L]), dLogpBuffer, dx);
+      const grads = layerGradients(pass, scratch);
+      encodeHeadBackward(batch, pass, this.#head(saved, saved.inputs[L]), grads, dLogpBuffer, dx);
       const acts = layerActivations(pass, scratch);
       for (let l = L - 1; l >= 0; l--) {
         encodeLayerForward(batch, pass, l, saved.inputs[l], acts);
-        encodeLayerBackward(batch, pass, l, saved.inputs[l], acts, dx);
+        encodeLayerBackward(batch, pass, l, saved.inputs[l], acts, grads, dx);
       }
       const embed = this.#model.weights.embed;
       trained.weightGradients(embed)?.forEach((dTable, i) => {
@@ -220,7 +221,7 @@ export class GpuTrainer implements DifferentiablePolicy {
   }
 
   #head(saved: Saved, x: GPUBuffer) {
-    const rowsPerChunk = Math.max(1, Math.floor(this.#model.maxBindingBytes / (this.#model.config.vocabSize * 4)));
+    const rowsPerChunk = headRowsPerChunk(this.#model.config.vocabSize, this.#model.maxBindingBytes);
     return { x, targets: saved.targets, invTemperature: saved.invTemperature, rowsPerChunk };
   }
 

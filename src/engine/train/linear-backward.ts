@@ -8,7 +8,7 @@
  */
 import type { CommandBatch } from '../device/index.ts';
 import { MAX_ROWS_PER_THREAD, matmulBackwardBias, matmulBackwardInput, matmulBackwardWeight, matmulInt4BackwardInput } from '../kernels/index.ts';
-import { linearForward, wholeBuffer, type GpuLoraModule, type GpuTensor, type Scratch } from '../runtime/index.ts';
+import { linearForward, wholeBuffer, type GpuLoraModule, type GpuTensor } from '../runtime/index.ts';
 
 /** Gradient buffers of one adapted module, f32, added into. */
 export interface LoraGradients {
@@ -29,7 +29,8 @@ export interface LinearBackwardArgs {
   dWeight?: readonly GPUBuffer[];
   bias?: GpuTensor;
   dBias?: GPUBuffer; // (out)
-  lora?: { module: GpuLoraModule; scale: number; scratch: Scratch; grads?: LoraGradients };
+  /** xA and dxA: (M, r) temporaries. */
+  lora?: { module: GpuLoraModule; scale: number; xa: GPUBuffer; dxa: GPUBuffer; grads?: LoraGradients };
 }
 
 const layout = (rows: number, lanes: number) => ({ rowsPerThread: Math.min(rows, MAX_ROWS_PER_THREAD), lanes });
@@ -64,8 +65,7 @@ function loraBackward(batch: CommandBatch, a: LinearBackwardArgs, lora: NonNulla
   const { M, lanes } = a;
   const { A, B } = lora.module;
   const [r, inF, outF] = [A.rows, A.cols, B.rows];
-  const xa = lora.scratch.floats(M * r, 'lora xA'); // (M, r)
-  const dxa = lora.scratch.floats(M * r, 'lora dxA'); // (M, r)
+  const { xa, dxa } = lora;
   linearForward(batch, { x: a.x, M, weight: A, out: xa, lanes });
   const [bufA, bufB] = [wholeBuffer(A), wholeBuffer(B)];
   batch.run(matmulBackwardInput, { ...layout(M, lanes), accumulate: false, dtype: 'f32' }, { dy: a.dy, w: bufB, dx: dxa }, { M, N: r, K: outF, ldo: r, col0: 0, alpha: lora.scale, ldy: outF, dyCol0: 0 });

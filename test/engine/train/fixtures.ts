@@ -26,7 +26,7 @@ export interface TinyPair {
 }
 
 /** hidden 8 (32 for int4, whose groups are 32 wide), 2 layers, vocab 48. */
-export async function tinyPair(device: EngineDevice, architecture: Architecture, weights: WeightFormat, options: { tied?: boolean } = {}): Promise<TinyPair> {
+export async function tinyPair(device: EngineDevice, architecture: Architecture, weights: WeightFormat, options: { tied?: boolean; maxBindingBytes?: number } = {}): Promise<TinyPair> {
   const root = await mkdtemp(join(tmpdir(), 'baton-train-'));
   const int4 = weights === 'int4';
   const hidden = int4 ? 32 : 8;
@@ -44,7 +44,7 @@ export async function tinyPair(device: EngineDevice, architecture: Architecture,
     tied: options.tied ?? false,
   });
   const opened = await openModel(filesFromDir(root));
-  const gpu = await GpuModel.load(device, opened, { weights, int4Head: false });
+  const gpu = await GpuModel.load(device, opened, { weights, int4Head: false, ...(options.maxBindingBytes ? { maxBindingBytes: options.maxBindingBytes } : {}) });
   const exact = await loadRefModel(opened.tensors, opened.config);
   const ref = int4 ? roundTripped(exact, int4TensorNames(exact, false)) : exact;
   return { gpu, ref, cleanup: async () => { gpu.destroy(); await rm(root, { recursive: true, force: true }); } };
