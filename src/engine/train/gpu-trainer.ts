@@ -29,6 +29,7 @@ import { encodeEmbedding, Scratch, type GpuLora, type GpuModel } from '../runtim
 import { encodeHeadBackward, encodeHeadForward, headRowsPerChunk } from './head.ts';
 import { encodeLayerBackward, layerGradients } from './layer-backward.ts';
 import { encodeLayerForward, layerActivations } from './layer-forward.ts';
+import { checkTrainingMemory } from './memory.ts';
 import { TrainedWeights } from './trained-weights.ts';
 import type { TrainingPass } from './training-pass.ts';
 
@@ -40,6 +41,11 @@ export interface GpuTrainerOptions {
   wrt: 'lora' | 'weights';
   lora?: LoraAdapter;
   optimizer: OptimizerOptions;
+  /**
+   * The largest micro-batch the run will use: when given, the memory it needs is checked against the
+   * adapter's buffer limits (and `budgetBytes`) before anything is allocated, and forward refuses larger ones.
+   */
+  limits?: { microBatchSequences: number; maxSequenceLength: number; budgetBytes?: number };
 }
 
 /** What the forward keeps for the backward: the padded batch on the GPU and each layer's input. */
@@ -60,10 +66,12 @@ export class GpuTrainer implements DifferentiablePolicy {
   readonly #trained: TrainedWeights;
   readonly #adamw: AdamW;
   readonly #invFreq: Float64Array;
+  readonly #limits: GpuTrainerOptions['limits'];
   #saved: Saved | undefined;
 
-  private constructor(model: GpuModel, lora: LoraAdapter | undefined, trained: TrainedWeights, adamw: AdamW) {
+  private constructor(model: GpuModel, lora: LoraAdapter | undefined, trained: TrainedWeights, adamw: AdamW, limits: GpuTrainerOptions['limits']) {
     this.#model = model;
+    this.#limits = limits;
     this.#device = model.device;
     this.#lora = lora;
     this.#trained = trained;
@@ -73,6 +81,23 @@ export class GpuTrainer implements DifferentiablePolicy {
 
   /** A trainer of `model`'s adapter (put on the model now) or of all its weights, with a fresh AdamW. */
   static async create(model: GpuModel, options: GpuTrainerOptions): Promise<GpuTrainer> {
+    if (options.limits) {
+      const { weights, device } = model;
+      const { budgetBytes, ...sizes } = options.limits;
+      const lora = options.lora?.config;
+      checkTrainingMemory(
+        model.config,
+        {
+          weights: weights.format,
+          floatDtype: weights.dtype,
+          int4Head: weights.lmHead.int4 !== undefined,
+          train: options.wrt === 'lora' && lora ? { r: lora.r, targetModules: lora.targetModules } : 'full',
+          ...sizes,
+          maxBindingBytes: model.maxBindingBytes,
+        },
+        { maxBufferSize: device.caps.maxBufferSize, maxStorageBufferBindingSize: device.caps.maxStorageBufferBindingSize, ...(budgetBytes === undefined ? {} : { budgetBytes }) },
+      );
+    }
     let trained: TrainedWeights;
     if (options.wrt === 'lora') {
       if (!options.lora) throw new BatonError({ code: 'run/config', message: 'Training LoRA needs an adapter: give a new one (initLoraAdapter) or one to continue.' });
@@ -82,7 +107,7 @@ export class GpuTrainer implements DifferentiablePolicy {
       trained = TrainedWeights.full(model.device, model.weights);
     }
     try {
-      return new GpuTrainer(model, options.wrt === 'lora' ? options.lora : undefined, trained, new AdamW(model.device, trained.parameters, options.optimizer));
+      return new GpuTrainer(model, options.wrt === 'lora' ? options.lora : undefined, trained, new AdamW(model.device, trained.parameters, options.optimizer), options.limits);
     } catch (e) {
       trained.destroy();
       throw e;
@@ -239,6 +264,13 @@ export class GpuTrainer implements DifferentiablePolicy {
     }
     const B = sequences.length;
     const Tq = Math.max(...sequences.map((s) => s.ids.length));
+    const limits = this.#limits;
+    if (limits && (B > limits.microBatchSequences || Tq > limits.maxSequenceLength)) {
+      throw new BatonError({
+        code: 'run/config',
+        message: `A micro-batch of ${B} sequences of up to ${Tq} tokens is beyond the ${limits.microBatchSequences} sequences of ${limits.maxSequenceLength} tokens this trainer's memory was checked for; make the trainer with larger limits.`,
+      });
+    }
     const T = B * Tq;
     const paddedIds = new Uint32Array(T);
     const targets = new Uint32Array(T);

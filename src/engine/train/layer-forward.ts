@@ -8,6 +8,7 @@
  */
 import type { CommandBatch } from '../device/index.ts';
 import { attentionTrainingForward, rmsnormForward, ropeCacheForward, swigluForward } from '../kernels/index.ts';
+import type { ModelConfig } from '../model/index.ts';
 import { linearForward, wholeBuffer, type GpuTensor, type Scratch } from '../runtime/index.ts';
 import { loraModule, type TrainingPass } from './training-pass.ts';
 
@@ -30,27 +31,49 @@ export interface LayerActivations {
   readonly act: GPUBuffer; // (T, I)
 }
 
-export function layerActivations(pass: TrainingPass, scratch: Scratch): LayerActivations {
-  const { hiddenSize: C, numHeads: H, numKvHeads: KV, headDim: D, intermediateSize: I, qkNorm } = pass.config;
-  const T = pass.T;
-  const q = scratch.floats(T * H * D, 'q');
-  const k = scratch.floats(T * KV * D, 'k');
+/** Float counts of LayerActivations' buffers (0: shared with another), for layerActivations and the memory estimate. */
+export function layerActivationSizes(config: ModelConfig, T: number): Record<keyof LayerActivations, number> {
+  const { hiddenSize: C, numHeads: H, numKvHeads: KV, headDim: D, intermediateSize: I, qkNorm } = config;
   return {
-    h: scratch.floats(T * C, 'h'),
+    h: T * C,
+    q: T * H * D,
+    k: T * KV * D,
+    v: T * KV * D,
+    qr: qkNorm ? T * H * D : 0,
+    kn: qkNorm ? T * KV * D : 0,
+    kc: T * KV * D,
+    vc: T * KV * D,
+    att: T * H * D,
+    lse: T * H,
+    mid: T * C,
+    h2: T * C,
+    gate: T * I,
+    up: T * I,
+    act: T * I,
+  };
+}
+
+export function layerActivations(pass: TrainingPass, scratch: Scratch): LayerActivations {
+  const sizes = layerActivationSizes(pass.config, pass.T);
+  const take = (name: keyof LayerActivations) => scratch.floats(sizes[name], name);
+  const [q, k] = [take('q'), take('k')];
+  const qkNorm = pass.config.qkNorm;
+  return {
+    h: take('h'),
     q,
     k,
-    v: scratch.floats(T * KV * D, 'v'),
-    qr: qkNorm ? scratch.floats(T * H * D, 'q normed') : q,
-    kn: qkNorm ? scratch.floats(T * KV * D, 'k normed') : k,
-    kc: scratch.floats(T * KV * D, 'keys'),
-    vc: scratch.floats(T * KV * D, 'values'),
-    att: scratch.floats(T * H * D, 'attention'),
-    lse: scratch.floats(T * H, 'attention lse'),
-    mid: scratch.floats(T * C, 'mid'),
-    h2: scratch.floats(T * C, 'h2'),
-    gate: scratch.floats(T * I, 'gate'),
-    up: scratch.floats(T * I, 'up'),
-    act: scratch.floats(T * I, 'swiglu'),
+    v: take('v'),
+    qr: qkNorm ? take('qr') : q,
+    kn: qkNorm ? take('kn') : k,
+    kc: take('kc'),
+    vc: take('vc'),
+    att: take('att'),
+    lse: take('lse'),
+    mid: take('mid'),
+    h2: take('h2'),
+    gate: take('gate'),
+    up: take('up'),
+    act: take('act'),
   };
 }
 
