@@ -63,6 +63,8 @@ export class GpuTrainer implements DifferentiablePolicy {
   readonly #model: GpuModel;
   readonly #device: EngineDevice;
   readonly #lora: LoraAdapter | undefined;
+  /** The model's adapter buffers this trainer updates (LoRA), to notice a setLora that replaced them. */
+  readonly #gpuLora: GpuLora | undefined;
   readonly #trained: TrainedWeights;
   readonly #adamw: AdamW;
   readonly #invFreq: Float64Array;
@@ -74,6 +76,7 @@ export class GpuTrainer implements DifferentiablePolicy {
     this.#limits = limits;
     this.#device = model.device;
     this.#lora = lora;
+    this.#gpuLora = model.lora;
     this.#trained = trained;
     this.#adamw = adamw;
     this.#invFreq = ropeInvFreq(model.config);
@@ -119,6 +122,7 @@ export class GpuTrainer implements DifferentiablePolicy {
   }
 
   async forward(sequences: readonly ScoredSequence[], temperature: number): Promise<SequenceScores> {
+    this.#checkAdapter();
     this.#release();
     const { saved, out } = await this.#forward(sequences, temperature, this.#model.lora);
     this.#saved = saved;
@@ -177,6 +181,7 @@ export class GpuTrainer implements DifferentiablePolicy {
   }
 
   async applyGradients(): Promise<GradientStep> {
+    this.#checkAdapter();
     const report = await this.#adamw.step();
     this.#trained.zeroGradients();
     if (!report.applied) return { applied: false, gradNorm: Number.NaN, lr: 0, step: report.step, reason: report.reason };
@@ -232,6 +237,13 @@ export class GpuTrainer implements DifferentiablePolicy {
     this.#release();
     this.#adamw.destroy();
     this.#trained.destroy();
+  }
+
+  /** A setLora on the model since this trainer was made freed the buffers it trains. */
+  #checkAdapter(): void {
+    if (this.#lora && this.#model.lora !== this.#gpuLora) {
+      throw new BatonError({ code: 'run/config', message: "The model's LoRA adapter was replaced (setLora) after this trainer was made; make a new trainer for the new adapter." });
+    }
   }
 
   #loraOnGpu(what: string): GpuLora {

@@ -90,4 +90,16 @@ describe('GpuTrainer state', () => {
       await f32.cleanup();
     }
   });
+
+  it("refuses to go on once the model's adapter was replaced under it", async () => {
+    const pair = await tinyPair(device(), 'qwen3', 'f32');
+    try {
+      const trainer = await GpuTrainer.create(pair.gpu, { wrt: 'lora', lora: adapterPair(pair.ref, 2).gpu, optimizer: { lr: 1e-2 } });
+      await pair.gpu.setLora(adapterPair(pair.ref, 3).gpu);
+      await expect(trainer.forward(SEQUENCES, 1)).rejects.toThrow(/adapter was replaced \(setLora\)/);
+      trainer.destroy();
+    } finally {
+      await pair.cleanup();
+    }
+  });
 });
