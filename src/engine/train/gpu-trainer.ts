@@ -84,6 +84,9 @@ export class GpuTrainer implements DifferentiablePolicy {
 
   /** A trainer of `model`'s adapter (put on the model now) or of all its weights, with a fresh AdamW. */
   static async create(model: GpuModel, options: GpuTrainerOptions): Promise<GpuTrainer> {
+    if (options.wrt === 'lora' && !options.lora) {
+      throw new BatonError({ code: 'run/config', message: 'Training LoRA needs an adapter: give a new one (initLoraAdapter) or one to continue.' });
+    }
     if (options.limits) {
       const { weights, device } = model;
       const { budgetBytes, ...sizes } = options.limits;
@@ -103,8 +106,7 @@ export class GpuTrainer implements DifferentiablePolicy {
     }
     let trained: TrainedWeights;
     if (options.wrt === 'lora') {
-      if (!options.lora) throw new BatonError({ code: 'run/config', message: 'Training LoRA needs an adapter: give a new one (initLoraAdapter) or one to continue.' });
-      await model.setLora(options.lora);
+      await model.setLora(options.lora!);
       trained = TrainedWeights.lora(model.device, model.lora!);
     } else {
       trained = TrainedWeights.full(model.device, model.weights);

@@ -47,7 +47,11 @@ export async function tinyPair(device: EngineDevice, architecture: Architecture,
   const gpu = await GpuModel.load(device, opened, { weights, int4Head: false, ...(options.maxBindingBytes ? { maxBindingBytes: options.maxBindingBytes } : {}) });
   const exact = await loadRefModel(opened.tensors, opened.config);
   const ref = int4 ? roundTripped(exact, int4TensorNames(exact, false)) : exact;
-  return { gpu, ref, cleanup: async () => { gpu.destroy(); await rm(root, { recursive: true, force: true }); } };
+  const cleanup = async () => {
+    gpu.destroy();
+    await rm(root, { recursive: true, force: true });
+  };
+  return { gpu, ref, cleanup };
 }
 
 /** An adapter with non-zero B, and a float64 copy of it for the reference. */
