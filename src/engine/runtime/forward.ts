@@ -29,6 +29,20 @@ export interface ForwardInputs {
   lanes: number;
 }
 
+/** x (T, C) = the embedding rows of ids (T), one dispatch per row chunk of the table (float or int4). */
+export function encodeEmbedding(batch: CommandBatch, weights: ModelWeights, ids: GPUBuffer, x: GPUBuffer, T: number): void {
+  const { embed, dtype } = weights;
+  const C = embed.cols;
+  for (const chunk of embed.chunks) {
+    const shape = { T, C, rowStart: chunk.rowStart, rows: chunk.rows };
+    if (embed.int4) {
+      batch.run(embeddingInt4Forward, { dtype, groupSize: embed.int4.groupSize }, { ids, table: chunk.buffer, scales: chunk.scales!, out: x }, shape);
+    } else {
+      batch.run(embeddingForward, { dtype }, { ids, table: chunk.buffer, out: x }, shape);
+    }
+  }
+}
+
 export function encodeForward(
   batch: CommandBatch,
   scratch: Scratch,
@@ -49,15 +63,7 @@ export function encodeForward(
     batch.run(rmsnormForward, { dtype }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps });
 
   const x = scratch.floats(T * C, 'x'); // (T, C) residual stream
-  const embedInt4 = weights.embed.int4;
-  for (const chunk of weights.embed.chunks) {
-    const shape = { T, C, rowStart: chunk.rowStart, rows: chunk.rows };
-    if (embedInt4) {
-      batch.run(embeddingInt4Forward, { dtype, groupSize: embedInt4.groupSize }, { ids: input.ids, table: chunk.buffer, scales: chunk.scales!, out: x }, shape);
-    } else {
-      batch.run(embeddingForward, { dtype }, { ids: input.ids, table: chunk.buffer, out: x }, shape);
-    }
-  }
+  encodeEmbedding(batch, weights, input.ids, x, T);
   const h = scratch.floats(T * C, 'h'); // (T, C)
   const q = scratch.floats(T * H * D, 'q'); // (T, H, D)
   const k = scratch.floats(T * KV * D, 'k'); // (T, KV, D)

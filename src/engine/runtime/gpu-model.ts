@@ -117,6 +117,21 @@ export class GpuModel {
     return this.#lora !== undefined;
   }
 
+  /** The adapter's GPU buffers the next pass reads: engine/train updates them in place. */
+  get lora(): GpuLora | undefined {
+    return this.#lora;
+  }
+
+  /** Threads per matmul output column this model's passes use (linear.ts). */
+  get matmulLanes(): number {
+    return this.#lanes;
+  }
+
+  /** The largest buffer one binding of this model's passes may cover. */
+  get maxBindingBytes(): number {
+    return this.#maxBindingBytes;
+  }
+
   createKvCache(capacity?: number): KvCache {
     return new KvCache(this.device, this.config, capacity);
   }

@@ -5,3 +5,8 @@ export type { ModelWeights, WeightFormat } from './model-weights.ts';
 export { EnginePolicy, type EngineGroupOptions, type EnginePolicyOptions, type TokenMasks } from './engine-policy.ts';
 export { createRefKvCache, loadRefModel, refForward, refLogprobs } from './forward.ref.ts';
 export type { RefForwardOptions, RefKvCache, RefLogprobOptions, RefModel } from './forward.ref.ts';
+export { linearForward, type LinearArgs } from './linear.ts';
+export type { GpuLora, GpuLoraModule } from './lora-weights.ts';
+export { wholeBuffer, type GpuTensor, type RowChunk } from './gpu-tensor.ts';
+export { Scratch } from './scratch.ts';
+export { encodeEmbedding } from './forward.ts';

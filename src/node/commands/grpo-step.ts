@@ -1,0 +1,138 @@
+/**
+ * `baton grpo-step`: exactly one GRPO optimiser step of a LoRA adapter on a batch file, from fresh
+ * AdamW state, with Baton's engine (core/rl's grpoStep over engine/train's GpuTrainer). Writes the
+ * updated adapter (PEFT layout) and the gradient before clipping under the adapter's tensor names,
+ * and prints one JSON line of the step's loss and metrics. What the numbers are is what TRL's
+ * GRPOTrainer logs for the same batch, so the two can be compared step for step.
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { DifferentiablePolicy, GrpoLossType, ScoredSequence } from '../../core/rl/index.ts';
+import { grpoStep, parseGrpoBatch } from '../../core/rl/index.ts';
+import { filesFromDir } from '../../engine/model/files-node.ts';
+import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, readPeftAdapter, writeSafetensors } from '../../engine/model/index.ts';
+import { GpuTrainer } from '../../engine/train/index.ts';
+import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
+import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
+import { openNodeModel } from '../webgpu.ts';
+
+const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
+
+const USAGE = `usage: baton grpo-step --model DIR --lora IN --batch FILE --out DIR [options]
+
+One GRPO optimiser step of the LoRA adapter IN on the batch, from fresh AdamW state. Writes
+OUT/${ADAPTER_CONFIG} and OUT/${ADAPTER_WEIGHTS} (the adapter after the step) and OUT/grads.safetensors
+(the gradient before clipping, under the adapter's tensor names), and prints one JSON line
+{"loss","gradNorm","clipRatio","kl","entropy","tokens","lr"} (kl is null when beta is 0).
+Defaults are TRL's GRPOConfig's, except the loss type (Baton's and the paper's bnpo; TRL's is dapo).
+
+options:
+${ENGINE_FLAGS_HELP}
+  --batch FILE                  {"groups":[{"prompt_ids":[..],"completions":[{"ids":[..],"reward":r,"old_logprobs":[..]?}]}]}
+  --out DIR                     a new or empty directory
+  --loss-type bnpo|grpo|dr_grpo loss aggregation (default bnpo)
+  --beta B                      KL coefficient; the reference is the base without the adapter (default 0)
+  --epsilon E                   lower clipping range (default 0.2)
+  --epsilon-high E              upper clipping range (default: --epsilon)
+  --temperature T               the temperature the batch was sampled at (default 1)
+  --max-completion-length N     dr_grpo's normaliser (default 256)
+  --lr LR                       learning rate (default 1e-6)
+  --weight-decay W              AdamW's decoupled weight decay (default 0)
+  --max-grad-norm C             global gradient-norm clipping; 0 turns it off (default 1)
+`;
+
+async function outputDir(io: CliIo, out: string | undefined): Promise<string> {
+  if (!out) throw new CliError('--out DIR is required', 2);
+  const dir = resolve(io.cwd, out);
+  const entries = await readdir(dir).catch(() => []);
+  if (entries.length > 0) throw new CliError(`--out ${out} is not empty; choose a new directory so nothing is overwritten`, 2);
+  return dir;
+}
+
+/** The trainer's policy, keeping a copy of the gradient the step applies (before clipping). */
+class GradientKeeping implements DifferentiablePolicy {
+  gradients = new Map<string, Float32Array>();
+  constructor(readonly trainer: GpuTrainer) {}
+  forward(sequences: readonly ScoredSequence[], temperature: number) {
+    return this.trainer.forward(sequences, temperature);
+  }
+  referenceLogprobs(sequences: readonly ScoredSequence[], temperature: number) {
+    return this.trainer.referenceLogprobs(sequences, temperature);
+  }
+  backward(dLogp: readonly ArrayLike<number>[]) {
+    return this.trainer.backward(dLogp);
+  }
+  async applyGradients() {
+    this.gradients = await this.trainer.readGradients();
+    return this.trainer.applyGradients();
+  }
+}
+
+export async function grpoStepCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(argv, {
+    ...ENGINE_FLAGS,
+    batch: { type: 'string' },
+    out: { type: 'string' },
+    'loss-type': { type: 'string' },
+    beta: { type: 'string' },
+    epsilon: { type: 'string' },
+    'epsilon-high': { type: 'string' },
+    temperature: { type: 'string' },
+    'max-completion-length': { type: 'string' },
+    lr: { type: 'string' },
+    'weight-decay': { type: 'string' },
+    'max-grad-norm': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const choice = parseEngineFlags(values, io.cwd);
+  if (!choice.loraDir) throw new CliError('--lora IN is required: the adapter to train (baton adapter init makes a new one)', 2);
+  if (!values.batch) throw new CliError('--batch FILE is required', 2);
+  const lossType = (values['loss-type'] ?? 'bnpo') as GrpoLossType;
+  if (!LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
+  const epsilonLow = numberFlag('epsilon', values.epsilon, 0.2)!;
+  const grpo = {
+    beta: numberFlag('beta', values.beta, 0)!,
+    epsilonLow,
+    epsilonHigh: numberFlag('epsilon-high', values['epsilon-high'], epsilonLow)!,
+    lossType,
+    maxCompletionLength: intFlag('max-completion-length', values['max-completion-length'], 256)!,
+  };
+  const temperature = numberFlag('temperature', values.temperature, 1)!;
+  if (!(temperature > 0)) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
+  const optimizer = {
+    lr: numberFlag('lr', values.lr, 1e-6)!,
+    weightDecay: numberFlag('weight-decay', values['weight-decay'], 0)!,
+    maxGradNorm: numberFlag('max-grad-norm', values['max-grad-norm'], 1)!,
+  };
+  const batch = parseGrpoBatch(await readFile(resolve(io.cwd, values.batch), 'utf8'));
+  const out = await outputDir(io, values.out);
+  const adapter = await readPeftAdapter(filesFromDir(choice.loraDir));
+
+  const loaded = await openNodeModel({ modelDir: choice.modelDir, ...(choice.weights ? { weights: choice.weights } : {}) });
+  try {
+    const policy = new GradientKeeping(await GpuTrainer.create(loaded.model, { wrt: 'lora', lora: adapter, optimizer }));
+    const sequences = batch.groups.reduce((n, g) => n + g.completions.length, 0);
+    const result = await grpoStep(policy, batch, { grpo, scaleRewards: 'group', temperature, microBatchSize: sequences });
+    const state = await policy.trainer.exportState();
+    const r = adapter.config.r;
+    const grads = [...policy.gradients].map(([name, data]) => {
+      const [, path, part] = /^(.*)\.lora_([AB])$/.exec(name)!;
+      const m = adapter.weights.get(path)!;
+      return { name: `base_model.model.${path}.lora_${part}.weight`, dtype: 'F32' as const, shape: part === 'A' ? [r, m.inFeatures] : [m.outFeatures, r], data };
+    });
+    await mkdir(out, { recursive: true });
+    await writeFile(join(out, ADAPTER_CONFIG), state.adapterConfig);
+    await writeFile(join(out, ADAPTER_WEIGHTS), state.adapter);
+    await writeFile(join(out, 'grads.safetensors'), writeSafetensors(grads, { format: 'pt' }));
+    policy.trainer.destroy();
+    const { loss, gradNorm, clipRatio, kl, entropy, tokens, lr } = result;
+    io.stdout(`${JSON.stringify({ loss, gradNorm, clipRatio, kl: kl ?? null, entropy, tokens, lr, ...(result.skipped ? { skipped: result.skipped } : {}) })}\n`);
+    return result.skipped ? 1 : 0;
+  } finally {
+    loaded.close();
+  }
+}
