@@ -34,7 +34,7 @@ export interface UnknownCostCauses {
   failedCalls: number;
   /** Workers, as a person names them, that answered but have no price. */
   unpriced: string[];
-  /** A pool worker playing the Conductor has no price. */
+  /** The Conductor's own calls (a pool worker or a remote endpoint playing it) have no price. */
   conductorUnpriced: boolean;
 }
 
@@ -53,7 +53,7 @@ export function unknownCostNote(run: RunSpending): string | undefined {
   const { failedCalls, unpriced, conductorUnpriced } = unknownCostCauses(run);
   const why = [
     ...(unpriced.length ? [`${unpriced.length === 1 ? 'worker' : 'workers'} ${wordList(unpriced)} ${unpriced.length === 1 ? 'has' : 'have'} no price`] : []),
-    ...(conductorUnpriced ? ["the Conductor's worker has no price"] : []),
+    ...(conductorUnpriced ? ["the Conductor's calls have no price"] : []),
     ...(failedCalls === 1 ? ['a call failed before its provider said how many tokens it used'] : []),
     ...(failedCalls > 1 ? [`${failedCalls} calls failed before their provider said how many tokens they used`] : []),
   ];

@@ -62,7 +62,7 @@ test('the "$?" note blames a missing price, not a failed call, when the calls su
   applyRunEvent(view, { type: 'conductor-done', round: 0, completion: 'plan', usage: { input: 1, output: 1 }, costUsd: null });
   applyRunEvent(view, { type: 'step-failed', round: 0, index: 1, step: record(1, null, { error: { code: 'provider/server', message: 'Down.' } }) });
   expect(unknownCostNote(runSpending(view, pool))).toBe(
-    "$? means unknown: worker \"Laptop\" (w) has no price, the Conductor's worker has no price and a call failed before its provider said how many tokens it used.",
+    "$? means unknown: worker \"Laptop\" (w) has no price, the Conductor's calls have no price and a call failed before its provider said how many tokens it used.",
   );
 });
 
