@@ -29,7 +29,8 @@ import { filesFromDir } from '../src/engine/model/files-node.ts';
 import { openModel, type OpenedModel } from '../src/engine/model/index.ts';
 import type { ModelWeights } from '../src/engine/runtime/index.ts';
 import { createNodeGpu, type NodeGpu } from '../src/node/webgpu.ts';
-import { writeTinyModel, type TinyModelOptions } from '../test/support/tiny-model.ts';
+import { writeTinyModel } from '../test/support/tiny-model.ts';
+import { MODEL_SHAPES } from './model-shapes.ts';
 
 const { values } = parseArgs({
   options: {
@@ -48,22 +49,7 @@ const N = Number(values['decode-tokens']);
 const G = Number(values.group);
 const TRIALS = Number(values.trials);
 
-const SHAPES: Record<string, Omit<TinyModelOptions, 'seed'>> = {
-  tiny: { architecture: 'qwen2', dtype: 'F32', vocab: 256, tokenizer: 'none' },
-  'qwen0.5b': {
-    architecture: 'qwen2',
-    dtype: 'BF16',
-    hidden: 896,
-    layers: 24,
-    heads: 14,
-    kvHeads: 2,
-    intermediate: 4864,
-    vocab: 151936,
-    tied: true,
-    ropeTheta: 1000000,
-    tokenizer: 'none',
-  },
-};
+const SHAPES = MODEL_SHAPES;
 
 /** Bytes a decode step reads: every weight except the embedding (one row of it), plus the keys and values of `tokens` positions. */
 function decodeStepBytes(model: GpuModel, tokens: number): { weights: number; kv: number } {
