@@ -9,3 +9,4 @@ export type { GrpoBatch, GrpoBatchCompletion, GrpoBatchGroup, GrpoSequence } fro
 export type { LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
 export type { DifferentiablePolicy, GradientStep, ScoredSequence, SequenceScores } from './differentiable-policy.ts';
 export { grpoStep } from './grpo-step.ts';
+export { trainablePolicy, type StatefulTrainer } from './trainable.ts';
