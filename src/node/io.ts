@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** What a command touches of the outside world, so tests can run commands in-process. */
@@ -59,4 +61,18 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+/**
+ * The text of the file a flag names (relative to io.cwd; '-' is standard input where `stdin` allows
+ * it), or a CliError saying which flag, which file and why it could not be read.
+ */
+export async function readTextFlag(io: CliIo, flag: string, file: string, options: { stdin?: boolean } = {}): Promise<string> {
+  if (options.stdin && file === '-') return io.readStdin();
+  const path = resolve(io.cwd, file);
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`--${flag}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, 2);
+  }
 }

@@ -5,10 +5,8 @@
  * completion text, or with --json one JSON line per sample with its token ids and the
  * log-probability of each under the sampling temperature.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { ChatMessage } from '../../core/providers/index.ts';
-import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
+import { CliError, intFlag, numberFlag, parseFlags, type CliIo , readTextFlag } from '../io.ts';
 import { createWorkflowConstraint, tokenVocabOf, type WorkflowFormat } from '../../core/workflow/constrain/index.ts';
 import { EnginePolicy } from '../../engine/index.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
@@ -99,7 +97,7 @@ export async function generateCommand(argv: string[], io: CliIo): Promise<number
   if (!(topP > 0 && topP <= 1)) throw new CliError(`--top-p must be in (0, 1], got ${topP}`, 2);
   if (n < 1) throw new CliError(`--n must be at least 1, got ${n}`, 2);
   const workflowFormat = constrainFlags(values.constrain, values.workers, values['max-steps']);
-  const messages = values.messages === undefined ? undefined : parseMessages(await readFile(resolve(io.cwd, values.messages), 'utf8'), values.messages);
+  const messages = values.messages === undefined ? undefined : parseMessages(await readTextFlag(io, 'messages', values.messages), values.messages);
 
   const loaded = await openNodeModel({ ...choice, withTokenizer: true });
   try {

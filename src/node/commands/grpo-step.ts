@@ -5,7 +5,7 @@
  * and prints one JSON line of the step's loss and metrics. What the numbers are is what TRL's
  * GRPOTrainer logs for the same batch, so the two can be compared step for step.
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DifferentiablePolicy, GrpoLossType, ScoredSequence } from '../../core/rl/index.ts';
 import { grpoStep, parseGrpoBatch } from '../../core/rl/index.ts';
@@ -13,7 +13,7 @@ import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, readPeftAdapter, writeSafetensors } from '../../engine/model/index.ts';
 import { GpuTrainer } from '../../engine/train/index.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
-import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
+import { CliError, intFlag, numberFlag, parseFlags, type CliIo , readTextFlag } from '../io.ts';
 import { openNodeModel } from '../webgpu.ts';
 
 const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
@@ -108,7 +108,7 @@ export async function grpoStepCommand(argv: string[], io: CliIo): Promise<number
     weightDecay: numberFlag('weight-decay', values['weight-decay'], 0)!,
     maxGradNorm: numberFlag('max-grad-norm', values['max-grad-norm'], 1)!,
   };
-  const batch = parseGrpoBatch(await readFile(resolve(io.cwd, values.batch), 'utf8'));
+  const batch = parseGrpoBatch(await readTextFlag(io, 'batch', values.batch));
   const out = await outputDir(io, values.out);
   const adapter = await readPeftAdapter(filesFromDir(choice.loraDir));
 

@@ -3,9 +3,7 @@
  * from Baton's engine (WebGPU; Dawn under Node), with an optional LoRA adapter. Prints one JSON line
  * {"tokens":[...],"logprobs":[...]} where logprobs[i] = log p(tokens[i+1] | tokens[0..i]).
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { CliError, numberFlag, parseFlags, type CliIo } from '../io.ts';
+import { CliError, numberFlag, parseFlags, type CliIo , readTextFlag } from '../io.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
 import { openNodeModel } from '../webgpu.ts';
 
@@ -58,7 +56,7 @@ export async function logprobsCommand(argv: string[], io: CliIo): Promise<number
   if (temperature <= 0) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
   let ids: number[] | undefined;
   if (values.ids !== undefined) {
-    const text = values.ids === '-' ? await io.readStdin() : await readFile(resolve(io.cwd, values.ids), 'utf8');
+    const text = await readTextFlag(io, 'ids', values.ids, { stdin: true });
     ids = parseIds(text, values.ids === '-' ? 'stdin' : values.ids);
   }
 

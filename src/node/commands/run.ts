@@ -3,7 +3,7 @@
  * answer (or, with --json, the whole episode). The episode is kept in the episode directory, the same
  * JSONL lines the browser exports; --episode-out also appends it to a file of the caller's choosing.
  */
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   episodeToLine,
@@ -22,7 +22,7 @@ import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../cor
 import { TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
-import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
+import { CliError, intFlag, numberFlag, parseFlags, type CliIo , readTextFlag } from '../io.ts';
 import { openEpisodesDir } from '../episode-dir.ts';
 import { parsePoolFile } from '../pool-file.ts';
 
@@ -55,15 +55,6 @@ options:
 function defaultKind(answer: string | undefined): TaskKind {
   if (answer === undefined) return 'open';
   return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';
-}
-
-async function readText(cwd: string, file: string, flag: string): Promise<string> {
-  const path = resolve(cwd, file);
-  try {
-    return await readFile(path, 'utf8');
-  } catch (e) {
-    throw new CliError(`--${flag}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
-  }
 }
 
 async function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayTable | undefined, seed: number | undefined): Promise<WorkerModel[]> {
@@ -170,10 +161,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (options.maxSteps! < 1) throw new CliError('--max-steps must be at least 1', 2);
   const seed = intFlag('seed', values.seed);
 
-  const specs = values.pool === 'demo' ? [...DEMO_POOL] : parsePoolFile(await readText(io.cwd, values.pool!, 'pool'), values.pool);
+  const specs = values.pool === 'demo' ? [...DEMO_POOL] : parsePoolFile(await readTextFlag(io, 'pool', values.pool!), values.pool);
   const replayFiles = values.replay ?? [];
   const replay = replayFiles.length
-    ? mergeReplayTables(await Promise.all(replayFiles.map(async (f) => parseRouteLlmCsv(await readText(io.cwd, f, 'replay'), f))))
+    ? mergeReplayTables(await Promise.all(replayFiles.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))))
     : undefined;
   const pool = await buildPool(specs, io.env, replay, seed);
   const conductor = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd });
