@@ -132,6 +132,7 @@ test('a full disk: each save says so where the user is, and nothing already stor
   // Once there is room again, the same import goes through.
   await page.evaluate(() => new Promise((resolve) => (indexedDB.deleteDatabase('filler').onsuccess = resolve)));
   expect(await importEpisodes(app, 'more.jsonl', jsonl(more))).toMatch(/Imported 20/);
-  expect(await page.getByTestId('episode-stats').textContent()).toMatch(/^\s*40 episodes/);
+  // The list reloads after the import reports: wait for its stats rather than race them.
+  await expect.poll(() => page.getByTestId('episode-stats').textContent(), POLL).toMatch(/^\s*40 episodes/);
   expect(app.errors).toEqual([]);
 });
