@@ -10,3 +10,4 @@ export type { LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, Trai
 export type { DifferentiablePolicy, GradientStep, ScoredSequence, SequenceScores } from './differentiable-policy.ts';
 export { grpoStep } from './grpo-step.ts';
 export { trainablePolicy, type StatefulTrainer } from './trainable.ts';
+export { rolloutGroup, type ConstraintForPool, type RewardComponents, type RolloutGroup, type RolloutOptions, type RolloutSample } from './rollout.ts';
