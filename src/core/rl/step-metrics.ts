@@ -1,0 +1,97 @@
+/**
+ * What one GRPO step reports, one flat object (a line of metrics.jsonl): the reward and each of its
+ * components on its own (correctness, format, dollars), what the plans did (length, workers chosen,
+ * tokens), and the update's own figures (loss, KL, entropy, clip fraction, grad norm).
+ * Rollout means are over the scored completions; infrastructure failures are only counted.
+ */
+import { sampleStd } from './advantages.ts';
+import type { RolloutGroup } from './rollout.ts';
+import type { TrainStepResult } from './trainable-policy.ts';
+
+export interface GrpoStepMetrics {
+  step: number;
+  questions: number;
+  /** Completions scored and trained on. */
+  completions: number;
+  /** Completions left out (infrastructure failures, ungradable runs). */
+  excluded: number;
+  rewardMean: number;
+  /** Sample std over every scored completion of the step. */
+  rewardStd: number;
+  /** Share graded correct (the correctness component). */
+  accuracy: number;
+  /** Share whose workflow parsed (the format component). */
+  formatRate: number;
+  /** Mean dollars of a completion's worker calls (the cost component). */
+  costUsd: number;
+  /** Mean Conductor tokens per completion. */
+  conductorTokens: number;
+  /** Mean worker tokens (input + output) per completion. */
+  workerTokens: number;
+  /** Mean steps of the workflows that parsed. */
+  workflowLength: number;
+  /** workerChoices[i]: steps given to worker i over the step's workflows. */
+  workerChoices: number[];
+  loss?: number;
+  kl?: number;
+  entropy?: number;
+  /** TRL's clip_ratio/region_mean. */
+  clipRatio?: number;
+  gradNorm?: number;
+  lr?: number;
+  /** Why no update was applied (no scored completion, or a non-finite gradient). */
+  skipped?: string;
+  /** Held-out accuracy after this step, when it was measured. */
+  heldOutAccuracy?: number;
+  /** Conductor tokens trained on per second of the update. */
+  trainTokensPerSecond?: number;
+  /** Wall time of the whole step (rollouts, update, evaluation), ms. */
+  timeMs: number;
+}
+
+const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+
+export function stepMetrics(
+  step: number,
+  groups: readonly RolloutGroup[],
+  workers: number,
+  result: TrainStepResult | undefined,
+  heldOutAccuracy: number | undefined,
+  timeMs: number,
+): GrpoStepMetrics {
+  const samples = groups.flatMap((g) => g.samples);
+  const episodes = samples.map((s) => s.episode);
+  const workflows = episodes.flatMap((e) => (e.workflow ? [e.workflow] : []));
+  const workerChoices = new Array<number>(workers).fill(0);
+  for (const w of workflows) for (const s of w.steps) workerChoices[s.worker]++;
+  const update = result
+    ? {
+        loss: result.loss,
+        ...(result.kl === undefined ? {} : { kl: result.kl }),
+        entropy: result.entropy,
+        clipRatio: result.clipRatio.regionMean,
+        gradNorm: result.gradNorm,
+        lr: result.lr,
+        ...(result.skipped ? { skipped: result.skipped } : {}),
+        trainTokensPerSecond: result.tokens / (result.timeMs / 1000),
+      }
+    : { skipped: 'no completion was scored' };
+  return {
+    step,
+    questions: groups.length,
+    completions: samples.length,
+    excluded: groups.reduce((n, g) => n + g.excluded.length, 0),
+    rewardMean: mean(samples.map((s) => s.reward)),
+    rewardStd: sampleStd(samples.map((s) => s.reward)),
+    accuracy: mean(samples.map((s) => s.components.correct)),
+    formatRate: mean(samples.map((s) => s.components.format)),
+    costUsd: mean(samples.map((s) => s.components.costUsd)),
+    conductorTokens: mean(samples.map((s) => s.completion.tokens.length)),
+    workerTokens: mean(episodes.map((e) => e.totals.usage.input + e.totals.usage.output)),
+    workflowLength: mean(workflows.map((w) => w.steps.length)),
+    workerChoices,
+    ...update,
+    ...(heldOutAccuracy === undefined ? {} : { heldOutAccuracy }),
+    timeMs,
+  };
+}
