@@ -3,7 +3,7 @@
  * current policy (rolloutGroup), runs and scores them on the pool, and takes one optimiser step on the
  * groups (old_logprobs = the sampling logprobs, so the ratio is exact even when the sampler's numerics
  * differ from the trainer's). Reports metrics per step, held-out accuracy every evalEvery steps, and
- * saves a checkpoint every checkpointEvery steps and when stopped through the signal.
+ * saves a checkpoint every checkpointEvery steps, at the end, and when stopped through the signal.
  *
  * Randomness: step s draws its questions and sampling seeds from seededRandom(hash(seed, s)) alone, so
  * the RNG state is (seed, step) and a run resumed from a checkpoint continues the very stream it would
@@ -18,7 +18,7 @@ import type { RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import type { AccessMode } from '../workflow/index.ts';
 import type { GrpoBatch } from './grpo-batch.ts';
-import { rolloutGroup, type ConstraintForPool, type RolloutGroup } from './rollout.ts';
+import { rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup } from './rollout.ts';
 import type { TrainablePolicy, TrainingState, TrainStepOptions } from './trainable-policy.ts';
 import { stepMetrics, type GrpoStepMetrics } from './step-metrics.ts';
 
@@ -37,13 +37,15 @@ export interface GrpoConfig {
   seed: number;
   maxSteps?: number;
   access?: AccessMode;
+  /** The Conductor's messages for a question (default the Ask path's prompt). */
+  prompt?: ConductorPromptFor;
   /** PAPER_REWARD by default; costWeight is the cost-aware reward's lambda. */
   rewardScheme?: Readonly<RewardScheme>;
   /** Held-out accuracy every this many steps and at the last one (0 or absent: never). */
   evalEvery?: number;
   /** Temperature of the one held-out sample per question: 0 (greedy) by default. */
   evalTemperature?: number;
-  /** A checkpoint every this many steps (0 or absent: only when stopped). */
+  /** A checkpoint every this many steps, and one at the end and when stopped. */
   checkpointEvery?: number;
   /** The policy's name in the episodes. */
   conductorModel?: string;
@@ -141,6 +143,7 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       tags,
       ...(cfg.maxSteps === undefined ? {} : { maxSteps: cfg.maxSteps }),
       ...(cfg.access ? { access: cfg.access } : {}),
+      ...(cfg.prompt ? { prompt: cfg.prompt } : {}),
       ...(cfg.rewardScheme ? { rewardScheme: cfg.rewardScheme } : {}),
       ...(deps.constraint ? { constraint: deps.constraint } : {}),
       ...(cfg.conductorModel ? { conductorModel: cfg.conductorModel } : {}),
@@ -173,6 +176,7 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       deps.onStep?.(m);
       if (cfg.checkpointEvery && step % cfg.checkpointEvery === 0) await save();
     }
+    await save();
   } catch (e) {
     if (!signal?.aborted) throw e;
     await save();

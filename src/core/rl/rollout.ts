@@ -9,7 +9,7 @@
  */
 import type { Episode } from '../episodes/index.ts';
 import { createFixedConductor, runEpisode } from '../orchestra/index.ts';
-import type { WorkerModel } from '../providers/index.ts';
+import type { ChatMessage, WorkerModel, WorkerSpec } from '../providers/index.ts';
 import { PAPER_REWARD, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
@@ -18,6 +18,12 @@ import type { Completion, Policy } from './policy.ts';
 
 /** A format constraint for a pool size, with the end-of-sequence ids it allows (workflowConstraintFor's shape). */
 export type ConstraintForPool = (workers: number) => { constraint: TokenConstraint<unknown>; eosIds: readonly number[] };
+
+export type ConductorPromptFor = (task: Task, workers: readonly WorkerSpec[], format: { maxSteps: number; access: AccessMode }) => ChatMessage[];
+
+/** The Ask path's prompt: instructions, worked examples, the question and the numbered pool. */
+export const askPrompt: ConductorPromptFor = (task, workers, { maxSteps, access }) =>
+  buildConductorPrompt({ question: task.question, workers: [...workers], maxSteps, access, kind: task.kind });
 
 export interface RolloutOptions {
   /** Completions per question (G). */
@@ -28,6 +34,11 @@ export interface RolloutOptions {
   seed: number;
   maxSteps?: number;
   access?: AccessMode;
+  /**
+   * The Conductor's messages for a question (default: the Ask path's buildConductorPrompt). A final
+   * assistant message is a prefill the policy continues.
+   */
+  prompt?: ConductorPromptFor;
   /** PAPER_REWARD by default; its costWeight is the cost-aware reward's lambda (per dollar). */
   rewardScheme?: Readonly<RewardScheme>;
   /** Sample only plans that parse for this pool. */
@@ -71,13 +82,13 @@ export interface RolloutGroup {
 export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], policy: Policy, options: RolloutOptions): Promise<RolloutGroup> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const access = options.access ?? 'binary';
-  const messages = buildConductorPrompt({ question: task.question, workers: pool.map((w) => w.spec), maxSteps, access, kind: task.kind });
+  const messages = (options.prompt ?? askPrompt)(task, pool.map((w) => w.spec), { maxSteps, access });
   const constrained = options.constraint?.(pool.length);
   const completions = await policy.generateGroup(messages, {
     n: options.n,
     maxNewTokens: options.maxCompletionTokens,
     sampling: { temperature: options.temperature, seed: options.seed },
-    continueFinal: true,
+    continueFinal: messages.at(-1)?.role === 'assistant',
     ...(constrained ? { constraint: constrained.constraint, stopTokens: constrained.eosIds } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -92,9 +103,10 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
         options: { maxSteps, access, rewardScheme: scheme, group: options.group, tags: options.tags ?? [] },
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      // The episode keeps what the policy sampled, so it can be trained on again offline.
+      // The episode keeps what the policy was shown and sampled, so it can be trained on again offline.
       return {
         ...episode,
+        prompt: messages,
         conductor: { runtime: 'policy', model: options.conductorModel ?? 'policy', sampling },
         completion: { ...episode.completion, tokenIds: c.tokens, logprobs: c.logprobs },
       };

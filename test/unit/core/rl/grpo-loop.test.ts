@@ -133,10 +133,13 @@ describe('runGrpo', () => {
     expect(await second.exportState()).toEqual(await straight.exportState());
   });
 
-  it('saves every checkpointEvery steps', async () => {
+  it('saves every checkpointEvery steps and at the end', async () => {
     const saved: number[] = [];
     await runGrpo({ ...CONFIG, checkpointEvery: 2, evalEvery: 0 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut, checkpoints: { save: async (c) => void saved.push(c.step) } });
     expect(saved).toEqual([2, 4]);
+    saved.length = 0;
+    await runGrpo({ ...CONFIG, steps: 3, checkpointEvery: 2, evalEvery: 0 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut, checkpoints: { save: async (c) => void saved.push(c.step) } });
+    expect(saved).toEqual([2, 3]);
   });
 
   it('refuses more questions per step than tasks, and a checkpoint of another seed', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../../src/core/errors/index.ts';
 import { createSimulatedWorker } from '../../../../src/core/providers/simulated/index.ts';
 import type { WorkerModel } from '../../../../src/core/providers/index.ts';
-import { rolloutGroup, type RolloutOptions } from '../../../../src/core/rl/index.ts';
+import { compactPrompt, rolloutGroup, type RolloutOptions } from '../../../../src/core/rl/index.ts';
 import type { Task } from '../../../../src/core/task.ts';
 import { buildConductorPrompt } from '../../../../src/core/workflow/index.ts';
 import { ScriptedPolicy, type Choice } from './scripted-policy.ts';
@@ -74,5 +74,13 @@ describe('rolloutGroup', () => {
     await rolloutGroup(task, [sim('a', 1), sim('b', 1), sim('c', 1)], policy, { ...OPTIONS, constraint: (w) => (sizes.push(w), { constraint, eosIds: [5, 6] }) });
     expect(sizes).toEqual([3]);
     expect(policy.calls[0].options).toMatchObject({ constraint, stopTokens: [5, 6] });
+  });
+
+  it('samples a prompt given by the caller (no prefill: a fresh answer) and keeps it in the episodes', async () => {
+    const policy = new ScriptedPolicy(choices([0, 1, 0, 1]));
+    const group = await rolloutGroup(task, [sim('a', 1), sim('b', 0)], policy, { ...OPTIONS, prompt: compactPrompt, maxSteps: 2 });
+    const messages = [{ role: 'user', content: `Plan at most 2 steps over models 0-1 as model_id, subtasks and access_list.\nQuestion: ${task.question}` }];
+    expect(policy.calls[0]).toMatchObject({ prompt: messages, options: { continueFinal: false } });
+    for (const s of group.samples) expect(s.episode.prompt).toEqual(messages);
   });
 });
