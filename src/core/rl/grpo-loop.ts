@@ -41,7 +41,7 @@ export interface GrpoConfig {
   prompt?: ConductorPromptFor;
   /** PAPER_REWARD by default; costWeight is the cost-aware reward's lambda. */
   rewardScheme?: Readonly<RewardScheme>;
-  /** Held-out accuracy every this many steps and at the last one (0 or absent: never). */
+  /** Held-out accuracy every this many steps (0 or absent: never); only at multiples, so a resumed run measures where the whole one would. */
   evalEvery?: number;
   /** Temperature of the one held-out sample per question: 0 (greedy) by default. */
   evalTemperature?: number;
@@ -168,7 +168,7 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       const result = batch.groups.length > 0 ? await policy.trainStep(batch, { ...cfg.train, temperature: cfg.temperature }) : undefined;
       step = next;
       let heldOut: number | undefined;
-      if (cfg.evalEvery && deps.heldOut.length > 0 && (step % cfg.evalEvery === 0 || step === cfg.steps)) {
+      if (cfg.evalEvery && deps.heldOut.length > 0 && step % cfg.evalEvery === 0) {
         heldOut = await heldOutAccuracy(deps, (task, i) => rollout(task, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']));
       }
       const m = stepMetrics(step, groups, pool.length, result, heldOut, performance.now() - started);

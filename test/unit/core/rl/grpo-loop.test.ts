@@ -101,10 +101,10 @@ describe('runGrpo', () => {
     expect(new Set(episodes)).toEqual(new Set(['grpo-3/step-1/q-0', 'grpo-3/step-1/q-1']));
   });
 
-  it('measures held-out accuracy with one greedy sample per question every evalEvery steps and at the end', async () => {
+  it('measures held-out accuracy with one greedy sample per question every evalEvery steps', async () => {
     const policy = new ScriptedTrainable();
-    const run = await runGrpo({ ...CONFIG, steps: 3 }, { policy, pool, tasks, heldOut });
-    expect(run.metrics.map((m) => m.heldOutAccuracy !== undefined)).toEqual([false, true, true]);
+    const run = await runGrpo({ ...CONFIG, steps: 5 }, { policy, pool, tasks, heldOut });
+    expect(run.metrics.map((m) => m.heldOutAccuracy !== undefined)).toEqual([false, true, false, true, false]);
     const evals = policy.sampler.calls.filter((c) => c.options.n === 1);
     expect(evals).toHaveLength(2);
     for (const e of evals) expect(e.options.sampling.temperature).toBe(0);
