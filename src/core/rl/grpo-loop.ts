@@ -169,7 +169,12 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       step = next;
       let heldOut: number | undefined;
       if (cfg.evalEvery && deps.heldOut.length > 0 && step % cfg.evalEvery === 0) {
-        heldOut = await heldOutAccuracy(deps, (task, i) => rollout(task, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']));
+        const sample = (task: Task, i: number) => rollout(task, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']);
+        // The update is applied by now: a stop during the evaluation still records the step (unmeasured) and checkpoints it.
+        heldOut = await heldOutAccuracy(deps, sample).catch((e) => {
+          if (signal?.aborted) return undefined;
+          throw e;
+        });
       }
       const m = stepMetrics(step, groups, pool.length, result, heldOut, performance.now() - started);
       metrics.push(m);

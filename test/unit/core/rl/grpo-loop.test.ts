@@ -133,6 +133,21 @@ describe('runGrpo', () => {
     expect(await second.exportState()).toEqual(await straight.exportState());
   });
 
+  it('checkpoints a step whose update was applied when stopped during its held-out evaluation', async () => {
+    const saved: GrpoCheckpoint[] = [];
+    const stop = new AbortController();
+    const policy = new ScriptedTrainable();
+    const sample = policy.generateGroup;
+    policy.generateGroup = (prompt, options) => {
+      if (options.n === 1) stop.abort();
+      return sample(prompt, options);
+    };
+    const run = await runGrpo(CONFIG, { policy, pool, tasks, heldOut, signal: stop.signal, checkpoints: { save: async (c) => void saved.push(c) } });
+    expect(run).toMatchObject({ step: 2, stopped: true });
+    expect(saved.map((c) => [c.step, c.metrics.length, c.state.adapter[0]])).toEqual([[2, 2, 2]]);
+    expect(saved[0].metrics[1].heldOutAccuracy).toBeUndefined();
+  });
+
   it('saves every checkpointEvery steps and at the end', async () => {
     const saved: number[] = [];
     await runGrpo({ ...CONFIG, checkpointEvery: 2, evalEvery: 0 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut, checkpoints: { save: async (c) => void saved.push(c.step) } });
