@@ -1,9 +1,10 @@
 /**
  * `baton train` end to end in-process on SwiftShader: a Conductor made by `baton init-model` (16 wide,
  * 2 layers) trained with GRPO on the experts pool over a tiny task set, format-constrained so every
- * plan parses; then the same run stopped after one step and resumed must give the same metrics and the
- * same adapter bytes.
+ * plan parses; then the same run, killed (SIGINT to a `baton` process) after its first step and resumed,
+ * must give the same metrics and the same adapter bytes.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,12 +31,24 @@ describe('baton train', () => {
     const code = await main(argv, io);
     return { code, io };
   };
-  const train = (out: string, steps: number) =>
-    run(
+  const trainArgs = (out: string, steps: number) => [
       'train', '--model', 'model', '--weights', 'f32', '--pool', 'experts', '--tasks', 'tasks.jsonl', '--held-out', 'held-out.jsonl',
       '--steps', String(steps), '--questions', '2', '--group', '4', '--max-completion-tokens', '110', '--constrain', '--prompt', 'compact',
       '--max-steps', '2', '--r', '4', '--targets', 'all', '--lr', '0.01', '--eval-every', '2', '--checkpoint-every', '1', '--seed', '3', '--out', out,
-    );
+  ];
+  const train = (out: string, steps: number) => run(...trainArgs(out, steps));
+  /** `baton train` as its own process, sent SIGINT once it reports step `after`; resolves with its exit code. */
+  const trainKilled = (out: string, steps: number, after: number) =>
+    new Promise<{ code: number | null; err: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'baton.js'), ...trainArgs(out, steps)], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+        if (err.includes(`step ${after}/${steps}`) && !child.killed) child.kill('SIGINT');
+      });
+      child.on('error', reject);
+      child.on('exit', (code) => resolve({ code, err }));
+    });
   const metrics = async (out: string): Promise<GrpoStepMetrics[]> =>
     (await readFile(join(dir, out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
   const timeless = (ms: GrpoStepMetrics[]) => ms.map(({ timeMs: _t, trainTokensPerSecond: _s, ...m }) => m);
@@ -49,7 +62,7 @@ describe('baton train', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('trains, writes metrics, episodes, checkpoints and a PEFT adapter, and resumes a stopped run exactly', async () => {
+  it('trains, writes metrics, episodes, checkpoints and a PEFT adapter, and resumes a killed run exactly', async () => {
     const straight = await train('straight', 2);
     expect(straight.code, straight.io.err).toBe(0);
     expect(straight.io.err).toMatch(/^step 1\/2 .*reward .*left\nstep 2\/2 .*held-out /);
@@ -71,9 +84,11 @@ describe('baton train', () => {
     expect(adapter.config.r).toBe(4);
     expect([...adapter.weights.values()].some((w) => w.B.some((b) => b !== 0))).toBe(true);
 
-    const first = await train('resumed', 1);
-    expect(first.code, first.io.err).toBe(0);
-    const rest = await run('train', '--resume', 'resumed', '--steps', '2');
+    const killed = await trainKilled('resumed', 2, 1);
+    expect(killed.code, killed.err).toBe(130);
+    expect(killed.err).not.toMatch(/step 2\/2/);
+    expect(await readdir(join(dir, 'resumed', 'checkpoints'))).toEqual(['latest', 'step-000001']);
+    const rest = await run('train', '--resume', 'resumed');
     expect(rest.code, rest.io.err).toBe(0);
     expect(timeless(await metrics('resumed'))).toEqual(timeless(whole));
     const bytes = (out: string) => readFile(join(dir, out, 'adapter', 'adapter_model.safetensors'));
