@@ -19,7 +19,7 @@ import type { Task } from '../task.ts';
 import type { AccessMode } from '../workflow/index.ts';
 import type { GrpoBatch } from './grpo-batch.ts';
 import { rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup } from './rollout.ts';
-import type { TrainablePolicy, TrainingState, TrainStepOptions } from './trainable-policy.ts';
+import type { TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
 import { stepMetrics, type GrpoStepMetrics } from './step-metrics.ts';
 
 export interface GrpoConfig {
@@ -32,6 +32,8 @@ export interface GrpoConfig {
   maxCompletionTokens: number;
   /** Sampling temperature; the loss divides logits by it too. */
   temperature: number;
+  /** Updates on each step's batch (mu, TRL's num_iterations; default 1); old_logprobs stay the sampling ones. */
+  iterations?: number;
   /** The update: GRPO loss options, reward scaling, micro-batch size. */
   train: Omit<TrainStepOptions, 'temperature' | 'signal'>;
   seed: number;
@@ -122,6 +124,8 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
   const { policy, pool, tasks, signal } = deps;
   if (cfg.questionsPerStep > tasks.length) config(`${cfg.questionsPerStep} questions per step but only ${tasks.length} training tasks: lower --questions or add tasks.`);
   if (!(cfg.groupSize >= 2)) config(`A group needs at least 2 completions to compare, got ${cfg.groupSize}.`);
+  const iterations = cfg.iterations ?? 1;
+  if (!Number.isInteger(iterations) || iterations < 1) config(`iterations (mu) must be a whole number >= 1, got ${iterations}.`);
   const resume = deps.resume;
   if (resume && resume.seed !== cfg.seed) config(`The checkpoint was made with seed ${resume.seed}, not ${cfg.seed}: resume with the same seed.`);
   if (resume) await policy.importState(resume.state);
@@ -165,7 +169,10 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       deps.onEpisodes?.(groups.flatMap((g) => [...g.samples.map((s) => s.episode), ...g.excluded]));
       const batch = batchOf(groups);
       // Once the update starts it finishes: a stop then takes effect after it, so no step is half applied.
-      const result = batch.groups.length > 0 ? await policy.trainStep(batch, { ...cfg.train, temperature: cfg.temperature }) : undefined;
+      const updates: TrainStepResult[] = [];
+      if (batch.groups.length > 0) {
+        for (let k = 0; k < iterations; k++) updates.push(await policy.trainStep(batch, { ...cfg.train, temperature: cfg.temperature }));
+      }
       step = next;
       let heldOut: number | undefined;
       if (cfg.evalEvery && deps.heldOut.length > 0 && step % cfg.evalEvery === 0) {
@@ -176,7 +183,7 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
           throw e;
         });
       }
-      const m = stepMetrics(step, groups, pool.length, result, heldOut, performance.now() - started);
+      const m = stepMetrics(step, groups, pool.length, updates, heldOut, performance.now() - started);
       metrics.push(m);
       deps.onStep?.(m);
       if (cfg.checkpointEvery && step % cfg.checkpointEvery === 0) await save();

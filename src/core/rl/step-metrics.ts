@@ -32,10 +32,11 @@ export interface GrpoStepMetrics {
   workflowLength: number;
   /** workerChoices[i]: steps given to worker i over the step's workflows. */
   workerChoices: number[];
+  /** Loss, KL and entropy of the first of the step's updates: at the weights that sampled the batch. */
   loss?: number;
   kl?: number;
   entropy?: number;
-  /** TRL's clip_ratio/region_mean. */
+  /** TRL's clip_ratio/region_mean, the mean over the step's mu updates (as gradNorm). */
   clipRatio?: number;
   gradNorm?: number;
   lr?: number;
@@ -55,7 +56,8 @@ export function stepMetrics(
   step: number,
   groups: readonly RolloutGroup[],
   workers: number,
-  result: TrainStepResult | undefined,
+  /** The step's updates on its batch (mu of them; none when nothing was scored). */
+  updates: readonly TrainStepResult[],
   heldOutAccuracy: number | undefined,
   timeMs: number,
 ): GrpoStepMetrics {
@@ -64,16 +66,19 @@ export function stepMetrics(
   const workflows = episodes.flatMap((e) => (e.workflow ? [e.workflow] : []));
   const workerChoices = new Array<number>(workers).fill(0);
   for (const w of workflows) for (const s of w.steps) workerChoices[s.worker]++;
-  const update = result
+  const [first] = updates;
+  const skipped = updates.find((u) => u.skipped)?.skipped;
+  // Loss, KL and entropy at the weights that sampled (the first update); clipping and gradient norm over all mu.
+  const update = first
     ? {
-        loss: result.loss,
-        ...(result.kl === undefined ? {} : { kl: result.kl }),
-        entropy: result.entropy,
-        clipRatio: result.clipRatio.regionMean,
-        gradNorm: result.gradNorm,
-        lr: result.lr,
-        ...(result.skipped ? { skipped: result.skipped } : {}),
-        trainTokensPerSecond: result.tokens / (result.timeMs / 1000),
+        loss: first.loss,
+        ...(first.kl === undefined ? {} : { kl: first.kl }),
+        entropy: first.entropy,
+        clipRatio: mean(updates.map((u) => u.clipRatio.regionMean)),
+        gradNorm: mean(updates.map((u) => u.gradNorm)),
+        lr: updates[updates.length - 1].lr,
+        ...(skipped ? { skipped } : {}),
+        trainTokensPerSecond: updates.reduce((n, u) => n + u.tokens, 0) / (updates.reduce((t, u) => t + u.timeMs, 0) / 1000),
       }
     : { skipped: 'no completion was scored' };
   return {

@@ -66,6 +66,7 @@ ${ENGINE_FLAGS_HELP}
   --steps N              optimiser steps (default 20)
   --questions Q          questions per step (default 4)
   --group G              workflows sampled per question (default 8)
+  --mu N                 updates on each step's batch (TRL's num_iterations; default 1)
   --lr LR                peak learning rate, constant (default 1e-4)
   --beta B               KL coefficient against the base without the adapter (default 0)
   --epsilon E            lower clipping range (default 0.2); --epsilon-high E the upper one (default: --epsilon)
@@ -97,6 +98,7 @@ interface TrainSettings {
   steps: number;
   questions: number;
   group: number;
+  mu: number;
   lr: number;
   beta: number;
   epsilon: number;
@@ -126,6 +128,7 @@ const FLAGS = {
   steps: { type: 'string' },
   questions: { type: 'string' },
   group: { type: 'string' },
+  mu: { type: 'string' },
   lr: { type: 'string' },
   beta: { type: 'string' },
   epsilon: { type: 'string' },
@@ -180,6 +183,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     steps: atLeast('steps', intFlag('steps', values.steps, 20)!, 1),
     questions: atLeast('questions', intFlag('questions', values.questions, 4)!, 1),
     group,
+    mu: atLeast('mu', intFlag('mu', values.mu, 1)!, 1),
     lr: numberFlag('lr', values.lr, 1e-4)!,
     beta: numberFlag('beta', values.beta, 0)!,
     epsilon,
@@ -277,6 +281,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
       steps: settings.steps,
       questionsPerStep: settings.questions,
       groupSize: settings.group,
+      iterations: settings.mu,
       maxCompletionTokens: settings.maxCompletionTokens,
       temperature: settings.temperature,
       train: {

@@ -101,6 +101,17 @@ describe('runGrpo', () => {
     expect(new Set(episodes)).toEqual(new Set(['grpo-3/step-1/q-0', 'grpo-3/step-1/q-1']));
   });
 
+  it('takes mu updates on each batch, reporting the loss at the sampling weights and the mean gradient norm', async () => {
+    const policy = new ScriptedTrainable();
+    const run = await runGrpo({ ...CONFIG, steps: 2, iterations: 3, evalEvery: 0 }, { policy, pool, tasks, heldOut });
+    expect(policy.batches).toHaveLength(6);
+    expect(policy.batches[1]).toBe(policy.batches[0]);
+    expect(policy.batches[3]).not.toBe(policy.batches[2]);
+    // The stand-in's loss is 0.5 + its update count: the step's first update is the 1st, then the 4th.
+    expect(run.metrics.map((m) => [m.loss, m.gradNorm])).toEqual([[1.5, 2], [4.5, 2]]);
+    await expect(runGrpo({ ...CONFIG, iterations: 0 }, { policy, pool, tasks, heldOut })).rejects.toMatchObject({ code: 'run/config' });
+  });
+
   it('measures held-out accuracy with one greedy sample per question every evalEvery steps', async () => {
     const policy = new ScriptedTrainable();
     const run = await runGrpo({ ...CONFIG, steps: 5 }, { policy, pool, tasks, heldOut });
