@@ -9,7 +9,7 @@
  */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { episodeToLine } from '../../core/episodes/index.ts';
+import { episodeToLine, type Episode } from '../../core/episodes/index.ts';
 import { DEMO_POOL, type WorkerSpec } from '../../core/providers/index.ts';
 import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import { seededRandom } from '../../core/random.ts';
@@ -37,6 +37,7 @@ import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } f
 import { parseTargets } from '../lora-targets.ts';
 import { outputDir } from '../out-dir.ts';
 import { parsePoolFile } from '../pool-file.ts';
+import { stepOfEpisode, truncateLog } from '../run-log.ts';
 import { parseTaskFile, readExpertsTasks } from '../task-file.ts';
 import { openNodeModel } from '../webgpu.ts';
 import { buildPool } from './run.ts';
@@ -299,8 +300,9 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     };
     const metricsFile = join(out, 'metrics.jsonl');
     const episodesFile = join(out, 'episodes.jsonl');
-    // The metrics file restarts from the checkpoint: steps after it are run again, identically.
+    // The logs restart from the checkpoint: steps after it are run again, identically.
     await writeFile(metricsFile, (resume?.metrics ?? []).map((m) => `${JSON.stringify(m)}\n`).join(''));
+    if (resume) await truncateLog(episodesFile, resume.step, (e) => stepOfEpisode(e as Episode));
     await mkdir(join(out, 'checkpoints'), { recursive: true });
     const started = performance.now();
     const firstStep = resume?.step ?? 0;

@@ -91,6 +91,8 @@ describe('baton train', () => {
     const rest = await run('train', '--resume', 'resumed');
     expect(rest.code, rest.io.err).toBe(0);
     expect(timeless(await metrics('resumed'))).toEqual(timeless(whole));
+    const groups = async (out: string) => (await readFile(join(dir, out, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l).group);
+    expect(await groups('resumed')).toEqual(await groups('straight'));
     const bytes = (out: string) => readFile(join(dir, out, 'adapter', 'adapter_model.safetensors'));
     expect((await bytes('resumed')).equals(await bytes('straight'))).toBe(true);
   }, 240_000);
