@@ -8,7 +8,7 @@
  * Randomness: step s draws its questions and sampling seeds from seededRandom(hash(seed, s)) alone, so
  * the RNG state is (seed, step) and a run resumed from a checkpoint continues the very stream it would
  * have drawn without the stop. Simulated workers are deterministic in what they are asked.
- * Test: test/unit/core/rl/grpo-loop.test.ts; on the engine test/engine/rl/grpo-loop.test.ts.
+ * Test: test/unit/core/rl/grpo-loop.test.ts; on the engine, through baton train: test/engine/node/commands/train.test.ts.
  */
 import { BatonError } from '../errors/index.ts';
 import type { Episode } from '../episodes/index.ts';

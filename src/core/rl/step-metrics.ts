@@ -3,6 +3,7 @@
  * components on its own (correctness, format, dollars), what the plans did (length, workers chosen,
  * tokens), and the update's own figures (loss, KL, entropy, clip fraction, grad norm).
  * Rollout means are over the scored completions; infrastructure failures are only counted.
+ * Test: test/unit/core/rl/grpo-loop.test.ts.
  */
 import { sampleStd } from './advantages.ts';
 import type { RolloutGroup } from './rollout.ts';
