@@ -20,7 +20,7 @@ import type { AccessMode } from '../workflow/index.ts';
 import type { GrpoBatch } from './grpo-batch.ts';
 import { rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup } from './rollout.ts';
 import type { TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
-import { stepMetrics, type GrpoStepMetrics } from './step-metrics.ts';
+import { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
 
 export interface GrpoConfig {
   /** Optimiser steps of the whole run (a resumed run counts the ones already taken). */
@@ -49,6 +49,8 @@ export interface GrpoConfig {
   evalTemperature?: number;
   /** A checkpoint every this many steps, and one at the end and when stopped. */
   checkpointEvery?: number;
+  /** Dollars the run may spend on worker calls, held-out evaluation included: no step starts once they are spent. */
+  budgetUsd?: number;
   /** The policy's name in the episodes. */
   conductorModel?: string;
 }
@@ -89,6 +91,8 @@ export interface GrpoRunResult {
   /** Steps finished, those of a resumed run's earlier part included. */
   step: number;
   stopped: boolean;
+  /** The run ended early because budgetUsd was spent. */
+  overBudget: boolean;
 }
 
 const config = (message: string): never => {
@@ -157,6 +161,10 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
   try {
     while (step < cfg.steps) {
       signal?.throwIfAborted();
+      if (cfg.budgetUsd !== undefined && metrics.reduce((usd, m) => usd + m.spentUsd, 0) >= cfg.budgetUsd) {
+        await save();
+        return { metrics, step, stopped: false, overBudget: true };
+      }
       const started = performance.now();
       const next = step + 1;
       const random = stepRandom(cfg.seed, next);
@@ -174,7 +182,7 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
         for (let k = 0; k < iterations; k++) updates.push(await policy.trainStep(batch, { ...cfg.train, temperature: cfg.temperature }));
       }
       step = next;
-      let heldOut: number | undefined;
+      let heldOut: HeldOut | undefined;
       if (cfg.evalEvery && deps.heldOut.length > 0 && step % cfg.evalEvery === 0) {
         const sample = (task: Task, i: number) => rollout(task, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']);
         // The update is applied by now: a stop during the evaluation still records the step (unmeasured) and checkpoints it.
@@ -192,18 +200,21 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
   } catch (e) {
     if (!signal?.aborted) throw e;
     await save();
-    return { metrics, step, stopped: true };
+    return { metrics, step, stopped: true, overBudget: false };
   }
-  return { metrics, step, stopped: false };
+  return { metrics, step, stopped: false, overBudget: false };
 }
 
-/** Share of held-out questions whose one sample was graded correct; infrastructure failures left out. */
-async function heldOutAccuracy(deps: GrpoDeps, sample: (task: Task, i: number) => Promise<RolloutGroup>): Promise<number> {
+/** Share of held-out questions whose one sample was graded correct (infrastructure failures left out), and the evaluation's dollars. */
+async function heldOutAccuracy(deps: GrpoDeps, sample: (task: Task, i: number) => Promise<RolloutGroup>): Promise<HeldOut> {
   const outcomes: number[] = [];
+  let costUsd = 0;
   for (const [i, task] of deps.heldOut.entries()) {
     const group = await sample(task, i);
-    deps.onEpisodes?.([...group.samples.map((s) => s.episode), ...group.excluded]);
+    const episodes = [...group.samples.map((s) => s.episode), ...group.excluded];
+    deps.onEpisodes?.(episodes);
+    costUsd += dollarsOf(episodes);
     outcomes.push(...group.samples.map((s) => s.components.correct));
   }
-  return outcomes.length === 0 ? 0 : outcomes.reduce((a, b) => a + b, 0) / outcomes.length;
+  return { accuracy: outcomes.length === 0 ? 0 : outcomes.reduce((a, b) => a + b, 0) / outcomes.length, costUsd };
 }

@@ -5,6 +5,7 @@
  * Rollout means are over the scored completions; infrastructure failures are only counted.
  * Test: test/unit/core/rl/grpo-loop.test.ts.
  */
+import type { Episode } from '../episodes/index.ts';
 import { sampleStd } from './advantages.ts';
 import type { RolloutGroup } from './rollout.ts';
 import type { TrainStepResult } from './trainable-policy.ts';
@@ -45,11 +46,22 @@ export interface GrpoStepMetrics {
   skipped?: string;
   /** Held-out accuracy after this step, when it was measured. */
   heldOutAccuracy?: number;
+  /** Dollars of every worker call of the step: scored and excluded rollouts and the held-out evaluation. */
+  spentUsd: number;
   /** Conductor tokens trained on per second of the update. */
   trainTokensPerSecond?: number;
   /** Wall time of the whole step (rollouts, update, evaluation), ms. */
   timeMs: number;
 }
+
+/** The held-out evaluation after a step. */
+export interface HeldOut {
+  accuracy: number;
+  costUsd: number;
+}
+
+/** Dollars of the episodes' worker calls (unknown prices count 0). */
+export const dollarsOf = (episodes: readonly Episode[]) => episodes.reduce((usd, e) => usd + (e.totals.costUsd ?? 0), 0);
 
 const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
 
@@ -59,7 +71,7 @@ export function stepMetrics(
   workers: number,
   /** The step's updates on its batch (mu of them; none when nothing was scored). */
   updates: readonly TrainStepResult[],
-  heldOutAccuracy: number | undefined,
+  heldOut: HeldOut | undefined,
   timeMs: number,
 ): GrpoStepMetrics {
   const samples = groups.flatMap((g) => g.samples);
@@ -97,7 +109,8 @@ export function stepMetrics(
     workflowLength: mean(workflows.map((w) => w.steps.length)),
     workerChoices,
     ...update,
-    ...(heldOutAccuracy === undefined ? {} : { heldOutAccuracy }),
+    ...(heldOut ? { heldOutAccuracy: heldOut.accuracy } : {}),
+    spentUsd: dollarsOf(groups.flatMap((g) => [...g.samples.map((s) => s.episode), ...g.excluded])) + (heldOut?.costUsd ?? 0),
     timeMs,
   };
 }

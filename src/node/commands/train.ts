@@ -79,6 +79,7 @@ ${ENGINE_FLAGS_HELP}
   --prompt P             ask (the Ask page's prompt, default) or compact (question and pool size only)
   --max-steps K          most steps per workflow (default ${DEFAULT_MAX_STEPS})
   --cost-weight L        lambda: reward minus L x dollars of the workflow (default 0)
+  --budget USD           dollars the run may spend on workers (held-out evaluation included); no step starts after
   --eval-every E         held-out accuracy (one greedy plan per question) every E steps (default 0: never)
   --checkpoint-every N   default 10
   --micro-batch M        sequences per forward/backward pass (default: --group)
@@ -112,6 +113,7 @@ interface TrainSettings {
   prompt: 'ask' | 'compact';
   maxSteps: number;
   costWeight: number;
+  budgetUsd?: number;
   evalEvery: number;
   checkpointEvery: number;
   microBatch: number;
@@ -142,6 +144,7 @@ const FLAGS = {
   prompt: { type: 'string' },
   'max-steps': { type: 'string' },
   'cost-weight': { type: 'string' },
+  budget: { type: 'string' },
   'eval-every': { type: 'string' },
   'checkpoint-every': { type: 'string' },
   'micro-batch': { type: 'string' },
@@ -197,6 +200,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     prompt,
     maxSteps: atLeast('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS)!, 1),
     costWeight: numberFlag('cost-weight', values['cost-weight'], 0)!,
+    ...(values.budget === undefined ? {} : { budgetUsd: atLeast('budget', numberFlag('budget', values.budget)!, 0) }),
     evalEvery: atLeast('eval-every', intFlag('eval-every', values['eval-every'], 0)!, 0),
     checkpointEvery: atLeast('checkpoint-every', intFlag('checkpoint-every', values['checkpoint-every'], 10)!, 1),
     microBatch: atLeast('micro-batch', intFlag('micro-batch', values['micro-batch'], group)!, 1),
@@ -295,6 +299,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
       prompt,
       rewardScheme: { ...PAPER_REWARD, costWeight: settings.costWeight },
       evalEvery: settings.evalEvery,
+      ...(settings.budgetUsd === undefined ? {} : { budgetUsd: settings.budgetUsd }),
       checkpointEvery: settings.checkpointEvery,
       conductorModel: settings.modelDir,
     };
@@ -332,8 +337,9 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
       await writeFile(join(out, 'adapter', ADAPTER_CONFIG), state.adapterConfig);
       await writeFile(join(out, 'adapter', ADAPTER_WEIGHTS), state.adapter);
     }
+    if (result.overBudget) io.stderr(`stopped after step ${result.step}: the --budget of $${settings.budgetUsd} is spent\n`);
     const last = result.metrics.at(-1);
-    io.stdout(`${JSON.stringify({ out, step: result.step, stopped: result.stopped, ...(last ? { last } : {}) })}\n`);
+    io.stdout(`${JSON.stringify({ out, step: result.step, stopped: result.stopped, overBudget: result.overBudget, ...(last ? { last } : {}) })}\n`);
     return result.stopped ? 130 : 0;
   } finally {
     process.off('SIGINT', stop);

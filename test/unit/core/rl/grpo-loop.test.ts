@@ -159,6 +159,23 @@ describe('runGrpo', () => {
     expect(saved[0].metrics[1].heldOutAccuracy).toBeUndefined();
   });
 
+  it('counts every dollar of a step, held-out evaluation included, and starts no step once the budget is spent', async () => {
+    const costs: number[] = [];
+    const saved: number[] = [];
+    const onEpisodes = (es: { totals: { costUsd: number | null } }[]) => void costs.push(...es.map((e) => e.totals.costUsd ?? 0));
+    const whole = await runGrpo({ ...CONFIG, steps: 2 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut, onEpisodes });
+    const spent = whole.metrics.map((m) => m.spentUsd);
+    expect(spent.reduce((a, b) => a + b)).toBeCloseTo(costs.reduce((a, b) => a + b), 12);
+    expect(spent.every((usd) => usd > 0)).toBe(true);
+
+    const capped = await runGrpo(
+      { ...CONFIG, steps: 4, budgetUsd: spent[0] },
+      { policy: new ScriptedTrainable(), pool, tasks, heldOut, checkpoints: { save: async (c) => void saved.push(c.step) } },
+    );
+    expect(capped).toMatchObject({ step: 1, stopped: false, overBudget: true });
+    expect(saved).toEqual([1]);
+  });
+
   it('saves every checkpointEvery steps and at the end', async () => {
     const saved: number[] = [];
     await runGrpo({ ...CONFIG, checkpointEvery: 2, evalEvery: 0 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut, checkpoints: { save: async (c) => void saved.push(c.step) } });

@@ -28,6 +28,7 @@ describe('baton train flags', () => {
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--loss-type', 'dapo'], /--loss-type must be one of bnpo, grpo, dr_grpo/],
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--group', '1'], /--group must be at least 2/],
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--mu', '0'], /--mu must be at least 1/],
+    [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--budget=-1'], /--budget must be at least 0/],
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--prompt', 'long'], /--prompt must be ask or compact/],
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--scale-rewards', 'std'], /--scale-rewards must be one of/],
     [['--resume', 'nowhere'], /--resume: cannot read .*nowhere\/config\.json/],
