@@ -29,6 +29,11 @@ export interface GrpoConfig {
   questionsPerStep: number;
   /** Completions per question (G). */
   groupSize: number;
+  /**
+   * Randomised pools (the paper's): each training question sees this many of the workers, drawn and
+   * shuffled, as model ids 0..poolSize - 1. Absent: the whole pool in order. Held-out questions see the whole pool.
+   */
+  poolSize?: number;
   maxCompletionTokens: number;
   /** Sampling temperature; the loss divides logits by it too. */
   temperature: number;
@@ -102,14 +107,14 @@ const config = (message: string): never => {
 /** The step's own generator: the same (seed, step) always draws the same questions and seeds. */
 export const stepRandom = (seed: number, step: number) => seededRandom(hashString(`grpo ${seed} step ${step}`));
 
-/** Q distinct task indices (a partial Fisher-Yates shuffle). */
-function drawQuestions(count: number, q: number, random: () => number): number[] {
+/** k distinct indices below count, in random order (a partial Fisher-Yates shuffle). */
+function drawDistinct(count: number, k: number, random: () => number): number[] {
   const order = Array.from({ length: count }, (_, i) => i);
-  for (let i = 0; i < q; i++) {
+  for (let i = 0; i < k; i++) {
     const j = i + Math.floor(random() * (count - i));
     [order[i], order[j]] = [order[j], order[i]];
   }
-  return order.slice(0, q);
+  return order.slice(0, k);
 }
 
 /** The groups that still hold a scored completion, as the trainer reads them. */
@@ -127,6 +132,9 @@ function batchOf(groups: readonly RolloutGroup[]): GrpoBatch {
 export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunResult> {
   const { policy, pool, tasks, signal } = deps;
   if (cfg.questionsPerStep > tasks.length) config(`${cfg.questionsPerStep} questions per step but only ${tasks.length} training tasks: lower --questions or add tasks.`);
+  if (cfg.poolSize !== undefined && !(Number.isInteger(cfg.poolSize) && cfg.poolSize >= 1 && cfg.poolSize <= pool.length)) {
+    config(`poolSize must be a whole number from 1 to the pool's ${pool.length} workers, got ${cfg.poolSize}.`);
+  }
   if (!(cfg.groupSize >= 2)) config(`A group needs at least 2 completions to compare, got ${cfg.groupSize}.`);
   const iterations = cfg.iterations ?? 1;
   if (!Number.isInteger(iterations) || iterations < 1) config(`iterations (mu) must be a whole number >= 1, got ${iterations}.`);
@@ -141,8 +149,8 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
     await deps.checkpoints.save({ step, seed: cfg.seed, state: await policy.exportState(), metrics: [...metrics] });
     saved = step;
   };
-  const rollout = (task: Task, n: number, temperature: number, seed: number, group: string, tags: string[]) =>
-    rolloutGroup(task, pool, policy, {
+  const rollout = (task: Task, workers: readonly WorkerModel[], n: number, temperature: number, seed: number, group: string, tags: string[]) =>
+    rolloutGroup(task, workers, policy, {
       n,
       maxCompletionTokens: cfg.maxCompletionTokens,
       temperature,
@@ -168,11 +176,14 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       const started = performance.now();
       const next = step + 1;
       const random = stepRandom(cfg.seed, next);
-      const picked = drawQuestions(tasks.length, cfg.questionsPerStep, random);
+      const picked = drawDistinct(tasks.length, cfg.questionsPerStep, random);
       const seeds = picked.map(() => Math.floor(random() * 2 ** 31));
+      // Randomised pools: each question sees poolSize of the workers, shuffled; view[i] is model id i's worker.
+      const views = picked.map(() => (cfg.poolSize ? drawDistinct(pool.length, cfg.poolSize, random) : pool.map((_, i) => i)));
       const groups: RolloutGroup[] = [];
       for (const [q, t] of picked.entries()) {
-        groups.push(await rollout(tasks[t], cfg.groupSize, cfg.temperature, seeds[q], `grpo-${cfg.seed}/step-${next}/q-${q}`, [`step:${next}`, 'train']));
+        const view = views[q].map((i) => pool[i]);
+        groups.push(await rollout(tasks[t], view, cfg.groupSize, cfg.temperature, seeds[q], `grpo-${cfg.seed}/step-${next}/q-${q}`, [`step:${next}`, 'train']));
       }
       deps.onEpisodes?.(groups.flatMap((g) => [...g.samples.map((s) => s.episode), ...g.excluded]));
       const batch = batchOf(groups);
@@ -184,14 +195,14 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       step = next;
       let heldOut: HeldOut | undefined;
       if (cfg.evalEvery && deps.heldOut.length > 0 && step % cfg.evalEvery === 0) {
-        const sample = (task: Task, i: number) => rollout(task, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']);
+        const sample = (task: Task, i: number) => rollout(task, pool, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']);
         // The update is applied by now: a stop during the evaluation still records the step (unmeasured) and checkpoints it.
         heldOut = await heldOutAccuracy(deps, sample).catch((e) => {
           if (signal?.aborted) return undefined;
           throw e;
         });
       }
-      const m = stepMetrics(step, groups, pool.length, updates, heldOut, performance.now() - started);
+      const m = stepMetrics(step, groups, views, pool.length, updates, heldOut, performance.now() - started);
       metrics.push(m);
       deps.onStep?.(m);
       if (cfg.checkpointEvery && step % cfg.checkpointEvery === 0) await save();

@@ -32,7 +32,7 @@ export interface GrpoStepMetrics {
   workerTokens: number;
   /** Mean steps of the workflows that parsed. */
   workflowLength: number;
-  /** workerChoices[i]: steps given to worker i over the step's workflows. */
+  /** workerChoices[i]: steps given to worker i of the pool (not of a question's randomised view) over the step's workflows. */
   workerChoices: number[];
   /** Loss, KL and entropy of the first of the step's updates: at the weights that sampled the batch. */
   loss?: number;
@@ -68,6 +68,8 @@ const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.re
 export function stepMetrics(
   step: number,
   groups: readonly RolloutGroup[],
+  /** views[g][i]: the pool index of group g's model id i. */
+  views: readonly (readonly number[])[],
   workers: number,
   /** The step's updates on its batch (mu of them; none when nothing was scored). */
   updates: readonly TrainStepResult[],
@@ -78,7 +80,9 @@ export function stepMetrics(
   const episodes = samples.map((s) => s.episode);
   const workflows = episodes.flatMap((e) => (e.workflow ? [e.workflow] : []));
   const workerChoices = new Array<number>(workers).fill(0);
-  for (const w of workflows) for (const s of w.steps) workerChoices[s.worker]++;
+  groups.forEach((g, i) => {
+    for (const s of g.samples) for (const step of s.episode.workflow?.steps ?? []) workerChoices[views[i][step.worker]]++;
+  });
   const [first] = updates;
   const skipped = updates.find((u) => u.skipped)?.skipped;
   // Loss, KL and entropy at the weights that sampled (the first update); clipping and gradient norm over all mu.

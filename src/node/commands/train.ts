@@ -67,6 +67,7 @@ ${ENGINE_FLAGS_HELP}
   --steps N              optimiser steps (default 20)
   --questions Q          questions per step (default 4)
   --group G              workflows sampled per question (default 8)
+  --pool-size K          randomised pools: each training question sees K of the workers, shuffled (default: all, in order)
   --mu N                 updates on each step's batch (TRL's num_iterations; default 1)
   --lr LR                peak learning rate, constant (default 1e-4)
   --beta B               KL coefficient against the base without the adapter (default 0)
@@ -100,6 +101,7 @@ interface TrainSettings {
   steps: number;
   questions: number;
   group: number;
+  poolSize?: number;
   mu: number;
   lr: number;
   beta: number;
@@ -131,6 +133,7 @@ const FLAGS = {
   steps: { type: 'string' },
   questions: { type: 'string' },
   group: { type: 'string' },
+  'pool-size': { type: 'string' },
   mu: { type: 'string' },
   lr: { type: 'string' },
   beta: { type: 'string' },
@@ -187,6 +190,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     steps: atLeast('steps', intFlag('steps', values.steps, 20)!, 1),
     questions: atLeast('questions', intFlag('questions', values.questions, 4)!, 1),
     group,
+    ...(values['pool-size'] === undefined ? {} : { poolSize: atLeast('pool-size', intFlag('pool-size', values['pool-size'])!, 1) }),
     mu: atLeast('mu', intFlag('mu', values.mu, 1)!, 1),
     lr: numberFlag('lr', values.lr, 1e-4)!,
     beta: numberFlag('beta', values.beta, 0)!,
@@ -287,6 +291,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
       questionsPerStep: settings.questions,
       groupSize: settings.group,
       iterations: settings.mu,
+      ...(settings.poolSize === undefined ? {} : { poolSize: settings.poolSize }),
       maxCompletionTokens: settings.maxCompletionTokens,
       temperature: settings.temperature,
       train: {

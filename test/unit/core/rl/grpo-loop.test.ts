@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hashString } from '../../../../src/core/random.ts';
 import { createSimulatedWorker } from '../../../../src/core/providers/simulated/index.ts';
+import type { Episode } from '../../../../src/core/episodes/index.ts';
 import {
+  compactPrompt,
   runGrpo,
   type GrpoBatch,
   type GrpoCheckpoint,
@@ -174,6 +176,24 @@ describe('runGrpo', () => {
     );
     expect(capped).toMatchObject({ step: 1, stopped: false, overBudget: true });
     expect(saved).toEqual([1]);
+  });
+
+  it('shows each training question poolSize of the workers, shuffled and renumbered, and counts choices by pool index', async () => {
+    const policy = new ScriptedTrainable();
+    const episodes: Episode[] = [];
+    const run = await runGrpo({ ...CONFIG, steps: 3, poolSize: 2, evalEvery: 0, prompt: compactPrompt }, { policy, pool, tasks, heldOut, onEpisodes: (es) => void episodes.push(...es) });
+    for (const c of policy.sampler.calls) expect((c.prompt[0] as { content: string }).content).toMatch(/over models 0-1 /);
+    const ids = pool.map((w) => w.spec.id);
+    const views = episodes.map((e) => e.pool.map((w) => ids.indexOf(w.id)));
+    for (const v of views) expect(new Set(v).size).toBe(2);
+    expect(new Set(views.map(String)).size).toBeGreaterThan(2);
+    expect(views.some(([a, b]) => a > b)).toBe(true);
+    const expected = [0, 0, 0];
+    episodes.forEach((e, i) => e.workflow?.steps.forEach((s) => expected[views[i][s.worker]]++));
+    const counted = run.metrics.reduce((sum, m) => sum.map((n, w) => n + m.workerChoices[w]), [0, 0, 0]);
+    expect(counted).toEqual(expected);
+    expect(counted.reduce((a, b) => a + b)).toBeGreaterThan(0);
+    await expect(runGrpo({ ...CONFIG, poolSize: 4 }, { policy, pool, tasks, heldOut })).rejects.toMatchObject({ code: 'run/config' });
   });
 
   it('saves every checkpointEvery steps and at the end', async () => {
