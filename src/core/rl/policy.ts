@@ -6,6 +6,7 @@
  * Training extends it: TrainablePolicy (trainable-policy.ts).
  */
 import type { ChatMessage } from '../providers/index.ts';
+import type { TokenConstraint } from '../workflow/constrain/index.ts';
 
 /** A prompt as chat messages (rendered with the policy's chat template) or as token ids taken as they are. */
 export type PolicyPrompt = readonly ChatMessage[] | readonly number[];
@@ -30,6 +31,14 @@ export interface GroupOptions {
   stopStrings?: readonly string[];
   /** With chat messages, continue a final assistant message instead of answering after it. */
   continueFinal?: boolean;
+  /**
+   * Format-constrained sampling: each completion takes only the tokens the constraint allows (e.g.
+   * workflowConstraintFor's, so every plan parses). The logprobs stay those of the unmasked
+   * distribution, the quantity GRPO recomputes.
+   */
+  constraint?: TokenConstraint<unknown>;
+  /** Ids that end a completion besides the policy's own end-of-sequence ones (e.g. the constraint's). */
+  stopTokens?: readonly number[];
   signal?: AbortSignal;
   onToken?(index: number, token: number, logprob: number): void;
 }

@@ -26,10 +26,9 @@ export interface TokenMasks<S> {
   isFinished(state: S): boolean;
 }
 
-export interface EngineGroupOptions<S = unknown> extends GroupOptions {
+/** GroupOptions with any TokenMasks as the constraint (core's TokenConstraint is one). */
+export interface EngineGroupOptions<S = unknown> extends Omit<GroupOptions, 'constraint'> {
   constraint?: TokenMasks<S>;
-  /** Ids that end a completion besides the model's end-of-sequence ones (e.g. the constraint's). */
-  stopTokens?: readonly number[];
 }
 
 /** Tokens decoded beyond a stop string's length when looking for it: a token can decode to no whole character. */

@@ -9,9 +9,8 @@ import { seededRandom } from '../../core/random.ts';
 import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_WEIGHTS, initLoraAdapter, linearModules, mergeLora, openModel, readPeftAdapter, writePeftAdapter } from '../../engine/model/index.ts';
 import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
-
-/** PEFT's short names for the seven projections LoRA can adapt. */
-const PROJECTIONS = ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'];
+import { PROJECTIONS, parseTargets } from '../lora-targets.ts';
+import { outputDir } from '../out-dir.ts';
 
 const USAGE = `usage: baton adapter init --model DIR --out DIR [--r 8] [--alpha 16] [--targets q_proj,v_proj,...] [--seed S]
        baton adapter merge --model DIR --lora DIR --out DIR
@@ -24,34 +23,6 @@ merge   writes OUT as a model directory: the base's files with every adapted wei
         in the base's dtype and file layout.
 Both print one JSON line describing what they wrote.
 `;
-
-async function isEmptyOrMissing(dir: string): Promise<boolean> {
-  try {
-    return (await readdir(dir)).length === 0;
-  } catch {
-    return true;
-  }
-}
-
-async function outputDir(io: CliIo, out: string | undefined, inputs: string[]): Promise<string> {
-  if (!out) throw new CliError('--out DIR is required', 2);
-  const dir = resolve(io.cwd, out);
-  if (inputs.includes(dir)) throw new CliError(`--out ${out} is an input directory; write to another one`, 2);
-  if (!(await isEmptyOrMissing(dir))) throw new CliError(`--out ${out} is not empty; choose a new directory so nothing is overwritten`, 2);
-  await mkdir(dir, { recursive: true });
-  return dir;
-}
-
-function parseTargets(value: string | undefined): string[] {
-  if (value === undefined) return ['q_proj', 'v_proj'];
-  if (value === 'all') return PROJECTIONS;
-  const targets = value.split(',').map((t) => t.trim()).filter(Boolean);
-  const unknown = targets.filter((t) => !PROJECTIONS.includes(t));
-  if (targets.length === 0 || unknown.length > 0) {
-    throw new CliError(`--targets takes ${PROJECTIONS.join(', ')} or "all"${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`, 2);
-  }
-  return targets;
-}
 
 async function init(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseFlags(argv, {

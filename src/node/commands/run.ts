@@ -57,7 +57,7 @@ function defaultKind(answer: string | undefined): TaskKind {
   return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';
 }
 
-async function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayTable | undefined, seed: number | undefined): Promise<WorkerModel[]> {
+export async function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayTable | undefined, seed: number | undefined): Promise<WorkerModel[]> {
   const { createWorkerModel } = await loadProviders();
   return specs.map((raw) => {
     const spec = seed !== undefined && raw.simulated ? { ...raw, simulated: { ...raw.simulated, seed } } : raw;

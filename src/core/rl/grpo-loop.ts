@@ -1,0 +1,231 @@
+/**
+ * The GRPO loop over any TrainablePolicy: each step draws Q questions, samples G plans of each from the
+ * current policy (rolloutGroup), runs and scores them on the pool, and takes one optimiser step on the
+ * groups (old_logprobs = the sampling logprobs, so the ratio is exact even when the sampler's numerics
+ * differ from the trainer's). Reports metrics per step, held-out accuracy every evalEvery steps, and
+ * saves a checkpoint every checkpointEvery steps, at the end, and when stopped through the signal.
+ *
+ * Randomness: step s draws its questions and sampling seeds from seededRandom(hash(seed, s)) alone, so
+ * the RNG state is (seed, step) and a run resumed from a checkpoint continues the very stream it would
+ * have drawn without the stop. Simulated workers are deterministic in what they are asked.
+ * Test: test/unit/core/rl/grpo-loop.test.ts; on the engine, through baton train: test/engine/node/commands/train.test.ts.
+ */
+import { BatonError } from '../errors/index.ts';
+import type { Episode } from '../episodes/index.ts';
+import type { WorkerModel } from '../providers/index.ts';
+import { hashString, seededRandom } from '../random.ts';
+import type { RewardScheme } from '../reward/index.ts';
+import type { Task } from '../task.ts';
+import type { AccessMode } from '../workflow/index.ts';
+import type { GrpoBatch } from './grpo-batch.ts';
+import { rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup } from './rollout.ts';
+import type { TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
+import { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
+
+export interface GrpoConfig {
+  /** Optimiser steps of the whole run (a resumed run counts the ones already taken). */
+  steps: number;
+  /** Questions per step (Q). */
+  questionsPerStep: number;
+  /** Completions per question (G). */
+  groupSize: number;
+  /**
+   * Randomised pools (the paper's): each training question sees this many of the workers, drawn and
+   * shuffled, as model ids 0..poolSize - 1. Absent: the whole pool in order. Held-out questions see the whole pool.
+   */
+  poolSize?: number;
+  maxCompletionTokens: number;
+  /** Sampling temperature; the loss divides logits by it too. */
+  temperature: number;
+  /** Updates on each step's batch (mu, TRL's num_iterations; default 1); old_logprobs stay the sampling ones. */
+  iterations?: number;
+  /** The update: GRPO loss options, reward scaling, micro-batch size. */
+  train: Omit<TrainStepOptions, 'temperature' | 'signal'>;
+  seed: number;
+  maxSteps?: number;
+  access?: AccessMode;
+  /** The Conductor's messages for a question (default the Ask path's prompt). */
+  prompt?: ConductorPromptFor;
+  /** PAPER_REWARD by default; costWeight is the cost-aware reward's lambda. */
+  rewardScheme?: Readonly<RewardScheme>;
+  /** Held-out accuracy every this many steps (0 or absent: never); only at multiples, so a resumed run measures where the whole one would. */
+  evalEvery?: number;
+  /** Temperature of the one held-out sample per question: 0 (greedy) by default. */
+  evalTemperature?: number;
+  /** A checkpoint every this many steps, and one at the end and when stopped. */
+  checkpointEvery?: number;
+  /** Dollars the run may spend on worker calls, held-out evaluation included: no step starts once they are spent. */
+  budgetUsd?: number;
+  /** The policy's name in the episodes. */
+  conductorModel?: string;
+}
+
+/** What resumes a run: the trainer's state after `step`, and the metrics so far. */
+export interface GrpoCheckpoint {
+  step: number;
+  /** The run's seed: with step, the whole RNG state. */
+  seed: number;
+  state: TrainingState;
+  metrics: GrpoStepMetrics[];
+}
+
+/** Where checkpoints go: a directory in Node, IndexedDB in the tab. */
+export interface CheckpointStore {
+  save(checkpoint: GrpoCheckpoint): Promise<void>;
+}
+
+export interface GrpoDeps {
+  policy: TrainablePolicy;
+  pool: readonly WorkerModel[];
+  tasks: readonly Task[];
+  heldOut: readonly Task[];
+  /** Format-constrained sampling for a pool size (the engine's tokenizer builds it). */
+  constraint?: ConstraintForPool;
+  /** Continue this run instead of starting afresh. */
+  resume?: GrpoCheckpoint;
+  checkpoints?: CheckpointStore;
+  onStep?(metrics: GrpoStepMetrics): void;
+  /** Every rollout of a step, tagged with its group id and step (held-out ones included). */
+  onEpisodes?(episodes: Episode[]): void;
+  /** Stops the run between or inside steps; the last finished step is checkpointed. */
+  signal?: AbortSignal;
+}
+
+export interface GrpoRunResult {
+  metrics: GrpoStepMetrics[];
+  /** Steps finished, those of a resumed run's earlier part included. */
+  step: number;
+  stopped: boolean;
+  /** The run ended early because budgetUsd was spent. */
+  overBudget: boolean;
+}
+
+const config = (message: string): never => {
+  throw new BatonError({ code: 'run/config', message });
+};
+
+/** The step's own generator: the same (seed, step) always draws the same questions and seeds. */
+export const stepRandom = (seed: number, step: number) => seededRandom(hashString(`grpo ${seed} step ${step}`));
+
+/** k distinct indices below count, in random order (a partial Fisher-Yates shuffle). */
+function drawDistinct(count: number, k: number, random: () => number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  for (let i = 0; i < k; i++) {
+    const j = i + Math.floor(random() * (count - i));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order.slice(0, k);
+}
+
+/** The groups that still hold a scored completion, as the trainer reads them. */
+function batchOf(groups: readonly RolloutGroup[]): GrpoBatch {
+  return {
+    groups: groups
+      .filter((g) => g.samples.length > 0)
+      .map((g) => ({
+        promptIds: g.promptIds,
+        completions: g.samples.map((s) => ({ ids: s.completion.tokens, reward: s.reward, oldLogprobs: s.completion.logprobs })),
+      })),
+  };
+}
+
+export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunResult> {
+  const { policy, pool, tasks, signal } = deps;
+  if (cfg.questionsPerStep > tasks.length) config(`${cfg.questionsPerStep} questions per step but only ${tasks.length} training tasks: lower --questions or add tasks.`);
+  if (cfg.poolSize !== undefined && !(Number.isInteger(cfg.poolSize) && cfg.poolSize >= 1 && cfg.poolSize <= pool.length)) {
+    config(`poolSize must be a whole number from 1 to the pool's ${pool.length} workers, got ${cfg.poolSize}.`);
+  }
+  if (!(cfg.groupSize >= 2)) config(`A group needs at least 2 completions to compare, got ${cfg.groupSize}.`);
+  const iterations = cfg.iterations ?? 1;
+  if (!Number.isInteger(iterations) || iterations < 1) config(`iterations (mu) must be a whole number >= 1, got ${iterations}.`);
+  const resume = deps.resume;
+  if (resume && resume.seed !== cfg.seed) config(`The checkpoint was made with seed ${resume.seed}, not ${cfg.seed}: resume with the same seed.`);
+  if (resume) await policy.importState(resume.state);
+  const metrics = [...(resume?.metrics ?? [])];
+  let step = resume?.step ?? 0;
+  let saved = step;
+  const save = async () => {
+    if (!deps.checkpoints || saved === step) return;
+    await deps.checkpoints.save({ step, seed: cfg.seed, state: await policy.exportState(), metrics: [...metrics] });
+    saved = step;
+  };
+  const rollout = (task: Task, workers: readonly WorkerModel[], n: number, temperature: number, seed: number, group: string, tags: string[]) =>
+    rolloutGroup(task, workers, policy, {
+      n,
+      maxCompletionTokens: cfg.maxCompletionTokens,
+      temperature,
+      seed,
+      group,
+      tags,
+      ...(cfg.maxSteps === undefined ? {} : { maxSteps: cfg.maxSteps }),
+      ...(cfg.access ? { access: cfg.access } : {}),
+      ...(cfg.prompt ? { prompt: cfg.prompt } : {}),
+      ...(cfg.rewardScheme ? { rewardScheme: cfg.rewardScheme } : {}),
+      ...(deps.constraint ? { constraint: deps.constraint } : {}),
+      ...(cfg.conductorModel ? { conductorModel: cfg.conductorModel } : {}),
+      ...(signal ? { signal } : {}),
+    });
+
+  try {
+    while (step < cfg.steps) {
+      signal?.throwIfAborted();
+      if (cfg.budgetUsd !== undefined && metrics.reduce((usd, m) => usd + m.spentUsd, 0) >= cfg.budgetUsd) {
+        await save();
+        return { metrics, step, stopped: false, overBudget: true };
+      }
+      const started = performance.now();
+      const next = step + 1;
+      const random = stepRandom(cfg.seed, next);
+      const picked = drawDistinct(tasks.length, cfg.questionsPerStep, random);
+      const seeds = picked.map(() => Math.floor(random() * 2 ** 31));
+      // Randomised pools: each question sees poolSize of the workers, shuffled; view[i] is model id i's worker.
+      const views = picked.map(() => (cfg.poolSize ? drawDistinct(pool.length, cfg.poolSize, random) : pool.map((_, i) => i)));
+      const groups: RolloutGroup[] = [];
+      for (const [q, t] of picked.entries()) {
+        const view = views[q].map((i) => pool[i]);
+        groups.push(await rollout(tasks[t], view, cfg.groupSize, cfg.temperature, seeds[q], `grpo-${cfg.seed}/step-${next}/q-${q}`, [`step:${next}`, 'train']));
+      }
+      deps.onEpisodes?.(groups.flatMap((g) => [...g.samples.map((s) => s.episode), ...g.excluded]));
+      const batch = batchOf(groups);
+      // Once the update starts it finishes: a stop then takes effect after it, so no step is half applied.
+      const updates: TrainStepResult[] = [];
+      if (batch.groups.length > 0) {
+        for (let k = 0; k < iterations; k++) updates.push(await policy.trainStep(batch, { ...cfg.train, temperature: cfg.temperature }));
+      }
+      step = next;
+      let heldOut: HeldOut | undefined;
+      if (cfg.evalEvery && deps.heldOut.length > 0 && step % cfg.evalEvery === 0) {
+        const sample = (task: Task, i: number) => rollout(task, pool, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']);
+        // The update is applied by now: a stop during the evaluation still records the step (unmeasured) and checkpoints it.
+        heldOut = await heldOutAccuracy(deps, sample).catch((e) => {
+          if (signal?.aborted) return undefined;
+          throw e;
+        });
+      }
+      const m = stepMetrics(step, groups, views, pool.length, updates, heldOut, performance.now() - started);
+      metrics.push(m);
+      deps.onStep?.(m);
+      if (cfg.checkpointEvery && step % cfg.checkpointEvery === 0) await save();
+    }
+    await save();
+  } catch (e) {
+    if (!signal?.aborted) throw e;
+    await save();
+    return { metrics, step, stopped: true, overBudget: false };
+  }
+  return { metrics, step, stopped: false, overBudget: false };
+}
+
+/** Share of held-out questions whose one sample was graded correct (infrastructure failures left out), and the evaluation's dollars. */
+async function heldOutAccuracy(deps: GrpoDeps, sample: (task: Task, i: number) => Promise<RolloutGroup>): Promise<HeldOut> {
+  const outcomes: number[] = [];
+  let costUsd = 0;
+  for (const [i, task] of deps.heldOut.entries()) {
+    const group = await sample(task, i);
+    const episodes = [...group.samples.map((s) => s.episode), ...group.excluded];
+    deps.onEpisodes?.(episodes);
+    costUsd += dollarsOf(episodes);
+    outcomes.push(...group.samples.map((s) => s.components.correct));
+  }
+  return { accuracy: outcomes.length === 0 ? 0 : outcomes.reduce((a, b) => a + b, 0) / outcomes.length, costUsd };
+}

@@ -1,0 +1,128 @@
+/**
+ * One GRPO group: the Conductor prompt of a question (as the Ask path builds it), G completions sampled
+ * from the policy in one batch, and each completion run on the pool as an episode (runEpisode with a
+ * fixed Conductor answering that completion). runEpisode parses: a malformed workflow scores the
+ * scheme's formatError (0, as the paper) without calling a worker. A completion whose run hit an
+ * infrastructure failure (reward.infraError: a worker down, a budget stop) or could not be graded
+ * leaves the group instead of scoring 0. Cost-aware reward: the scheme's costWeight (lambda) takes
+ * lambda x dollars off each reward. Test: test/unit/core/rl/rollout.test.ts.
+ */
+import type { Episode } from '../episodes/index.ts';
+import { createFixedConductor, runEpisode } from '../orchestra/index.ts';
+import type { ChatMessage, WorkerModel, WorkerSpec } from '../providers/index.ts';
+import { PAPER_REWARD, type RewardScheme } from '../reward/index.ts';
+import type { Task } from '../task.ts';
+import { buildConductorPrompt, DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
+import type { TokenConstraint } from '../workflow/constrain/index.ts';
+import type { Completion, Policy } from './policy.ts';
+
+/** A format constraint for a pool size, with the end-of-sequence ids it allows (workflowConstraintFor's shape). */
+export type ConstraintForPool = (workers: number) => { constraint: TokenConstraint<unknown>; eosIds: readonly number[] };
+
+export type ConductorPromptFor = (task: Task, workers: readonly WorkerSpec[], format: { maxSteps: number; access: AccessMode }) => ChatMessage[];
+
+/** The Ask path's prompt: instructions, worked examples, the question and the numbered pool. */
+export const askPrompt: ConductorPromptFor = (task, workers, { maxSteps, access }) =>
+  buildConductorPrompt({ question: task.question, workers: [...workers], maxSteps, access, kind: task.kind });
+
+export interface RolloutOptions {
+  /** Completions per question (G). */
+  n: number;
+  maxCompletionTokens: number;
+  temperature: number;
+  /** Seed of the group's sampling: completion i draws from its own stream of (seed, i). */
+  seed: number;
+  maxSteps?: number;
+  access?: AccessMode;
+  /**
+   * The Conductor's messages for a question (default: the Ask path's buildConductorPrompt). A final
+   * assistant message is a prefill the policy continues.
+   */
+  prompt?: ConductorPromptFor;
+  /** PAPER_REWARD by default; its costWeight is the cost-aware reward's lambda (per dollar). */
+  rewardScheme?: Readonly<RewardScheme>;
+  /** Sample only plans that parse for this pool. */
+  constraint?: ConstraintForPool;
+  /** The episodes' group id, and their tags (e.g. the step). */
+  group: string;
+  tags?: string[];
+  /** Name of the policy in the episodes' conductor record. */
+  conductorModel?: string;
+  signal?: AbortSignal;
+}
+
+/** Each reward component on its own, so a curve can show which one moved. */
+export interface RewardComponents {
+  /** The final answer was graded correct (1) or not (0). */
+  correct: number;
+  /** The workflow parsed (1) or not (0). */
+  format: number;
+  /** Dollars the workflow's worker calls cost (0 where unknown). */
+  costUsd: number;
+}
+
+export interface RolloutSample {
+  completion: Completion;
+  /** The scalar GRPO trains on: the scheme's value (cost term included). */
+  reward: number;
+  components: RewardComponents;
+  episode: Episode;
+}
+
+export interface RolloutGroup {
+  task: Task;
+  /** The prompt as the policy tokenised it. */
+  promptIds: number[];
+  /** Completions that were scored, in sampling order. */
+  samples: RolloutSample[];
+  /** Episodes left out of training: infrastructure failures and ungradable runs. */
+  excluded: Episode[];
+}
+
+export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], policy: Policy, options: RolloutOptions): Promise<RolloutGroup> {
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const access = options.access ?? 'binary';
+  const messages = (options.prompt ?? askPrompt)(task, pool.map((w) => w.spec), { maxSteps, access });
+  const constrained = options.constraint?.(pool.length);
+  const completions = await policy.generateGroup(messages, {
+    n: options.n,
+    maxNewTokens: options.maxCompletionTokens,
+    sampling: { temperature: options.temperature, seed: options.seed },
+    continueFinal: messages.at(-1)?.role === 'assistant',
+    ...(constrained ? { constraint: constrained.constraint, stopTokens: constrained.eosIds } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const scheme = options.rewardScheme ?? PAPER_REWARD;
+  const sampling = { temperature: options.temperature, maxNewTokens: options.maxCompletionTokens, seed: options.seed };
+  const episodes = await Promise.all(
+    completions.map(async (c) => {
+      const episode = await runEpisode({
+        task,
+        pool: [...pool],
+        conductor: createFixedConductor(c.text, options.conductorModel),
+        options: { maxSteps, access, rewardScheme: scheme, group: options.group, tags: options.tags ?? [] },
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      // The episode keeps what the policy was shown and sampled, so it can be trained on again offline.
+      return {
+        ...episode,
+        prompt: messages,
+        conductor: { runtime: 'policy', model: options.conductorModel ?? 'policy', sampling },
+        completion: { ...episode.completion, tokenIds: c.tokens, logprobs: c.logprobs },
+      };
+    }),
+  );
+  options.signal?.throwIfAborted();
+  const samples: RolloutSample[] = [];
+  const excluded: Episode[] = [];
+  episodes.forEach((episode, i) => {
+    const reward = episode.reward;
+    if (!reward || reward.infraError) {
+      excluded.push(episode);
+      return;
+    }
+    const components = { correct: reward.correct ? 1 : 0, format: reward.format ? 1 : 0, costUsd: episode.totals.costUsd ?? 0 };
+    samples.push({ completion: completions[i], reward: reward.value, components, episode });
+  });
+  return { task, promptIds: completions[0]?.promptIds ?? [], samples, excluded };
+}

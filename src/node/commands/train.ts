@@ -1,0 +1,353 @@
+/**
+ * `baton train`: GRPO on a LoRA adapter of a Conductor with Baton's engine on Dawn (core/rl's runGrpo
+ * over EnginePolicy and GpuTrainer): Q questions x G sampled workflows a step, run on a worker pool,
+ * rewarded, one update. Writes OUT/config.json (the run's settings), OUT/metrics.jsonl (one line a
+ * step), OUT/episodes.jsonl (every rollout), OUT/checkpoints/ (checkpoint-dir.ts) and, at the end,
+ * OUT/adapter/ in PEFT layout. Ctrl-C checkpoints the last finished step and stops; `--resume OUT`
+ * continues from the newest checkpoint as if never stopped (settings from OUT/config.json; --steps
+ * may extend the run).
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { episodeToLine, type Episode } from '../../core/episodes/index.ts';
+import { DEMO_POOL, type WorkerSpec } from '../../core/providers/index.ts';
+import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
+import { seededRandom } from '../../core/random.ts';
+import { PAPER_REWARD } from '../../core/reward/index.ts';
+import {
+  askPrompt,
+  compactPrompt,
+  runGrpo,
+  trainablePolicy,
+  type GrpoConfig,
+  type GrpoLossType,
+  type GrpoStepMetrics,
+  type RewardScaling,
+} from '../../core/rl/index.ts';
+import type { Task } from '../../core/task.ts';
+import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
+import { workflowConstraintFor } from '../../core/workflow/constrain/index.ts';
+import { EnginePolicy } from '../../engine/index.ts';
+import { filesFromDir } from '../../engine/model/files-node.ts';
+import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, initLoraAdapter, readPeftAdapter } from '../../engine/model/index.ts';
+import { GpuTrainer } from '../../engine/train/index.ts';
+import { checkpointDir, readLatestCheckpoint } from '../checkpoint-dir.ts';
+import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
+import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
+import { parseTargets } from '../lora-targets.ts';
+import { outputDir } from '../out-dir.ts';
+import { parsePoolFile } from '../pool-file.ts';
+import { stepOfEpisode, truncateLog } from '../run-log.ts';
+import { parseTaskFile, readExpertsTasks } from '../task-file.ts';
+import { openNodeModel } from '../webgpu.ts';
+import { buildPool } from './run.ts';
+
+const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
+const SCALINGS: readonly RewardScaling[] = ['group', 'batch', 'none'];
+
+const USAGE = `usage: baton train --model DIR --pool FILE|demo|experts --tasks FILE|experts --out DIR [options]
+       baton train --resume DIR [--steps N]
+
+GRPO on a LoRA adapter of the Conductor: each step samples --group workflows for each of --questions
+questions, runs them on the pool, rewards them (0 malformed, 0.5 wrong, 1 right, minus --cost-weight x
+dollars) and takes one AdamW step. A progress line per step goes to stderr; OUT/metrics.jsonl gets one
+JSON line a step, OUT/episodes.jsonl every rollout, OUT/checkpoints/ a checkpoint every
+--checkpoint-every steps (and at the end, and on Ctrl-C), OUT/adapter/ the final adapter (PEFT layout).
+
+options:
+${ENGINE_FLAGS_HELP}
+                         (--lora: the adapter to start from; otherwise a new one of --r, --alpha, --targets)
+  --r R                  new adapter's rank (default 8)
+  --alpha A              new adapter's alpha (default 2 x r)
+  --targets LIST         new adapter's modules: q_proj,...,down_proj or all (default q_proj,v_proj)
+  --pool P               a pool file, demo (four simulated workers) or experts (issue 11's experts pool)
+  --tasks T              a JSONL of {question, answer, kind, choices?} or experts (MMLU and GSM8K from data/,
+                         split train/held-out by --seed)
+  --held-out FILE        held-out tasks (JSONL, as --tasks); experts brings its own
+  --steps N              optimiser steps (default 20)
+  --questions Q          questions per step (default 4)
+  --group G              workflows sampled per question (default 8)
+  --pool-size K          randomised pools: each training question sees K of the workers, shuffled (default: all, in order)
+  --mu N                 updates on each step's batch (TRL's num_iterations; default 1)
+  --lr LR                peak learning rate, constant (default 1e-4)
+  --beta B               KL coefficient against the base without the adapter (default 0)
+  --epsilon E            lower clipping range (default 0.2); --epsilon-high E the upper one (default: --epsilon)
+  --loss-type T          bnpo | grpo | dr_grpo (default bnpo)
+  --scale-rewards S      group | batch | none (default group; none suits cost-aware rewards)
+  --temperature T        sampling temperature (default 1)
+  --max-completion-tokens N   longest plan (default 256)
+  --constrain            sample only workflows that parse (the lists alone, no reasoning)
+  --prompt P             ask (the Ask page's prompt, default) or compact (question and pool size only)
+  --max-steps K          most steps per workflow (default ${DEFAULT_MAX_STEPS})
+  --cost-weight L        lambda: reward minus L x dollars of the workflow (default 0)
+  --budget USD           dollars the run may spend on workers (held-out evaluation included); no step starts after
+  --eval-every E         held-out accuracy (one greedy plan per question) every E steps (default 0: never)
+  --checkpoint-every N   default 10
+  --micro-batch M        sequences per forward/backward pass (default: --group)
+  --seed S               seeds the adapter, question draws and sampling (default 0)
+  --out DIR              a new or empty directory
+  --resume DIR           continue the run in DIR from its newest checkpoint
+`;
+
+/** Everything a run depends on, kept in OUT/config.json so that --resume runs the same run. */
+interface TrainSettings {
+  modelDir: string;
+  loraDir?: string;
+  weights?: 'f32' | 'f16' | 'int4';
+  lora: { r: number; alpha: number; targets: string[] };
+  pool: string;
+  tasks: string;
+  heldOut?: string;
+  steps: number;
+  questions: number;
+  group: number;
+  poolSize?: number;
+  mu: number;
+  lr: number;
+  beta: number;
+  epsilon: number;
+  epsilonHigh: number;
+  lossType: GrpoLossType;
+  scaleRewards: RewardScaling;
+  temperature: number;
+  maxCompletionTokens: number;
+  constrain: boolean;
+  prompt: 'ask' | 'compact';
+  maxSteps: number;
+  costWeight: number;
+  budgetUsd?: number;
+  evalEvery: number;
+  checkpointEvery: number;
+  microBatch: number;
+  seed: number;
+}
+
+const FLAGS = {
+  ...ENGINE_FLAGS,
+  r: { type: 'string' },
+  alpha: { type: 'string' },
+  targets: { type: 'string' },
+  pool: { type: 'string' },
+  tasks: { type: 'string' },
+  'held-out': { type: 'string' },
+  steps: { type: 'string' },
+  questions: { type: 'string' },
+  group: { type: 'string' },
+  'pool-size': { type: 'string' },
+  mu: { type: 'string' },
+  lr: { type: 'string' },
+  beta: { type: 'string' },
+  epsilon: { type: 'string' },
+  'epsilon-high': { type: 'string' },
+  'loss-type': { type: 'string' },
+  'scale-rewards': { type: 'string' },
+  temperature: { type: 'string' },
+  'max-completion-tokens': { type: 'string' },
+  constrain: { type: 'boolean' },
+  prompt: { type: 'string' },
+  'max-steps': { type: 'string' },
+  'cost-weight': { type: 'string' },
+  budget: { type: 'string' },
+  'eval-every': { type: 'string' },
+  'checkpoint-every': { type: 'string' },
+  'micro-batch': { type: 'string' },
+  seed: { type: 'string' },
+  out: { type: 'string' },
+  resume: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
+
+const atLeast = (flag: string, value: number, min: number) => {
+  if (!(value >= min)) throw new CliError(`--${flag} must be at least ${min}, got ${value}`, 2);
+  return value;
+};
+
+function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
+  const choice = parseEngineFlags(values, io.cwd);
+  for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
+  const lossType = (values['loss-type'] ?? 'bnpo') as GrpoLossType;
+  if (!LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
+  const scaleRewards = (values['scale-rewards'] ?? 'group') as RewardScaling;
+  if (!SCALINGS.includes(scaleRewards)) throw new CliError(`--scale-rewards must be one of ${SCALINGS.join(', ')}, got "${scaleRewards}"`, 2);
+  const prompt = values.prompt ?? 'ask';
+  if (prompt !== 'ask' && prompt !== 'compact') throw new CliError(`--prompt must be ask or compact, got "${prompt}"`, 2);
+  const path = (p: string) => (p === 'demo' || p === 'experts' ? p : resolve(io.cwd, p));
+  const r = atLeast('r', intFlag('r', values.r, 8)!, 1);
+  const group = atLeast('group', intFlag('group', values.group, 8)!, 2);
+  const epsilon = numberFlag('epsilon', values.epsilon, 0.2)!;
+  const temperature = numberFlag('temperature', values.temperature, 1)!;
+  if (!(temperature > 0)) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
+  return {
+    modelDir: choice.modelDir,
+    ...(choice.loraDir ? { loraDir: choice.loraDir } : {}),
+    ...(choice.weights ? { weights: choice.weights } : {}),
+    lora: { r, alpha: numberFlag('alpha', values.alpha, 2 * r)!, targets: parseTargets(values.targets) },
+    pool: path(values.pool!),
+    tasks: path(values.tasks!),
+    ...(values['held-out'] ? { heldOut: resolve(io.cwd, values['held-out']) } : {}),
+    steps: atLeast('steps', intFlag('steps', values.steps, 20)!, 1),
+    questions: atLeast('questions', intFlag('questions', values.questions, 4)!, 1),
+    group,
+    ...(values['pool-size'] === undefined ? {} : { poolSize: atLeast('pool-size', intFlag('pool-size', values['pool-size'])!, 1) }),
+    mu: atLeast('mu', intFlag('mu', values.mu, 1)!, 1),
+    lr: numberFlag('lr', values.lr, 1e-4)!,
+    beta: numberFlag('beta', values.beta, 0)!,
+    epsilon,
+    epsilonHigh: numberFlag('epsilon-high', values['epsilon-high'], epsilon)!,
+    lossType,
+    scaleRewards,
+    temperature,
+    maxCompletionTokens: atLeast('max-completion-tokens', intFlag('max-completion-tokens', values['max-completion-tokens'], 256)!, 1),
+    constrain: values.constrain ?? false,
+    prompt,
+    maxSteps: atLeast('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS)!, 1),
+    costWeight: numberFlag('cost-weight', values['cost-weight'], 0)!,
+    ...(values.budget === undefined ? {} : { budgetUsd: atLeast('budget', numberFlag('budget', values.budget)!, 0) }),
+    evalEvery: atLeast('eval-every', intFlag('eval-every', values['eval-every'], 0)!, 0),
+    checkpointEvery: atLeast('checkpoint-every', intFlag('checkpoint-every', values['checkpoint-every'], 10)!, 1),
+    microBatch: atLeast('micro-batch', intFlag('micro-batch', values['micro-batch'], group)!, 1),
+    seed: intFlag('seed', values.seed, 0)!,
+  };
+}
+
+async function poolSpecs(s: TrainSettings, io: CliIo): Promise<WorkerSpec[]> {
+  if (s.pool === 'demo') return [...DEMO_POOL];
+  if (s.pool === 'experts') return [...EXPERTS_POOL];
+  return parsePoolFile(await readTextFlag(io, 'pool', s.pool), s.pool);
+}
+
+async function taskSets(s: TrainSettings, io: CliIo): Promise<{ train: Task[]; heldOut: Task[] }> {
+  const file = async (flag: string, path: string) => parseTaskFile(await readTextFlag(io, flag, path), path);
+  const sets = s.tasks === 'experts' ? await readExpertsTasks(s.seed) : { train: await file('tasks', s.tasks), heldOut: [] };
+  return s.heldOut ? { train: sets.train, heldOut: await file('held-out', s.heldOut) } : sets;
+}
+
+const clock = (ms: number) => {
+  const total = Math.round(ms / 1000);
+  return total >= 60 ? `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s` : `${total}s`;
+};
+
+function progressLine(m: GrpoStepMetrics, s: TrainSettings, msPerStep: number): string {
+  const parts = [
+    `step ${m.step}/${s.steps}`,
+    `reward ${m.rewardMean.toFixed(3)} ± ${m.rewardStd.toFixed(3)}`,
+    `accuracy ${m.accuracy.toFixed(2)}`,
+    `format ${m.formatRate.toFixed(2)}`,
+    ...(m.heldOutAccuracy === undefined ? [] : [`held-out ${m.heldOutAccuracy.toFixed(2)}`]),
+    ...(m.skipped ? [`no update: ${m.skipped}`] : []),
+    `${(m.timeMs / 1000).toFixed(1)} s`,
+    `~${clock(msPerStep * (s.steps - m.step))} left`,
+  ];
+  return `${parts.join('  ')}\n`;
+}
+
+export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(argv, FLAGS);
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  let out: string;
+  let settings: TrainSettings;
+  if (values.resume) {
+    out = resolve(io.cwd, values.resume);
+    settings = JSON.parse(await readTextFlag(io, 'resume', join(out, 'config.json'))) as TrainSettings;
+    if (values.steps) settings.steps = atLeast('steps', intFlag('steps', values.steps)!, 1);
+  } else {
+    settings = settingsFromFlags(values, io);
+    out = await outputDir(io, values.out, [settings.modelDir]);
+    await writeFile(join(out, 'config.json'), `${JSON.stringify(settings, null, 2)}\n`);
+  }
+  const resume = values.resume ? await readLatestCheckpoint(join(out, 'checkpoints')) : undefined;
+  const pool = await buildPool(await poolSpecs(settings, io), io.env, undefined, settings.seed);
+  const { train, heldOut } = await taskSets(settings, io);
+
+  const loaded = await openNodeModel({ modelDir: settings.modelDir, ...(settings.weights ? { weights: settings.weights } : {}), withTokenizer: true });
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  try {
+    const { model, tokenizer } = loaded;
+    const config = model.config;
+    const lora = settings.loraDir
+      ? await readPeftAdapter(filesFromDir(settings.loraDir), config)
+      : initLoraAdapter(config, { r: settings.lora.r, alpha: settings.lora.alpha, targetModules: settings.lora.targets, dropout: 0, baseModel: settings.modelDir }, seededRandom(settings.seed));
+    const sampler = new EnginePolicy(model, tokenizer!);
+    const prompt = settings.prompt === 'compact' ? compactPrompt : askPrompt;
+    const format = { maxSteps: settings.maxSteps, access: 'binary' as const };
+    // Memory preflight: the longest sequence any question can produce, checked before step 1.
+    const specs = pool.map((w) => w.spec);
+    const longestPrompt = Math.max(...[...train, ...heldOut].map((t) => sampler.promptIds(prompt(t, specs, format), false).length + 8));
+    const trainer = await GpuTrainer.create(model, {
+      wrt: 'lora',
+      lora,
+      optimizer: { lr: settings.lr },
+      limits: { microBatchSequences: settings.microBatch, maxSequenceLength: longestPrompt + settings.maxCompletionTokens },
+    });
+    const grpo: GrpoConfig = {
+      steps: settings.steps,
+      questionsPerStep: settings.questions,
+      groupSize: settings.group,
+      iterations: settings.mu,
+      ...(settings.poolSize === undefined ? {} : { poolSize: settings.poolSize }),
+      maxCompletionTokens: settings.maxCompletionTokens,
+      temperature: settings.temperature,
+      train: {
+        grpo: { beta: settings.beta, epsilonLow: settings.epsilon, epsilonHigh: settings.epsilonHigh, lossType: settings.lossType, maxCompletionLength: settings.maxCompletionTokens },
+        scaleRewards: settings.scaleRewards,
+        microBatchSize: settings.microBatch,
+      },
+      seed: settings.seed,
+      maxSteps: settings.maxSteps,
+      prompt,
+      rewardScheme: { ...PAPER_REWARD, costWeight: settings.costWeight },
+      evalEvery: settings.evalEvery,
+      ...(settings.budgetUsd === undefined ? {} : { budgetUsd: settings.budgetUsd }),
+      checkpointEvery: settings.checkpointEvery,
+      conductorModel: settings.modelDir,
+    };
+    const metricsFile = join(out, 'metrics.jsonl');
+    const episodesFile = join(out, 'episodes.jsonl');
+    // The logs restart from the checkpoint: steps after it are run again, identically.
+    await writeFile(metricsFile, (resume?.metrics ?? []).map((m) => `${JSON.stringify(m)}\n`).join(''));
+    if (resume) await truncateLog(episodesFile, resume.step, (e) => stepOfEpisode(e as Episode));
+    await mkdir(join(out, 'checkpoints'), { recursive: true });
+    const started = performance.now();
+    const firstStep = resume?.step ?? 0;
+    const lines: Promise<void>[] = [];
+    const result = await runGrpo(grpo, {
+      policy: trainablePolicy(sampler, trainer),
+      pool,
+      tasks: train,
+      heldOut,
+      ...(settings.constrain
+        ? { constraint: (workers: number) => workflowConstraintFor(tokenizer!, config.vocabSize, { ...format, workers, allowReasoning: false, recursion: false }) }
+        : {}),
+      ...(resume ? { resume } : {}),
+      checkpoints: checkpointDir(join(out, 'checkpoints')),
+      signal: controller.signal,
+      onEpisodes: (episodes) => void lines.push(appendFile(episodesFile, episodes.map((e) => `${episodeToLine(e)}\n`).join(''))),
+      onStep: (m) => {
+        lines.push(appendFile(metricsFile, `${JSON.stringify(m)}\n`));
+        io.stderr(progressLine(m, settings, (performance.now() - started) / (m.step - firstStep)));
+      },
+    });
+    await Promise.all(lines);
+    const state = await trainer.exportState();
+    trainer.destroy();
+    if (!result.stopped) {
+      await mkdir(join(out, 'adapter'), { recursive: true });
+      await writeFile(join(out, 'adapter', ADAPTER_CONFIG), state.adapterConfig);
+      await writeFile(join(out, 'adapter', ADAPTER_WEIGHTS), state.adapter);
+    }
+    if (result.overBudget) io.stderr(`stopped after step ${result.step}: the --budget of $${settings.budgetUsd} is spent\n`);
+    const last = result.metrics.at(-1);
+    io.stdout(`${JSON.stringify({ out, step: result.step, stopped: result.stopped, overBudget: result.overBudget, ...(last ? { last } : {}) })}\n`);
+    return result.stopped ? 130 : 0;
+  } finally {
+    process.off('SIGINT', stop);
+    loaded.close();
+  }
+}

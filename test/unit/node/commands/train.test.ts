@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../../../src/node/cli.ts';
+import { recordingIo } from '../../../support/cli-io.ts';
+
+const root = await mkdtemp(join(tmpdir(), 'baton-train-flags-'));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+async function run(...argv: string[]) {
+  const io = recordingIo(root);
+  const code = await main(['train', ...argv], io);
+  return { code, err: io.err, out: io.out };
+}
+
+// Settings are checked before any model is loaded or GPU touched.
+describe('baton train flags', () => {
+  it('prints its usage', async () => {
+    const { code, out } = await run('--help');
+    expect(code).toBe(0);
+    expect(out).toMatch(/--resume DIR/);
+  });
+
+  it.each([
+    [['--pool', 'experts', '--tasks', 'experts', '--out', 'o'], /--model DIR is required/],
+    [['--model', 'm', '--tasks', 'experts', '--out', 'o'], /--pool is required/],
+    [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--loss-type', 'dapo'], /--loss-type must be one of bnpo, grpo, dr_grpo/],
+    [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--group', '1'], /--group must be at least 2/],
+    [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--mu', '0'], /--mu must be at least 1/],
+    [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--budget=-1'], /--budget must be at least 0/],
+    [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--prompt', 'long'], /--prompt must be ask or compact/],
+    [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--scale-rewards', 'std'], /--scale-rewards must be one of/],
+    [['--resume', 'nowhere'], /--resume: cannot read .*nowhere\/config\.json/],
+  ])('refuses %j', async (argv, message) => {
+    const { code, err } = await run(...argv);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+  });
+});

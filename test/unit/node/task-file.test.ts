@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseTaskFile, readExpertsTasks } from '../../../src/node/task-file.ts';
+
+describe('parseTaskFile', () => {
+  it('reads tasks one JSON object a line, blank lines skipped', () => {
+    const text = '{"question":"2+3?","answer":"5","kind":"number"}\n\n{"question":"Sky?\\nA. red\\nB. blue","answer":"B","kind":"mcq","choices":["red","blue"],"itemId":"sky"}\n';
+    expect(parseTaskFile(text, 'tasks.jsonl')).toEqual([
+      { question: '2+3?', answer: '5', kind: 'number', itemId: '0' },
+      { question: 'Sky?\nA. red\nB. blue', answer: 'B', kind: 'mcq', choices: ['red', 'blue'], itemId: 'sky' },
+    ]);
+  });
+
+  it('names the line and field of a task that cannot be graded', () => {
+    expect(() => parseTaskFile('{"question":"q","answer":"1","kind":"number"}\n{"question":"q","kind":"number"}', 't.jsonl')).toThrow(/t\.jsonl, line 2: "answer"/);
+    expect(() => parseTaskFile('{"question":"q","answer":"1","kind":"open"}', 't.jsonl')).toThrow(/line 1: "kind" must be one of/);
+    expect(() => parseTaskFile('{"question":" ","answer":"1","kind":"number"}', 't.jsonl')).toThrow(/line 1: "question"/);
+  });
+});
+
+describe('readExpertsTasks', () => {
+  it('reads MMLU and GSM8K from data/ and splits 150 of each 80/20 by the seed', async () => {
+    const { train, heldOut } = await readExpertsTasks(0);
+    expect(train).toHaveLength(240);
+    expect(heldOut).toHaveLength(60);
+    expect(new Set(train.map((t) => t.kind))).toEqual(new Set(['mcq', 'gsm8k']));
+    expect(heldOut.filter((t) => t.kind === 'gsm8k')).toHaveLength(30);
+  });
+});
