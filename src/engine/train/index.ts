@@ -3,3 +3,4 @@ export { GpuTrainer, type GpuTrainerOptions } from './gpu-trainer.ts';
 export { refLogprobGradients, type RefGradientOptions, type RefGradients } from './model-backward.ref.ts';
 export { RefTrainer, type RefTrainerOptions } from './trainer.ref.ts';
 export { checkTrainingMemory, estimateTrainingMemory, type MemoryLimits, type TrainingMemory, type TrainingShape } from './memory.ts';
+export { GradientCapture } from './gradient-capture.ts';

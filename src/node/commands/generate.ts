@@ -6,7 +6,7 @@
  * log-probability of each under the sampling temperature.
  */
 import type { ChatMessage } from '../../core/providers/index.ts';
-import { CliError, intFlag, numberFlag, parseFlags, type CliIo , readTextFlag } from '../io.ts';
+import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { createWorkflowConstraint, tokenVocabOf, type WorkflowFormat } from '../../core/workflow/constrain/index.ts';
 import { EnginePolicy } from '../../engine/index.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';

@@ -7,13 +7,12 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { DifferentiablePolicy, GrpoLossType, ScoredSequence } from '../../core/rl/index.ts';
-import { grpoStep, parseGrpoBatch } from '../../core/rl/index.ts';
+import { grpoStep, parseGrpoBatch, type GrpoLossType } from '../../core/rl/index.ts';
 import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, readPeftAdapter, writeSafetensors } from '../../engine/model/index.ts';
-import { GpuTrainer } from '../../engine/train/index.ts';
+import { GpuTrainer, GradientCapture } from '../../engine/train/index.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
-import { CliError, intFlag, numberFlag, parseFlags, type CliIo , readTextFlag } from '../io.ts';
+import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { openNodeModel } from '../webgpu.ts';
 
 const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
@@ -47,25 +46,6 @@ async function outputDir(io: CliIo, out: string | undefined): Promise<string> {
   const entries = await readdir(dir).catch(() => []);
   if (entries.length > 0) throw new CliError(`--out ${out} is not empty; choose a new directory so nothing is overwritten`, 2);
   return dir;
-}
-
-/** The trainer's policy, keeping a copy of the gradient the step applies (before clipping). */
-class GradientKeeping implements DifferentiablePolicy {
-  gradients = new Map<string, Float32Array>();
-  constructor(readonly trainer: GpuTrainer) {}
-  forward(sequences: readonly ScoredSequence[], temperature: number) {
-    return this.trainer.forward(sequences, temperature);
-  }
-  referenceLogprobs(sequences: readonly ScoredSequence[], temperature: number) {
-    return this.trainer.referenceLogprobs(sequences, temperature);
-  }
-  backward(dLogp: readonly ArrayLike<number>[]) {
-    return this.trainer.backward(dLogp);
-  }
-  async applyGradients() {
-    this.gradients = await this.trainer.readGradients();
-    return this.trainer.applyGradients();
-  }
 }
 
 export async function grpoStepCommand(argv: string[], io: CliIo): Promise<number> {
@@ -114,12 +94,12 @@ export async function grpoStepCommand(argv: string[], io: CliIo): Promise<number
 
   const loaded = await openNodeModel({ modelDir: choice.modelDir, ...(choice.weights ? { weights: choice.weights } : {}) });
   try {
-    const policy = new GradientKeeping(await GpuTrainer.create(loaded.model, { wrt: 'lora', lora: adapter, optimizer }));
+    const policy = new GradientCapture(await GpuTrainer.create(loaded.model, { wrt: 'lora', lora: adapter, optimizer }));
     const sequences = batch.groups.reduce((n, g) => n + g.completions.length, 0);
     const result = await grpoStep(policy, batch, { grpo, scaleRewards: 'group', temperature, microBatchSize: sequences });
     const state = await policy.trainer.exportState();
     const r = adapter.config.r;
-    const grads = [...policy.gradients].map(([name, data]) => {
+    const grads = [...policy.captured].map(([name, data]) => {
       const [, path, part] = /^(.*)\.lora_([AB])$/.exec(name)!;
       const m = adapter.weights.get(path)!;
       return { name: `base_model.model.${path}.lora_${part}.weight`, dtype: 'F32' as const, shape: part === 'A' ? [r, m.inFeatures] : [m.outFeatures, r], data };

@@ -3,7 +3,7 @@
  * from Baton's engine (WebGPU; Dawn under Node), with an optional LoRA adapter. Prints one JSON line
  * {"tokens":[...],"logprobs":[...]} where logprobs[i] = log p(tokens[i+1] | tokens[0..i]).
  */
-import { CliError, numberFlag, parseFlags, type CliIo , readTextFlag } from '../io.ts';
+import { CliError, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
 import { openNodeModel } from '../webgpu.ts';
 

@@ -22,7 +22,7 @@ import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../cor
 import { TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
-import { CliError, intFlag, numberFlag, parseFlags, type CliIo , readTextFlag } from '../io.ts';
+import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { openEpisodesDir } from '../episode-dir.ts';
 import { parsePoolFile } from '../pool-file.ts';
 

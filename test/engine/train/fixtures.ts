@@ -8,12 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seededRandom } from '../../../src/core/random.ts';
-import type { DifferentiablePolicy, GrpoBatch, ScoredSequence } from '../../../src/core/rl/index.ts';
+import type { GrpoBatch, ScoredSequence } from '../../../src/core/rl/index.ts';
 import type { EngineDevice } from '../../../src/engine/device/index.ts';
 import { filesFromDir } from '../../../src/engine/model/files-node.ts';
 import { initLoraAdapter, openModel, type Architecture, type LoraAdapter } from '../../../src/engine/model/index.ts';
 import { GpuModel, loadRefModel, type RefModel, type WeightFormat } from '../../../src/engine/runtime/index.ts';
-import { GpuTrainer, RefTrainer, type GpuTrainerOptions } from '../../../src/engine/train/index.ts';
+import { GpuTrainer, GradientCapture, RefTrainer, type GpuTrainerOptions } from '../../../src/engine/train/index.ts';
 import { int4TensorNames, roundTripped } from '../quant/round-tripped-model.ts';
 import { writeTinyModel } from '../../support/tiny-model.ts';
 
@@ -94,25 +94,10 @@ export function withOldLogprobs(batch: GrpoBatch, seed: number): GrpoBatch {
   return { groups: batch.groups.map((g) => ({ ...g, completions: g.completions.map((c) => ({ ...c, oldLogprobs: c.ids.map(() => -3 - 2 * random()) })) })) };
 }
 
-/** A GPU trainer's policy that keeps a copy of the gradient each step applies. */
-export class CapturingGpu implements DifferentiablePolicy {
-  captured = new Map<string, Float32Array>();
-  constructor(readonly trainer: GpuTrainer) {}
+/** A GPU trainer that keeps a copy of the gradient each step applies. */
+export class CapturingGpu extends GradientCapture {
   static async create(model: GpuModel, options: GpuTrainerOptions): Promise<CapturingGpu> {
     return new CapturingGpu(await GpuTrainer.create(model, options));
-  }
-  forward(sequences: readonly ScoredSequence[], temperature: number) {
-    return this.trainer.forward(sequences, temperature);
-  }
-  referenceLogprobs(sequences: readonly ScoredSequence[], temperature: number) {
-    return this.trainer.referenceLogprobs(sequences, temperature);
-  }
-  backward(dLogp: readonly ArrayLike<number>[]) {
-    return this.trainer.backward(dLogp);
-  }
-  async applyGradients() {
-    this.captured = await this.trainer.readGradients();
-    return this.trainer.applyGradients();
   }
 }
 
