@@ -7,7 +7,8 @@
 import type { DifferentiablePolicy, GradientStep, OptimizerOptions, ScoredSequence, SequenceScores } from '../../core/rl/index.ts';
 import type { LoraAdapter } from '../model/index.ts';
 import { adamwRef, clipCoefficient, globalNorm, learningRate, resolveSettings, sumSquaresRef, type AdamWSettings } from '../optim/index.ts';
-import { refLogprobs, type RefModel } from '../runtime/index.ts';
+import { entropyRef, logprobsRef } from '../kernels/index.ts';
+import { refForward, refLogprobs, type RefModel } from '../runtime/index.ts';
 import { refLogprobGradients } from './model-backward.ref.ts';
 
 /** One trained tensor: its values (updated in place), gradient and AdamW moments, all float64. */
@@ -68,11 +69,12 @@ export class RefTrainer implements DifferentiablePolicy {
   async forward(sequences: readonly ScoredSequence[], temperature: number): Promise<SequenceScores> {
     this.#last = { sequences, temperature };
     const scores: SequenceScores = { logprobs: [], entropy: [] };
+    const V = this.#model.config.vocabSize;
     for (const s of sequences) {
-      const zero = new Float64Array(s.ids.length - 1);
-      const g = refLogprobGradients(this.#model, [...s.ids], zero, { temperature, wrt: this.#options.wrt, ...this.#lora() });
-      scores.logprobs.push(g.logprobs.subarray(s.completionStart - 1));
-      scores.entropy.push(g.entropy.subarray(s.completionStart - 1));
+      const logits = refForward(this.#model, [...s.ids], this.#lora());
+      const R = s.ids.length - 1;
+      scores.logprobs.push(logprobsRef(logits, s.ids.slice(1), R, V, temperature).subarray(s.completionStart - 1));
+      scores.entropy.push(entropyRef(logits, R, V, temperature).subarray(s.completionStart - 1));
     }
     return scores;
   }
