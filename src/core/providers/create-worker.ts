@@ -7,7 +7,7 @@ import { createOpenAICompatibleWorker } from './openai-compatible/openai-compati
 import { createOpenAIWorker } from './openai/openai-chat-model.ts';
 import { createReplayWorker } from './replay/replay-chat-model.ts';
 import type { ReplayTable } from './replay/index.ts';
-import type { NetworkWorkerContext } from './shared/sdk-worker.ts';
+import type { NetworkWorkerContext } from './common/sdk-worker.ts';
 import { createSimulatedWorker } from './simulated/index.ts';
 import type { WorkerModel, WorkerSpec } from './types.ts';
 import { priceForWorker, type PriceOverrides } from '../pricing/index.ts';

@@ -2,7 +2,7 @@
  * Which key a worker uses under the CLI: the spec's own `keyEnv`, else the provider's usual variable.
  * Local OpenAI-compatible servers need none. Keys are looked up here and handed to the provider only.
  */
-import { isOpenRouter } from './shared/provider-identity.ts';
+import { isOpenRouter } from './common/provider-identity.ts';
 import type { WorkerSpec } from './types.ts';
 
 export interface ResolvedKey {

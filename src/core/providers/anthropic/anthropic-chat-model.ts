@@ -4,9 +4,9 @@
  * message is continued.
  */
 import type { WorkerModel, WorkerSpec } from '../types.ts';
-import { providerIdentity } from '../shared/provider-identity.ts';
-import { thinkingBudget } from '../shared/reasoning.ts';
-import { createSdkWorker, type NetworkWorkerContext } from '../shared/sdk-worker.ts';
+import { providerIdentity } from '../common/provider-identity.ts';
+import { thinkingBudget } from '../common/reasoning.ts';
+import { createSdkWorker, type NetworkWorkerContext } from '../common/sdk-worker.ts';
 
 /** The smallest thinking budget Anthropic accepts. */
 const MIN_THINKING_BUDGET = 1024;

@@ -1,8 +1,8 @@
 /** Google Gemini generateContent / streamGenerateContent, the key in `x-goog-api-key`, thinking by budget. */
 import type { WorkerModel, WorkerSpec } from '../types.ts';
-import { providerIdentity } from '../shared/provider-identity.ts';
-import { thinkingBudget } from '../shared/reasoning.ts';
-import { createSdkWorker, type NetworkWorkerContext } from '../shared/sdk-worker.ts';
+import { providerIdentity } from '../common/provider-identity.ts';
+import { thinkingBudget } from '../common/reasoning.ts';
+import { createSdkWorker, type NetworkWorkerContext } from '../common/sdk-worker.ts';
 
 export function createGoogleWorker(spec: WorkerSpec, context: NetworkWorkerContext): WorkerModel {
   const budget = thinkingBudget(spec.reasoning);

@@ -4,9 +4,9 @@
  */
 import { BatonError } from '../../errors/index.ts';
 import type { WorkerModel, WorkerSpec } from '../types.ts';
-import { providerIdentity } from '../shared/provider-identity.ts';
-import { reasoningEffort } from '../shared/reasoning.ts';
-import { createSdkWorker, type NetworkWorkerContext } from '../shared/sdk-worker.ts';
+import { providerIdentity } from '../common/provider-identity.ts';
+import { reasoningEffort } from '../common/reasoning.ts';
+import { createSdkWorker, type NetworkWorkerContext } from '../common/sdk-worker.ts';
 
 export function createOpenAICompatibleWorker(spec: WorkerSpec, context: NetworkWorkerContext): WorkerModel {
   const baseURL = spec.baseUrl;

@@ -1,8 +1,8 @@
 /** OpenAI chat completions: GPT-5 `reasoning_effort` from spec.reasoning, limits as `max_completion_tokens`. */
 import type { WorkerModel, WorkerSpec } from '../types.ts';
-import { providerIdentity } from '../shared/provider-identity.ts';
-import { reasoningEffort } from '../shared/reasoning.ts';
-import { createSdkWorker, type NetworkWorkerContext } from '../shared/sdk-worker.ts';
+import { providerIdentity } from '../common/provider-identity.ts';
+import { reasoningEffort } from '../common/reasoning.ts';
+import { createSdkWorker, type NetworkWorkerContext } from '../common/sdk-worker.ts';
 
 export function createOpenAIWorker(spec: WorkerSpec, context: NetworkWorkerContext): WorkerModel {
   const effort = reasoningEffort(spec.reasoning);

@@ -3,7 +3,7 @@ import { createAnthropicWorker } from '../../../../../src/core/providers/anthrop
 import type { WorkerSpec } from '../../../../../src/core/providers/types.ts';
 import { costUsd, priceFor } from '../../../../../src/core/pricing/index.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../../support/fake-provider-server.ts';
-import { expectSecretAbsent, rejectionOf } from '../shared/secret-check.ts';
+import { expectSecretAbsent, rejectionOf } from '../common/secret-check.ts';
 
 const KEY = 'sk-ant-test-KEY-0c9d2e';
 let server: FakeProviderServer;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reasoningEffort, thinkingBudget } from '../../../../../src/core/providers/shared/reasoning.ts';
+import { reasoningEffort, thinkingBudget } from '../../../../../src/core/providers/common/reasoning.ts';
 
 describe('reasoning settings', () => {
   it('passes budgets through and maps effort words to budgets', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterMs, retryInfoDelayMs } from '../../../../../src/core/providers/shared/retry-after.ts';
+import { retryAfterMs, retryInfoDelayMs } from '../../../../../src/core/providers/common/retry-after.ts';
 
 describe('retryAfterMs', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../../../src/core/errors/index.ts';
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, retrying, sleep } from '../../../../../src/core/providers/shared/retry.ts';
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, retrying, sleep } from '../../../../../src/core/providers/common/retry.ts';
 
 const retryable = (data?: Record<string, unknown>) => new BatonError({ code: 'provider/server', message: 'x', isRetryable: true, data });
 const policy = { attempts: 4, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 50 };

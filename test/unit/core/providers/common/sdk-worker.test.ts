@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAIWorker } from '../../../../../src/core/providers/openai/openai-chat-model.ts';
-import type { NetworkWorkerContext } from '../../../../../src/core/providers/shared/sdk-worker.ts';
+import type { NetworkWorkerContext } from '../../../../../src/core/providers/common/sdk-worker.ts';
 import type { WorkerSpec } from '../../../../../src/core/providers/types.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../../support/fake-provider-server.ts';
 import { expectSecretAbsent, rejectionOf } from './secret-check.ts';

@@ -3,7 +3,7 @@ import { createGoogleWorker } from '../../../../../src/core/providers/google/goo
 import type { WorkerSpec } from '../../../../../src/core/providers/types.ts';
 import { costUsd, priceFor } from '../../../../../src/core/pricing/index.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../../support/fake-provider-server.ts';
-import { expectSecretAbsent, rejectionOf } from '../shared/secret-check.ts';
+import { expectSecretAbsent, rejectionOf } from '../common/secret-check.ts';
 
 const KEY = 'AIza-test-KEY-4b8e';
 let server: FakeProviderServer;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleWorker } from '../../../../../src/core/providers/openai-compatible/openai-compatible-chat-model.ts';
 import type { WorkerSpec } from '../../../../../src/core/providers/types.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../../support/fake-provider-server.ts';
-import { expectSecretAbsent, rejectionOf } from '../shared/secret-check.ts';
+import { expectSecretAbsent, rejectionOf } from '../common/secret-check.ts';
 
 let server: FakeProviderServer;
 let spec: WorkerSpec;

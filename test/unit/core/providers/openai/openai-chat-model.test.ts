@@ -3,7 +3,7 @@ import { createOpenAIWorker } from '../../../../../src/core/providers/openai/ope
 import type { WorkerSpec } from '../../../../../src/core/providers/types.ts';
 import { costUsd, priceFor } from '../../../../../src/core/pricing/index.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../../support/fake-provider-server.ts';
-import { expectSecretAbsent, rejectionOf } from '../shared/secret-check.ts';
+import { expectSecretAbsent, rejectionOf } from '../common/secret-check.ts';
 
 const KEY = 'sk-test-openai-KEY-7f3a91';
 let server: FakeProviderServer;
