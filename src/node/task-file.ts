@@ -1,10 +1,11 @@
 /**
  * Task sets for training: a JSONL file of tasks {question, answer, kind, choices?, dataset?, itemId?}
- * (core's Task), or the experts pool's built-in set of MMLU and GSM8K questions read from data/.
+ * (core's Task), or one of the experts pool's built-in sets: MMLU and GSM8K questions read from data/
+ * ('experts'), or short generated questions of the same two kinds ('experts-short').
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { loadGsm8k, loadMmluCsv, parseJsonl } from '../core/bench/datasets/index.ts';
-import { expertsTaskSet, type TaskSplit } from '../core/providers/simulated/index.ts';
+import { expertsTaskSet, shortExpertsTaskSet, type TaskSplit } from '../core/providers/simulated/index.ts';
 import { TASK_KINDS, type Task, type TaskKind } from '../core/task.ts';
 import { CliError } from './io.ts';
 
@@ -37,4 +38,15 @@ export async function readExpertsTasks(seed: number): Promise<TaskSplit> {
   const mcq = (await Promise.all(files.map(async (f) => loadMmluCsv(await readFile(new URL(f, mmlu), 'utf8'), f.replace(/_test\.csv$/, ''))))).flat();
   const arithmetic = loadGsm8k(await readFile(new URL('gsm8k/test.jsonl', DATA), 'utf8'));
   return expertsTaskSet(mcq, arithmetic, { seed });
+}
+
+/** Names of the built-in task sets, which bring their own held-out split. */
+export const BUILT_IN_TASK_SETS = ['experts', 'experts-short'] as const;
+
+export function isBuiltInTaskSet(name: string): name is (typeof BUILT_IN_TASK_SETS)[number] {
+  return (BUILT_IN_TASK_SETS as readonly string[]).includes(name);
+}
+
+export async function readBuiltInTaskSet(name: (typeof BUILT_IN_TASK_SETS)[number], seed: number): Promise<TaskSplit> {
+  return name === 'experts' ? readExpertsTasks(seed) : shortExpertsTaskSet({ seed });
 }
