@@ -33,6 +33,8 @@ export interface RunEpisodeInput {
   pool: WorkerModel[];
   conductor: Conductor;
   options?: RunOptions;
+  /** A dollar cap shared with other runs (a reward server's total); replaces options.budgetUsd's own ledger. */
+  budget?: BudgetLedger;
   signal?: AbortSignal;
   onEvent?: RunEventListener;
   /**
@@ -94,7 +96,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const access = options.access ?? 'binary';
   const depth = options.recursionDepth ?? 0;
-  const budget = options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined;
+  const budget = input.budget ?? (options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined);
   const id = input.id ?? crypto.randomUUID();
   const createdAt = new Date().toISOString();
   const started = performance.now();
