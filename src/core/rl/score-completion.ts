@@ -8,7 +8,7 @@
  * Test: test/unit/core/rl/rollout.test.ts, test/unit/node/commands/serve-reward.test.ts.
  */
 import type { Episode } from '../episodes/index.ts';
-import { createFixedConductor, runEpisode, type BudgetLedger } from '../orchestra/index.ts';
+import { createFixedConductor, runEpisode, type BudgetLedger, type CallSlots } from '../orchestra/index.ts';
 import type { WorkerModel } from '../providers/index.ts';
 import { PAPER_REWARD, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
@@ -36,6 +36,8 @@ export interface ScoreOptions {
   conductorModel?: string;
   /** A dollar cap shared with other runs. */
   budget?: BudgetLedger;
+  /** A cap on worker calls in flight shared with other runs. */
+  slots?: CallSlots;
   signal?: AbortSignal;
 }
 
@@ -66,6 +68,7 @@ export async function scoreCompletion(task: Task, pool: readonly WorkerModel[], 
       tags: options.tags ?? [],
     },
     ...(options.budget ? { budget: options.budget } : {}),
+    ...(options.slots ? { slots: options.slots } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return { episode, ...trainingReward(episode) };
