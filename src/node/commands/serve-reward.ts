@@ -72,24 +72,23 @@ export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: Node
   const port = intFlag('port', values.port, DEFAULT_PORT)!;
   if (port < 0 || port > 65535) throw new CliError(`--port must be 0-65535, got ${port}`, 2);
   const attempts = positive('attempts', intFlag('attempts', values.attempts), 1);
+  const settings = {
+    host,
+    port,
+    ...(token !== undefined ? { token } : {}),
+    concurrency: positive('concurrency', intFlag('concurrency', values.concurrency, DEFAULT_CONCURRENCY), 1)!,
+    ...(values.budget !== undefined ? { budgetUsd: positive('budget', numberFlag('budget', values.budget), 0) } : {}),
+    maxSteps: positive('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS), 1)!,
+    maxBodyBytes: positive('max-body-bytes', intFlag('max-body-bytes', values['max-body-bytes'], DEFAULT_MAX_BODY), 1)!,
+    drainMs: positive('drain-timeout', intFlag('drain-timeout', values['drain-timeout'], 60_000), 0)!,
+  };
 
   const specs = await readPoolFlag(io, values.pool);
   const pool = await buildPool(specs, io.env, undefined, intFlag('seed', values.seed), attempts !== undefined ? { attempts } : undefined);
   const store = await openEpisodesDir(values.episodes, io, true);
   let server: RewardServer;
   try {
-    server = await startRewardServer({
-      pool,
-      host,
-      port,
-      ...(token !== undefined ? { token } : {}),
-      concurrency: positive('concurrency', intFlag('concurrency', values.concurrency, DEFAULT_CONCURRENCY), 1)!,
-      ...(values.budget !== undefined ? { budgetUsd: positive('budget', numberFlag('budget', values.budget), 0) } : {}),
-      maxSteps: positive('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS), 1)!,
-      maxBodyBytes: positive('max-body-bytes', intFlag('max-body-bytes', values['max-body-bytes'], DEFAULT_MAX_BODY), 1)!,
-      store,
-      drainMs: positive('drain-timeout', intFlag('drain-timeout', values['drain-timeout'], 60_000), 0)!,
-    });
+    server = await startRewardServer({ ...settings, pool, store });
   } catch (e) {
     await store.close();
     const code = (e as NodeJS.ErrnoException).code;
