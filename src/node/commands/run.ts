@@ -58,6 +58,12 @@ function defaultKind(answer: string | undefined): TaskKind {
   return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';
 }
 
+/** The recorded answers of --replay FILE flags (RouteLLM responses CSVs), merged; undefined without any. */
+export async function readReplayFlags(io: CliIo, files: string[] = []): Promise<ReplayTable | undefined> {
+  if (files.length === 0) return undefined;
+  return mergeReplayTables(await Promise.all(files.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))));
+}
+
 /** `retry` overrides the network workers' retry policy (a reward server may want a worker down to fail fast). */
 export async function buildPool(
   specs: WorkerSpec[],
@@ -170,11 +176,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const seed = intFlag('seed', values.seed);
 
   const specs = await readPoolFlag(io, values.pool!);
-  const replayFiles = values.replay ?? [];
-  const replay = replayFiles.length
-    ? mergeReplayTables(await Promise.all(replayFiles.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))))
-    : undefined;
-  const pool = await buildPool(specs, io.env, replay, seed);
+  const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay), seed);
   const conductor = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
 

@@ -8,7 +8,7 @@ import { openEpisodesDir } from '../episode-dir.ts';
 import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
 import { readPoolFlag } from '../pool-file.ts';
 import { isLoopback, startRewardServer, type RewardServer } from '../reward-server.ts';
-import { buildPool } from './run.ts';
+import { buildPool, readReplayFlags } from './run.ts';
 
 const DEFAULT_PORT = 8400;
 const DEFAULT_CONCURRENCY = 32;
@@ -33,6 +33,7 @@ options:
   --max-steps N          most steps per workflow (default ${DEFAULT_MAX_STEPS})
   --attempts N           tries per worker call, backoff 2-30 s between them (default 5)
   --seed S               seed of every simulated worker
+  --replay FILE          a RouteLLM responses CSV for "replay" workers (repeatable)
   --max-body-bytes N     largest request body (default ${DEFAULT_MAX_BODY})
   --drain-timeout MS     on SIGINT/SIGTERM, how long requests in flight may finish before they are stopped (default 60000)
 `;
@@ -54,6 +55,7 @@ export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: Node
     'max-steps': { type: 'string' },
     attempts: { type: 'string' },
     seed: { type: 'string' },
+    replay: { type: 'string', multiple: true },
     'max-body-bytes': { type: 'string' },
     'drain-timeout': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -84,7 +86,8 @@ export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: Node
   };
 
   const specs = await readPoolFlag(io, values.pool);
-  const pool = await buildPool(specs, io.env, undefined, intFlag('seed', values.seed), attempts !== undefined ? { attempts } : undefined);
+  const replay = await readReplayFlags(io, values.replay);
+  const pool = await buildPool(specs, io.env, replay, intFlag('seed', values.seed), attempts !== undefined ? { attempts } : undefined);
   const store = await openEpisodesDir(values.episodes, io, true);
   let server: RewardServer;
   try {
