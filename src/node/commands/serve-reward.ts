@@ -100,15 +100,22 @@ export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: Node
   }
   io.stdout(`${JSON.stringify({ url: server.url, reward: `${server.url}/v1/reward`, health: `${server.url}/health`, pool: pool.map((w) => w.spec.id), episodes: store.dir })}\n`);
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    const on = (s: NodeJS.Signals) => {
-      for (const name of stopOn) process.off(name, on);
-      resolve(s);
-    };
-    for (const name of stopOn) process.on(name, on);
-  });
-  io.stderr(`baton serve-reward: ${signal}: taking no new requests; finishing ${server.health().inFlight} in flight\n`);
-  const { served, stopped } = await server.close();
-  io.stderr(`baton serve-reward: stopped after ${served} requests${stopped ? `; ${stopped} cut short by the shutdown were answered 503` : ''}\n`);
+  // The first signal drains; another stops the runs in flight at once, and they are still answered (503).
+  let signals = 0;
+  let stopping: (signal: NodeJS.Signals) => void = () => {};
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signals++ === 0) return stopping(signal);
+    io.stderr(`baton serve-reward: ${signal} again: stopping the runs in flight; their requests are answered 503\n`);
+    server.stopNow();
+  };
+  for (const name of stopOn) process.on(name, onSignal);
+  try {
+    const signal = await new Promise<NodeJS.Signals>((resolve) => (stopping = resolve));
+    io.stderr(`baton serve-reward: ${signal}: taking no new requests; finishing ${server.health().inFlight} in flight (${signal} again to stop them now)\n`);
+    const { served, stopped } = await server.close();
+    io.stderr(`baton serve-reward: stopped after ${served} requests${stopped ? `; ${stopped} cut short by the shutdown were answered 503` : ''}\n`);
+  } finally {
+    for (const name of stopOn) process.off(name, onSignal);
+  }
   return 0;
 }

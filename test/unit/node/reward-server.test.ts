@@ -141,18 +141,21 @@ describe('reward server', () => {
   });
 
   it('holds worker calls across requests to --concurrency, queueing the rest', async () => {
-    const worker: WorkerSpec = { id: 'slow', provider: 'openai-compatible', model: 'slow-model', baseUrl: `${fake.url}/v1`, price: { input: 1, output: 1 } };
+    const worker: WorkerSpec = { id: 'slow', provider: 'openai-compatible', model: 'slower-model', baseUrl: `${fake.url}/v1`, price: { input: 1, output: 1 } };
+    fake.scriptModel('slower-model', ...Array.from({ length: 6 }, () => ({ text: 'So <answer>391</answer>', firstByteDelayMs: 400 })));
     const { server } = await start([worker], { concurrency: 2 });
     const requests = [0, 1, 2].map(() => post(server, { items: [0, 1].map(() => ({ completion: plan(0), ...QUESTION })) }));
-    await new Promise((r) => setTimeout(r, 80));
+    // All six calls are asked for within the first call's 400 ms: two run, four wait.
+    const calls = () => server.health().workerCalls as { running: number; queued: number };
+    for (let waited = 0; calls().running + calls().queued < 6 && waited < 300; waited += 10) await new Promise((r) => setTimeout(r, 10));
     expect(server.health()).toMatchObject({ workerCalls: { running: 2, queued: 4, limit: 2 } });
     const bodies = await Promise.all(requests.map(async (r) => (await r).json()));
     for (const b of bodies) expect(b.rewards).toEqual([1, 1]);
     await fake.settled();
-    const calls = fake.requests.filter((r) => r.method === 'POST');
-    expect(calls).toHaveLength(6);
+    const seen = fake.requests.filter((r) => r.method === 'POST');
+    expect(seen).toHaveLength(6);
     // Most calls open at once, from the times the fake server saw each one arrive and close.
-    const events = calls.flatMap((c) => [
+    const events = seen.flatMap((c) => [
       { t: c.at, d: 1 },
       { t: c.closedAt!, d: -1 },
     ]);

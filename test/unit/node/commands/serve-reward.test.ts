@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../../src/node/cli.ts';
+import { serveRewardCommand } from '../../../../src/node/commands/serve-reward.ts';
 import { EpisodeDirStore } from '../../../../src/node/episode-dir.ts';
 import { recordingIo } from '../../../support/cli-io.ts';
 
@@ -144,6 +145,33 @@ describe('baton serve-reward (its own process)', () => {
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/SIGTERM: taking no new requests; finishing 1 in flight/);
     expect(stderr).toMatch(/stopped after \d+ requests/);
+  });
+});
+
+describe('baton serve-reward (signals, in-process)', () => {
+  it('a second signal stops the runs in flight at once: their request is answered 503 with the reason, the command exits 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'baton-serve-reward-signal-'));
+    try {
+      await writeFile(join(dir, 'pool.json'), JSON.stringify([sim('slow', 1, 20_000)]));
+      const io = recordingIo(dir);
+      const command = serveRewardCommand(['--pool', 'pool.json', '--port', '0', '--episodes', 'eps'], io, ['SIGUSR2']);
+      while (!io.out.includes('\n')) await new Promise((r) => setTimeout(r, 20));
+      const item = { completion: 'model_id = [0]\nsubtasks = ["Solve it."]\naccess_list = [[]]', question: 'What is 17 * 23?', answer: '391', kind: 'number' };
+      const inFlight = fetch(JSON.parse(io.out).reward, { method: 'POST', body: JSON.stringify({ items: [item] }) });
+      await new Promise((r) => setTimeout(r, 200));
+      process.emit('SIGUSR2', 'SIGUSR2');
+      await new Promise((r) => setTimeout(r, 100));
+      process.emit('SIGUSR2', 'SIGUSR2');
+      const res = await inFlight;
+      expect(res.status).toBe(503);
+      expect((await res.json()).error).toMatch(/shut down before these 1 completions were scored/);
+      expect(await command).toBe(0);
+      expect(io.err).toMatch(/SIGUSR2 again: stopping the runs in flight/);
+      expect(io.err).toMatch(/1 cut short by the shutdown were answered 503/);
+      expect(process.listenerCount('SIGUSR2')).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
