@@ -133,7 +133,7 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
     const maxTokens = options.maxTokens ?? worker.spec.maxTokens ?? DEFAULT_STEP_MAX_TOKENS;
     let freeSlot: (() => void) | undefined;
     try {
-      freeSlot = await ctx.slots?.acquire(ctx.signal);
+      if (ctx.slots) freeSlot = await ctx.slots.acquire(ctx.signal);
     } catch (e) {
       return fail(record, toBatonError(e, 'run/aborted'));
     }
