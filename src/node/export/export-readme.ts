@@ -59,7 +59,7 @@ or, on the Conductor page, "a model of your own on Baton's engine" with the base
 
 or load that folder on the Conductor page.`;
   return `${verlMerge}${load} Baton reads adapters in PEFT's layout as PEFT and TRL write them (tested with an
-adapter written by an independent writer: test/unit/engine/model/lora.python-writer.test.ts in Baton's repository).`;
+adapter written by an independent writer: test/engine/node/commands/logprobs.python-adapter.test.ts in Baton's repository).`;
 }
 
 export function exportReadme(f: ReadmeFacts): string {
