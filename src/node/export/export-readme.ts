@@ -17,12 +17,12 @@ const R = PAPER_RECIPE;
 
 function columns(engine: ReadmeFacts['engine']): string {
   return engine === 'trl'
-    ? `- \`prompt\`: Baton's Conductor prompt as chat messages (system, user, and the assistant prefill that TRL continues)
-- \`question\`, \`answer\`, \`kind\`, \`choices\`: what the reward server grades with (TRL passes them to the reward function)`
-    : `- \`data_source\`, \`ability\` (the task kind)
-- \`prompt\`: Baton's Conductor prompt as chat messages (system, user; verl adds the generation prompt itself, so the
-  assistant prefill Baton's own sampler continues is left out and the Conductor starts its reasoning on its own)
-- \`reward_model\`: \`{style: "rule", ground_truth}\`; \`extra_info\`: \`{split, index, question, kind, choices, item_id}\``;
+    ? `  - \`prompt\`: Baton's Conductor prompt as chat messages (system, user, and the assistant prefill that TRL continues)
+  - \`question\`, \`answer\`, \`kind\`, \`choices\`: what the reward server grades with (TRL passes them to the reward function)`
+    : `  - \`data_source\`, \`ability\` (the task kind)
+  - \`prompt\`: Baton's Conductor prompt as chat messages (system, user; verl adds the generation prompt itself, so the
+    assistant prefill Baton's own sampler continues is left out and the Conductor starts its reasoning on its own)
+  - \`reward_model\`: \`{style: "rule", ground_truth}\`; \`extra_info\`: \`{split, index, question, kind, choices, item_id}\``;
 }
 
 function trainStep(f: ReadmeFacts): string {
@@ -93,7 +93,8 @@ ${R.temperature}, top-p ${R.topP}, ${R.maxCompletionTokens} new tokens, bf16 wit
 ${EXPORT_DEFAULTS.maxPromptTokens} tokens (Baton's prompt is about 1,000).
 
 ## 1. Start the reward server
-On a machine that can call the workers (their API keys in its environment) and that the trainer can reach:
+On a machine that can call the workers (their API keys in its environment) and that the trainer can reach, in a
+checkout of Baton with this directory's pool.json:
 
     npx baton serve-reward --pool pool.json --max-steps ${f.maxSteps} --port 8400 --concurrency 64 --budget 100
 
