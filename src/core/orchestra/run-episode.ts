@@ -6,6 +6,7 @@ import { computeReward, gradeAnswer, isGradable, type RewardScheme } from '../re
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, buildRecursionTurn, DEFAULT_MAX_STEPS, parseWorkflow, type AccessMode } from '../workflow/index.ts';
 import { BudgetLedger } from './budget.ts';
+import type { CallSlots } from './call-slots.ts';
 import type { Conductor, ConductorOutput } from './conductor.ts';
 import type { RunEventListener } from './events.ts';
 import { executeWorkflow, sharedSteps, type StepOptions } from './execute-workflow.ts';
@@ -33,6 +34,10 @@ export interface RunEpisodeInput {
   pool: WorkerModel[];
   conductor: Conductor;
   options?: RunOptions;
+  /** A dollar cap shared with other runs (a reward server's total); replaces options.budgetUsd's own ledger. */
+  budget?: BudgetLedger;
+  /** A cap on worker calls in flight shared with other runs. */
+  slots?: CallSlots;
   signal?: AbortSignal;
   onEvent?: RunEventListener;
   /**
@@ -94,7 +99,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const access = options.access ?? 'binary';
   const depth = options.recursionDepth ?? 0;
-  const budget = options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined;
+  const budget = input.budget ?? (options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined);
   const id = input.id ?? crypto.randomUUID();
   const createdAt = new Date().toISOString();
   const started = performance.now();
@@ -197,7 +202,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
     }
     record.workflow = parsed.workflow;
     emit({ type: 'conductor-done', round, completion: output.text, workflow: parsed.workflow, ...spent });
-    const result = await executeWorkflow(parsed.workflow, { task, pool, previousRound, options, budget, signal, onEvent: emit, round });
+    const result = await executeWorkflow(parsed.workflow, { task, pool, previousRound, options, budget, slots: input.slots, signal, onEvent: emit, round });
     record.steps = result.steps;
     record.final = result.final;
     final = result.final;

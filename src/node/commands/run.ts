@@ -17,14 +17,14 @@ import {
   type StepRecord,
 } from '../../core/episodes/index.ts';
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
-import { DEMO_POOL, loadProviders, resolveApiKey, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
+import { loadProviders, resolveApiKey, type RetryPolicy, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
 import { TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { openEpisodesDir } from '../episode-dir.ts';
-import { parsePoolFile } from '../pool-file.ts';
+import { readPoolFlag } from '../pool-file.ts';
 
 const USAGE = `usage: baton run --task TEXT --pool pool.json --conductor SPEC [options]
 
@@ -36,7 +36,8 @@ options:
   --answer A           its gold answer (then the run is graded)
   --kind K             ${TASK_KINDS.join(' | ')} (default: number for a numeric answer, exact otherwise, open without one)
   --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment.
-                       'demo' is the built-in pool of four simulated workers (no keys, no network)
+                       'demo' is the built-in pool of four simulated workers (no keys, no network), 'experts'
+                       the simulated pool where only routing by kind works
   --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
   --seed S             seed of every simulated worker
@@ -57,12 +58,25 @@ function defaultKind(answer: string | undefined): TaskKind {
   return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';
 }
 
-export async function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayTable | undefined, seed: number | undefined): Promise<WorkerModel[]> {
+/** The recorded answers of --replay FILE flags (RouteLLM responses CSVs), merged; undefined without any. */
+export async function readReplayFlags(io: CliIo, files: string[] = []): Promise<ReplayTable | undefined> {
+  if (files.length === 0) return undefined;
+  return mergeReplayTables(await Promise.all(files.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))));
+}
+
+/** `retry` overrides the network workers' retry policy (a reward server may want a worker down to fail fast). */
+export async function buildPool(
+  specs: WorkerSpec[],
+  env: CliIo['env'],
+  replay: ReplayTable | undefined,
+  seed: number | undefined,
+  retry?: Partial<RetryPolicy>,
+): Promise<WorkerModel[]> {
   const { createWorkerModel } = await loadProviders();
   return specs.map((raw) => {
     const spec = seed !== undefined && raw.simulated ? { ...raw, simulated: { ...raw.simulated, seed } } : raw;
     const { key, keyName } = resolveApiKey(spec, env);
-    return createWorkerModel(spec, { apiKey: key, keyName, replay });
+    return createWorkerModel(spec, { apiKey: key, keyName, replay, ...(retry ? { retry } : {}) });
   });
 }
 
@@ -161,12 +175,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (options.maxSteps! < 1) throw new CliError('--max-steps must be at least 1', 2);
   const seed = intFlag('seed', values.seed);
 
-  const specs = values.pool === 'demo' ? [...DEMO_POOL] : parsePoolFile(await readTextFlag(io, 'pool', values.pool!), values.pool);
-  const replayFiles = values.replay ?? [];
-  const replay = replayFiles.length
-    ? mergeReplayTables(await Promise.all(replayFiles.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))))
-    : undefined;
-  const pool = await buildPool(specs, io.env, replay, seed);
+  const specs = await readPoolFlag(io, values.pool!);
+  const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay), seed);
   const conductor = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
 
