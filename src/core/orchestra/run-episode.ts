@@ -41,6 +41,8 @@ export interface RunEpisodeInput {
    * it keeps a run cut off by a closed or reloaded page (whose end never comes) instead of losing it.
    */
   onCheckpoint?: (episode: Episode) => void;
+  /** A dollar cap shared with other runs (an evaluation's): used instead of one made from options.budgetUsd. */
+  budget?: BudgetLedger;
 }
 
 /** What a checkpoint says happened, should the run never finish. */
@@ -94,7 +96,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const access = options.access ?? 'binary';
   const depth = options.recursionDepth ?? 0;
-  const budget = options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined;
+  const budget = input.budget ?? (options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined);
   const id = input.id ?? crypto.randomUUID();
   const createdAt = new Date().toISOString();
   const started = performance.now();
