@@ -38,6 +38,7 @@ options:
   --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment.
                        'demo' is the built-in pool of four simulated workers (no keys, no network)
   --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
+  --lora DIR           a LoRA adapter for an engine: Conductor that names none
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
   --seed S             seed of every simulated worker
   --recursion N        recursion rounds after the first (default 0)
@@ -121,6 +122,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     kind: { type: 'string' },
     pool: { type: 'string' },
     conductor: { type: 'string' },
+    lora: { type: 'string' },
     replay: { type: 'string', multiple: true },
     seed: { type: 'string' },
     recursion: { type: 'string' },
@@ -167,7 +169,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     ? mergeReplayTables(await Promise.all(replayFiles.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))))
     : undefined;
   const pool = await buildPool(specs, io.env, replay, seed);
-  const conductor = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd });
+  const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd, env: io.env, ...(values.lora ? { lora: values.lora } : {}) });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
 
   const controller = new AbortController();
@@ -178,6 +180,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     episode = await runEpisode({ task, pool, conductor, options, signal: controller.signal });
   } finally {
     process.off('SIGINT', stop);
+    close();
   }
 
   if (!values['no-save']) {

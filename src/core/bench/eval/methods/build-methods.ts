@@ -31,11 +31,13 @@ function workerIndex(id: string, workers: readonly WorkerSpec[], method: string)
   return i;
 }
 
+/** A pool worker playing the Conductor, at the paper's temperature for a prompted Conductor (1). */
+export const poolWorkerConductor = (id: string) => (run: Pick<MethodRun, 'pool'>) => createWorkerConductor(run.pool.find((w) => w.spec.id === id)!, { temperature: 1 });
+
 async function conductorMethod(name: string, spec: ConductorSpec, ctx: MethodContext): Promise<EvalMethod> {
   if (spec.kind === 'worker') {
     workerIndex(spec.id, ctx.workers, name);
-    // The paper's sampling for a prompted Conductor: temperature 1.
-    return { name, conductor: (run) => createWorkerConductor(run.pool.find((w) => w.spec.id === spec.id)!, { temperature: 1 }) };
+    return { name, conductor: poolWorkerConductor(spec.id) };
   }
   return { name, conductor: await ctx.resolveConductor(spec) };
 }

@@ -17,15 +17,13 @@ export interface PolicyConductorOptions {
   constraint?: ConstraintForPool;
 }
 
-/** Chains calls on one policy so that concurrent runs take turns. */
-export function serialised(policy: Policy): Policy {
-  let last: Promise<unknown> = Promise.resolve();
-  const turn = <T>(f: () => Promise<T>): Promise<T> => {
-    const next = last.then(f, f);
-    last = next.catch(() => {});
-    return next;
-  };
-  return { ...policy, generateGroup: (prompt, options) => turn(() => policy.generateGroup(prompt, options)) };
+/** The last call queued on each policy: concurrent runs take turns on it. */
+const queues = new WeakMap<Policy, Promise<unknown>>();
+
+function inTurn<T>(policy: Policy, f: () => Promise<T>): Promise<T> {
+  const next = (queues.get(policy) ?? Promise.resolve()).then(f, f);
+  queues.set(policy, next.catch(() => {}));
+  return next;
 }
 
 export function createPolicyConductor(policy: Policy, options: PolicyConductorOptions): Conductor {
@@ -33,14 +31,14 @@ export function createPolicyConductor(policy: Policy, options: PolicyConductorOp
   return {
     info: { ...options.info, sampling: { temperature: options.temperature, maxNewTokens: options.maxNewTokens, seed: options.seed } },
     async generate(req) {
-      const [completion] = await policy.generateGroup(req.messages, {
+      const [completion] = await inTurn(policy, () => policy.generateGroup(req.messages, {
         n: 1,
         maxNewTokens: options.maxNewTokens,
         sampling: { temperature: options.temperature, seed: options.seed },
         continueFinal: req.messages.at(-1)?.role === 'assistant',
         ...(constrained ? { constraint: constrained.constraint, stopTokens: constrained.eosIds } : {}),
         ...(req.signal ? { signal: req.signal } : {}),
-      });
+      }));
       req.onDelta?.(completion.text);
       return { text: completion.text, tokenIds: completion.tokens, logprobs: completion.logprobs };
     },
