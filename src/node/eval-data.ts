@@ -33,7 +33,10 @@ const DATA = new URL('../../data/', import.meta.url);
 export const BUILT_IN_DATASETS = ['math500', 'gsm8k', 'mmlu', 'aime2024', 'humaneval'] as const;
 
 export interface DatasetRequest {
+  /** As the user wrote it: names the set in messages and episodes. */
   dataset: string;
+  /** The file it names, resolved once (so a resumed run reads the same file from anywhere). */
+  file?: string;
   map?: string;
   subjects?: string[];
   /** Kind of rows that name none (user data). */
@@ -136,7 +139,7 @@ export async function loadDataset(req: DatasetRequest): Promise<LoadedDataset> {
     rows = read.rows;
     name = `${hub.dataset}:${read.config}:${read.split}`;
   } else {
-    rows = await fileRows(resolve(req.cwd, req.dataset), req.dataset);
+    rows = await fileRows(req.file ?? resolve(req.cwd, req.dataset), req.dataset);
     name = req.dataset;
   }
   const { tasks, bad } = mapRows(rows, map, { defaultKind: req.kind, dataset: name });

@@ -70,6 +70,8 @@ options:
 interface EvalSettings {
   id: string;
   dataset: string;
+  /** The data file --dataset names, absolute. */
+  datasetFile?: string;
   map?: string;
   kind: TaskKind;
   skipBad: boolean;
@@ -133,7 +135,8 @@ function settingsFromFlags(values: Values, io: CliIo): EvalSettings {
   const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
   return {
     id: crypto.randomUUID().slice(0, 8),
-    dataset: isFile ? path(values.dataset!) : values.dataset!,
+    dataset: values.dataset!,
+    ...optional('datasetFile', isFile ? path(values.dataset!) : undefined),
     ...optional('map', values.map),
     kind,
     skipBad: values['skip-bad'] ?? false,
@@ -194,6 +197,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   let lastHubLine = 0;
   const data = await loadDataset({
     dataset: settings.dataset,
+    ...(settings.datasetFile ? { file: settings.datasetFile } : {}),
     ...(settings.map ? { map: settings.map } : {}),
     ...(settings.subjects ? { subjects: settings.subjects } : {}),
     kind: settings.kind,
