@@ -37,13 +37,13 @@ export function parseConductorFlag(text: string): ConductorSpec {
   }
 }
 
-async function fixedConductor(file: string, cwd: string): Promise<ConductorMaker> {
+async function fixedConductor(file: string, cwd: string, where: string): Promise<ConductorMaker> {
   const path = resolve(cwd, file);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new CliError(`fixed:${file}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    throw new CliError(`${where}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
   }
   return { make: () => createFixedConductor(text, file), close: () => {} };
 }
@@ -68,13 +68,16 @@ async function remoteConductor(spec: Extract<ConductorSpec, { kind: 'remote' }>,
   return { make: (run) => createWorkerConductor(run.record(worker), { temperature: 1, maxTokens: CONDUCTOR_MAX_NEW_TOKENS }), close: () => {} };
 }
 
-/** A Conductor maker for a choice over a pool of `workers`; worker:<id> checks the id against `poolIds`. */
-export async function conductorMaker(spec: ConductorSpec, ctx: ConductorContext, poolIds: readonly string[]): Promise<ConductorMaker> {
+/**
+ * A Conductor maker for a choice over the pool `poolIds` (worker:<id> is checked against it); `where`
+ * names the flag in messages.
+ */
+export async function conductorMaker(spec: ConductorSpec, ctx: ConductorContext, poolIds: readonly string[], where: string): Promise<ConductorMaker> {
   switch (spec.kind) {
     case 'fixed':
-      return fixedConductor(spec.file, ctx.cwd);
+      return fixedConductor(spec.file, ctx.cwd, where);
     case 'worker':
-      if (!poolIds.includes(spec.id)) throw new CliError(`worker:${spec.id}: no worker "${spec.id}" in the pool (ids: ${poolIds.join(', ')}).`, 2);
+      if (!poolIds.includes(spec.id)) throw new CliError(`${where}: no worker "${spec.id}" in the pool (ids: ${poolIds.join(', ')}).`, 2);
       return { make: poolWorkerConductor(spec.id), close: () => {} };
     case 'engine':
       return engineConductor(spec, ctx, poolIds.length);
@@ -85,7 +88,7 @@ export async function conductorMaker(spec: ConductorSpec, ctx: ConductorContext,
 
 /** The one Conductor of `baton run`. */
 export async function conductorFromSpec(text: string, ctx: ConductorContext & { pool: WorkerModel[] }): Promise<ConductorMaker & { conductor: Conductor }> {
-  const maker = await conductorMaker(parseConductorFlag(text), ctx, ctx.pool.map((w) => w.spec.id));
+  const maker = await conductorMaker(parseConductorFlag(text), ctx, ctx.pool.map((w) => w.spec.id), `--conductor ${text}`);
   const seed = Math.floor(Math.random() * 2 ** 32);
   return { ...maker, conductor: maker.make({ seed, pool: ctx.pool, record: (w) => w }) };
 }

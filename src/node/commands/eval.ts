@@ -231,8 +231,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     const built = await buildMethods(settings.methods, {
       workers: specs,
       maxSteps: settings.maxSteps,
-      resolveConductor: async (spec) => {
-        const maker = await conductorMaker(spec, { cwd: io.cwd, env: io.env, ...(settings.lora ? { lora: settings.lora } : {}) }, specs.map((w) => w.id));
+      resolveConductor: async (spec, method) => {
+        const maker = await conductorMaker(spec, { cwd: io.cwd, env: io.env, ...(settings.lora ? { lora: settings.lora } : {}) }, specs.map((w) => w.id), `--method ${method}`);
         makers.push(maker);
         return maker.make;
       },

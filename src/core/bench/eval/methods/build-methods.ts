@@ -14,7 +14,7 @@ export interface MethodContext {
   workers: readonly WorkerSpec[];
   maxSteps: number;
   /** Builds a Conductor that needs the outside world: a plan file, a model on the GPU, a remote endpoint. */
-  resolveConductor: (spec: Exclude<ConductorSpec, { kind: 'worker' }>) => Promise<(run: MethodRun) => Conductor>;
+  resolveConductor: (spec: Exclude<ConductorSpec, { kind: 'worker' }>, method: string) => Promise<(run: MethodRun) => Conductor>;
 }
 
 export interface BuiltMethods {
@@ -39,7 +39,7 @@ async function conductorMethod(name: string, spec: ConductorSpec, ctx: MethodCon
     workerIndex(spec.id, ctx.workers, name);
     return { name, conductor: poolWorkerConductor(spec.id) };
   }
-  return { name, conductor: await ctx.resolveConductor(spec) };
+  return { name, conductor: await ctx.resolveConductor(spec, name) };
 }
 
 export async function buildMethods(names: readonly string[], ctx: MethodContext): Promise<BuiltMethods> {
