@@ -55,7 +55,7 @@ async function engineConductor(spec: Extract<ConductorSpec, { kind: 'engine' }>,
   const policy = new EnginePolicy(loaded.model, loaded.tokenizer!);
   const info = { runtime: 'engine', model: spec.model, ...(lora ? { adapter: lora } : {}) };
   return {
-    make: (run) => createPolicyConductor(policy, { info, workers, maxNewTokens: CONDUCTOR_MAX_NEW_TOKENS, temperature: 1, seed: run.seed }),
+    make: (run) => createPolicyConductor(policy, { info, workers, maxNewTokens: spec.maxTokens ?? CONDUCTOR_MAX_NEW_TOKENS, temperature: 1, seed: run.seed }),
     close: () => loaded.close(),
   };
 }

@@ -11,7 +11,7 @@ export type ConductorSpec =
   /** A pool worker plays the Conductor with Baton's prompt (the paper's prompted frontier Conductor). */
   | { kind: 'worker'; id: string }
   /** A model directory on Baton's engine, with an optional LoRA adapter (PEFT layout). */
-  | { kind: 'engine'; model: string; lora?: string }
+  | { kind: 'engine'; model: string; lora?: string; maxTokens?: number }
   /** An OpenAI-compatible endpoint serving a Conductor (e.g. vLLM with a trained adapter). */
   | { kind: 'remote'; model: string; baseUrl: string };
 
@@ -27,7 +27,7 @@ export type MethodSpec =
 
 export const CONDUCTOR_SPEC_HELP =
   'fixed:<file> (a completion text read from a file), worker:<id> (a pool worker plays the Conductor), ' +
-  'engine:<model dir>[,lora=<adapter dir>] (a model on Baton\'s engine) or remote:<model>@<base URL> (an OpenAI-compatible endpoint)';
+  'engine:<model dir>[,lora=<adapter dir>][,max-tokens=N] (a model on Baton\'s engine) or remote:<model>@<base URL> (an OpenAI-compatible endpoint)';
 
 export const METHOD_SPEC_HELP =
   'conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] | random | round-robin | ' +
@@ -47,10 +47,14 @@ export function parseConductorSpec(text: string): ConductorSpec {
   if (kind === 'worker' && arg !== '') return { kind, id: arg };
   if (kind === 'engine' && arg !== '') {
     const [model, ...options] = arg.split(',');
-    const lora = options.find((o) => o.startsWith('lora='))?.slice(5);
-    const unknown = options.filter((o) => !o.startsWith('lora='));
-    if (model === '' || unknown.length > 0 || lora === '') throw invalid(`Conductor "${text}": write engine:<model dir> or engine:<model dir>,lora=<adapter dir>.`);
-    return { kind, model, ...(lora ? { lora } : {}) };
+    const option = (name: string) => options.find((o) => o.startsWith(`${name}=`))?.slice(name.length + 1);
+    const lora = option('lora');
+    const maxTokens = option('max-tokens');
+    const known = options.every((o) => /^(lora|max-tokens)=./.test(o));
+    if (model === '' || !known || (maxTokens !== undefined && !/^[1-9]\d*$/.test(maxTokens))) {
+      throw invalid(`Conductor "${text}": write engine:<model dir>, with ,lora=<adapter dir> and ,max-tokens=N if wanted.`);
+    }
+    return { kind, model, ...(lora ? { lora } : {}), ...(maxTokens ? { maxTokens: Number(maxTokens) } : {}) };
   }
   if (kind === 'remote') {
     const at = arg.lastIndexOf('@');

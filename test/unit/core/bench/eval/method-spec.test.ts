@@ -30,12 +30,14 @@ describe('parseConductorSpec', () => {
     expect(parseConductorSpec('worker:claude')).toEqual({ kind: 'worker', id: 'claude' });
     expect(parseConductorSpec('engine:models/tiny')).toEqual({ kind: 'engine', model: 'models/tiny' });
     expect(parseConductorSpec('engine:models/tiny,lora=runs/a/adapter')).toEqual({ kind: 'engine', model: 'models/tiny', lora: 'runs/a/adapter' });
+    expect(parseConductorSpec('engine:m,max-tokens=64,lora=a')).toEqual({ kind: 'engine', model: 'm', lora: 'a', maxTokens: 64 });
     expect(parseConductorSpec('remote:my-conductor@http://localhost:8000/v1')).toEqual({ kind: 'remote', model: 'my-conductor', baseUrl: 'http://localhost:8000/v1' });
   });
 
   it('refuses incomplete choices with the form to write', () => {
     expect(() => parseConductorSpec('fixed:')).toThrow(/fixed:<file>/);
-    expect(() => parseConductorSpec('engine:dir,rank=4')).toThrow(/engine:<model dir>,lora=<adapter dir>/);
+    expect(() => parseConductorSpec('engine:dir,rank=4')).toThrow(/engine:<model dir>, with ,lora=<adapter dir>/);
+    expect(() => parseConductorSpec('engine:dir,max-tokens=0')).toThrow(/max-tokens=N/);
     expect(() => parseConductorSpec('remote:model')).toThrow(/remote:<model>@<base URL>/);
     expect(() => parseConductorSpec('remote:@http://x')).toThrow(/remote:<model>@<base URL>/);
   });
