@@ -31,7 +31,7 @@ import { outputDir } from '../out-dir.ts';
 import { parsePoolFile } from '../pool-file.ts';
 import { buildPool } from './run.ts';
 
-const USAGE = `usage: baton eval --dataset D --pool P --method M [--method M ...] --out DIR [options]
+const USAGE = `usage: baton eval --dataset D --pool P --method M [--method M ...] [--out DIR] [options]
        baton eval --out DIR --resume [--budget USD] [--concurrency K]
 
 Runs every method on every item, --repeats times, and reports accuracy (± standard error over items),
@@ -62,7 +62,7 @@ options:
   --timeout MS         time limit of each worker call
   --hf-endpoint URL    the datasets server (default: $BATON_HF_ENDPOINT, else Hugging Face's)
   --cache-dir DIR      where Hub pages are kept (default: $BATON_CACHE_DIR, else ./.baton-cache)
-  --out DIR            a new or empty directory (with --resume: the evaluation to continue)
+  --out DIR            a new or empty directory (default ./eval-<id>; with --resume: the evaluation to continue)
   --resume             continue the evaluation in --out
 `;
 
@@ -191,7 +191,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     if (values.concurrency !== undefined) settings.concurrency = atLeast('concurrency', intFlag('concurrency', values.concurrency), 1)!;
   } else {
     settings = settingsFromFlags(values, io);
-    out = await outputDir(io, values.out, []);
+    out = await outputDir(io, values.out ?? `eval-${settings.id}`, []);
   }
 
   let lastHubLine = 0;
@@ -288,9 +288,9 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     await writeFile(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
     await writeFile(join(out, 'report.md'), reportMarkdown(report));
     await writeFile(join(out, 'plot.svg'), reportPlotSvg(report));
-    io.stdout(reportMarkdown(report));
+    io.stdout(`${reportMarkdown(report)}\nwritten to ${out}\n`);
     if (result.overBudget) io.stderr(`stopped: the --budget of $${settings.budgetUsd} is spent; ${result.remaining} runs left (raise it and --resume)\n`);
-    if (result.stopped) io.stderr(`stopped with ${result.remaining} runs left; continue with: baton eval --out ${values.out} --resume\n`);
+    if (result.stopped) io.stderr(`stopped with ${result.remaining} runs left; continue with: baton eval --out ${out} --resume\n`);
     return result.stopped ? 130 : 0;
   } finally {
     process.off('SIGINT', stop);

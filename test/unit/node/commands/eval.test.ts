@@ -72,7 +72,7 @@ describe('baton eval on a user file', () => {
     expect(new Set(episodes.map((e) => e.task.itemId))).toEqual(new Set(ROWS.map((x) => x.key)));
     expect(read('out/report.md').split('\n').filter((l) => /^\| (single|moa|random|oracle)/.test(l))).toHaveLength(5);
     expect(read('out/plot.svg').match(/<circle class="method"/g)).toHaveLength(5);
-    expect(r.out).toBe(read('out/report.md'));
+    expect(r.out).toBe(`${read('out/report.md')}\nwritten to ${join(dir, 'out')}\n`);
   });
 
   it('stops on bad CSV rows with their lines and leaves --out unused; --skip-bad reports them and goes on', async () => {
@@ -103,6 +103,27 @@ describe('baton eval on a user file', () => {
     const r = await baton('--dataset', 'set.parquet', '--map', 'question=problem,answer=solution', '--offset', '5', '--limit', '4', '--pool', 'pool.json', '--method', 'single:good', '--out', 'out');
     expect(r.code, r.err).toBe(0);
     expect(episodesOf('out').map((e) => [e.task.itemId, e.task.answer]).sort()).toEqual([['6', '70'], ['7', '88'], ['8', '108'], ['9', '130']]);
+  });
+});
+
+describe('baton eval on the built-in sets', () => {
+  it('reads MMLU by subject and leaves HumanEval ungraded until code can be run', async () => {
+    newDir();
+    write('pool.json', JSON.stringify(POOL));
+    const mmlu = await baton('--dataset', 'mmlu', '--subjects', 'anatomy,virology', '--limit', '3', '--offset', '134', '--pool', 'pool.json', '--method', 'single:good', '--out', 'm');
+    expect(mmlu.code, mmlu.err).toBe(0);
+    const tasks = episodesOf('m').map((e) => e.task);
+    // anatomy has 135 questions: the window takes its last and virology's first two.
+    expect(tasks.map((t) => t.itemId).sort()).toEqual(['anatomy/134', 'virology/0', 'virology/1']);
+    expect(tasks.every((t) => t.kind === 'mcq' && /^[ABCD]$/.test(t.answer!))).toBe(true);
+    expect((await baton('--dataset', 'mmlu', '--subjects', 'astrology', '--pool', 'pool.json', '--method', 'single:good', '--out', 'x')).err).toMatch(/no MMLU subject astrology/);
+
+    const code = await baton('--dataset', 'humaneval', '--limit', '2', '--pool', 'pool.json', '--method', 'single:good');
+    expect(code.code, code.err).toBe(0);
+    const out = code.out.trim().split('\n').at(-1)!.replace('written to ', '');
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as EvalReport;
+    expect(report.methods[0]).toMatchObject({ runs: 2, graded: 0, ungraded: 2, accuracy: null });
+    expect(JSON.parse(readFileSync(join(out, 'episodes.jsonl'), 'utf8').split('\n')[0]).task).toMatchObject({ kind: 'code', itemId: expect.stringMatching(/^HumanEval\/[01]$/) });
   });
 });
 
