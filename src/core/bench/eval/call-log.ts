@@ -4,7 +4,7 @@
  * calls it had already made: only a call still in flight when it stopped is made again.
  */
 import { hashString } from '../../random.ts';
-import type { CallRequest, CallResult, WorkerModel } from '../../providers/index.ts';
+import { sleep, type CallRequest, type CallResult, type WorkerModel } from '../../providers/index.ts';
 
 export interface CallLog {
   get(key: string): CallResult | undefined;
@@ -49,6 +49,8 @@ export function recordingPool(pool: readonly WorkerModel[], runKey: string, log:
       const key = `${runKey}|${request}|${n}`;
       const kept = log.get(key);
       if (kept) {
+        // Taking as long as the call did keeps the run's measured latency what it would have been.
+        await sleep(kept.latencyMs, req.signal);
         req.onDelta?.(kept.text);
         return kept;
       }

@@ -164,6 +164,10 @@ describe('runEvaluation', () => {
     const second = await runEvaluation({ ...base(built, calls.pool), stored, calls: memoryCallLog(logged), onEpisode: (e) => void stored.push(e) });
     expect(second.remaining).toBe(0);
     expect(second.episodes).toHaveLength(ITEMS.length * 2 * 3);
+    // A call answered from the log takes as long as it first did: a chain of steps is no faster for having been cut.
+    for (const e of second.episodes.filter((x) => x.tags.includes('method:self-reflect:mid,3'))) {
+      expect(e.totals.latencyMs).toBeGreaterThanOrEqual(e.steps.reduce((t, st) => t + st.latencyMs, 0) - 1);
+    }
     // Every call finished once: the very calls the uninterrupted run made, none of them twice.
     expect([...calls.finished].sort()).toEqual(needed);
     // The resumed evaluation's results are the uninterrupted one's (simulated workers are seeded).
