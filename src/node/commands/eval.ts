@@ -12,7 +12,6 @@ import {
   buildMethods,
   buildReport,
   memoryCallLog,
-  METHOD_SPEC_HELP,
   reportMarkdown,
   reportPlotSvg,
   runEvaluation,
@@ -50,8 +49,9 @@ options:
   --offset N           skip the first N items; --limit N: then take at most N
   --pool P             a pool file, demo (four simulated workers) or experts (simulated, kind experts)
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
-  --method M           ${METHOD_SPEC_HELP}
-                       (conductor:<choice>: fixed:<file> | worker:<id> | engine:<dir>[,lora=<dir>] | remote:<model>@<url>)
+  --method M           conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] |
+                       random | round-robin | self-reflect:<worker>,<k> | fixed:<plan file>, where <choice> is
+                       fixed:<file> | worker:<id> | engine:<dir>[,lora=<dir>][,max-tokens=N] | remote:<model>@<url>
   --lora DIR           adapter for conductor:engine: choices that name none
   --repeats R          runs of each method on each item (default 1)
   --concurrency K      runs at once (default 4)
@@ -181,7 +181,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(USAGE);
     return 0;
   }
-  let out: string;
+  let out: string | undefined;
   let settings: EvalSettings;
   if (values.resume) {
     if (!values.out) throw new CliError('--resume needs --out DIR, the evaluation to continue', 2);
@@ -191,7 +191,6 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     if (values.concurrency !== undefined) settings.concurrency = atLeast('concurrency', intFlag('concurrency', values.concurrency), 1)!;
   } else {
     settings = settingsFromFlags(values, io);
-    out = await outputDir(io, values.out ?? `eval-${settings.id}`, []);
   }
 
   let lastHubLine = 0;
@@ -223,7 +222,6 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const pools = await Promise.all(Array.from({ length: settings.repeats }, (_, r) => buildPool(specs, io.env, replay, settings.seed + r)));
 
   const makers: ConductorMaker[] = [];
-  const files = { episodes: join(out, 'episodes.jsonl'), calls: join(out, 'calls.jsonl') };
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
@@ -237,9 +235,11 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
         return maker.make;
       },
     });
-    // Only now, with every input read and every method built: a mistake leaves --out empty for the corrected command.
+    // Only now, with every input read and every method built: a mistake leaves no directory behind.
+    out ??= await outputDir(io, values.out ?? `eval-${settings.id}`, []);
     if (!values.resume) await writeFile(join(out, 'eval.json'), `${JSON.stringify(settings, null, 2)}\n`);
     for (const name of built.added) io.stderr(`oracle: adding ${name} (the oracle is read from every worker's single runs)\n`);
+    const files = { episodes: join(out, 'episodes.jsonl'), calls: join(out, 'calls.jsonl') };
     const stored = await readEpisodeLog(files.episodes);
     const calls = memoryCallLog(await readCallLog(files.calls), (c) => appendCall(files.calls, c));
     let lastLine = 0;

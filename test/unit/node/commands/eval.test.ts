@@ -75,14 +75,14 @@ describe('baton eval on a user file', () => {
     expect(r.out).toBe(`${read('out/report.md')}\nwritten to ${join(dir, 'out')}\n`);
   });
 
-  it('stops on bad CSV rows with their lines and leaves --out unused; --skip-bad reports them and goes on', async () => {
+  it('stops on bad CSV rows with their lines and makes no --out; --skip-bad reports them and goes on', async () => {
     newDir();
     write('pool.json', JSON.stringify(POOL));
     write('set.csv', 'question,answer\n"What is 2+2?",4\n"no answer",\n"What is\n3+3?",6\nstray\n');
     const stopped = await baton('--dataset', 'set.csv', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:good', '--out', 'out');
     expect(stopped.code).toBe(1);
     expect(stopped.err).toBe('baton eval: set.csv: 2 rows cannot be used: line 3: no answer in column "answer"; line 6: 1 fields where the header has 2. Fix them, change --map, or pass --skip-bad to leave them out.\n');
-    expect(readdirSync(join(dir, 'out'))).toEqual([]);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
     const skipped = await baton('--dataset', 'set.csv', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:good', '--skip-bad', '--out', 'out');
     expect(skipped.code, skipped.err).toBe(0);
     expect(skipped.err).toContain('skipped set.csv line 3: no answer in column "answer"\nskipped set.csv line 6: 1 fields where the header has 2\n');
