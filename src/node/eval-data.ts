@@ -39,8 +39,8 @@ export interface DatasetRequest {
   file?: string;
   map?: string;
   subjects?: string[];
-  /** Kind of rows that name none (user data). */
-  kind: TaskKind;
+  /** Kind of rows that name none (user data); else the kind each answer suggests. */
+  kind?: TaskKind;
   offset: number;
   limit?: number;
   skipBad: boolean;
@@ -142,7 +142,7 @@ export async function loadDataset(req: DatasetRequest): Promise<LoadedDataset> {
     rows = await fileRows(req.file ?? resolve(req.cwd, req.dataset), req.dataset);
     name = req.dataset;
   }
-  const { tasks, bad } = mapRows(rows, map, { defaultKind: req.kind, dataset: name });
+  const { tasks, bad } = mapRows(rows, map, { ...(req.kind ? { defaultKind: req.kind } : {}), dataset: name });
   if (bad.length > 0 && !req.skipBad) throw badRowsError(req.dataset, bad, hub || extname(req.dataset) === '.parquet' ? 'row' : 'line');
   return { tasks: hub ? tasks : window(tasks), bad };
 }

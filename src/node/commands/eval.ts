@@ -43,7 +43,8 @@ options:
                        or hf:owner/name[:config[:split]] (the Hugging Face datasets server; pages cached)
   --map F=COL,...      which columns hold question, answer, kind, choices (COL or COL1|COL2|..) and id
                        (default: columns of those names)
-  --kind K             kind of rows without one: ${TASK_KINDS.filter((k) => k !== 'open').join(' | ')} (default exact)
+  --kind K             kind of rows without one: ${TASK_KINDS.filter((k) => k !== 'open').join(' | ')}
+                       (default: number for a numeric answer, exact otherwise)
   --skip-bad           leave out rows that cannot be used, and list them (default: stop and list them)
   --subjects LIST      MMLU subjects, comma-separated (default: all 57)
   --offset N           skip the first N items; --limit N: then take at most N
@@ -73,7 +74,7 @@ interface EvalSettings {
   /** The data file --dataset names, absolute. */
   datasetFile?: string;
   map?: string;
-  kind: TaskKind;
+  kind?: TaskKind;
   skipBad: boolean;
   subjects?: string[];
   offset: number;
@@ -128,8 +129,8 @@ function atLeast(flag: string, value: number | undefined, min: number): number |
 function settingsFromFlags(values: Values, io: CliIo): EvalSettings {
   for (const flag of ['dataset', 'pool'] as const) if (!values[flag]?.trim()) throw new CliError(`--${flag} is required (see baton eval --help)`, 2);
   if (!values.method?.length) throw new CliError('--method is required, once per method (see baton eval --help)', 2);
-  const kind = (values.kind ?? 'exact') as TaskKind;
-  if (!TASK_KINDS.includes(kind) || kind === 'open') throw new CliError(`--kind must be one of ${TASK_KINDS.filter((k) => k !== 'open').join(', ')}, got "${values.kind}"`, 2);
+  const kind = values.kind as TaskKind | undefined;
+  if (kind !== undefined && (!TASK_KINDS.includes(kind) || kind === 'open')) throw new CliError(`--kind must be one of ${TASK_KINDS.filter((k) => k !== 'open').join(', ')}, got "${values.kind}"`, 2);
   const path = (p: string) => resolve(io.cwd, p);
   const isFile = !(BUILT_IN_DATASETS as readonly string[]).includes(values.dataset!) && !values.dataset!.startsWith('hf:');
   const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
@@ -138,7 +139,7 @@ function settingsFromFlags(values: Values, io: CliIo): EvalSettings {
     dataset: values.dataset!,
     ...optional('datasetFile', isFile ? path(values.dataset!) : undefined),
     ...optional('map', values.map),
-    kind,
+    ...optional('kind', kind),
     skipBad: values['skip-bad'] ?? false,
     ...optional('subjects', values.subjects?.split(',').map((s) => s.trim()).filter(Boolean)),
     offset: atLeast('offset', intFlag('offset', values.offset, 0), 0)!,
@@ -199,7 +200,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     ...(settings.datasetFile ? { file: settings.datasetFile } : {}),
     ...(settings.map ? { map: settings.map } : {}),
     ...(settings.subjects ? { subjects: settings.subjects } : {}),
-    kind: settings.kind,
+    ...(settings.kind ? { kind: settings.kind } : {}),
     offset: settings.offset,
     ...(settings.limit !== undefined ? { limit: settings.limit } : {}),
     skipBad: settings.skipBad,

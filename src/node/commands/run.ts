@@ -19,7 +19,7 @@ import {
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
 import { DEMO_POOL, loadProviders, resolveApiKey, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
-import { TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
+import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
@@ -53,10 +53,7 @@ options:
   --json               print the whole episode as JSON instead of the summary
 `;
 
-function defaultKind(answer: string | undefined): TaskKind {
-  if (answer === undefined) return 'open';
-  return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';
-}
+const defaultKind = (answer: string | undefined): TaskKind => (answer === undefined ? 'open' : kindOfAnswer(answer));
 
 export async function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayTable | undefined, seed: number | undefined): Promise<WorkerModel[]> {
   const { createWorkerModel } = await loadProviders();

@@ -5,7 +5,7 @@
  * stops with the list or, asked to skip them, reports it. Tests: test/unit/core/bench/datasets/user-data.test.ts.
  */
 import { BatonError } from '../../errors/index.ts';
-import { TASK_KINDS, type Task, type TaskKind } from '../../task.ts';
+import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../task.ts';
 import { parseCsvLines } from './csv.ts';
 import { jsonlLines } from './jsonl.ts';
 import { formatMcqQuestion } from './loaders.ts';
@@ -77,13 +77,13 @@ function choicesOf(record: Record<string, unknown>, columns: string[]): string[]
   return value.map((v) => text(v)!);
 }
 
-function toTask(record: Record<string, unknown>, line: number, map: FieldMap, defaultKind: TaskKind, dataset: string): Task | string {
+function toTask(record: Record<string, unknown>, line: number, map: FieldMap, defaultKind: TaskKind | undefined, dataset: string): Task | string {
   const question = text(record[map.question]);
   if (question === undefined || question.trim() === '') return `no question in column "${map.question}"`;
   let answer = text(record[map.answer]);
   if (answer === undefined || answer.trim() === '') return `no answer in column "${map.answer}"`;
   const kindValue = map.kind !== undefined ? text(record[map.kind]) : undefined;
-  const kind = (kindValue ?? defaultKind) as TaskKind;
+  const kind = (kindValue ?? defaultKind ?? kindOfAnswer(answer)) as TaskKind;
   if (!TASK_KINDS.includes(kind) || kind === 'open') return `kind "${kindValue}" is not one of ${TASK_KINDS.filter((k) => k !== 'open').join(', ')}`;
   const choices = map.choices ? choicesOf(record, map.choices) : undefined;
   if (typeof choices === 'string') return choices;
@@ -101,8 +101,11 @@ function toTask(record: Record<string, unknown>, line: number, map: FieldMap, de
   };
 }
 
-/** Tasks of the rows that map, and every row that does not with its reason. Repeated ids are bad rows too. */
-export function mapRows(rows: Iterable<SourceRow>, map: FieldMap, options: { defaultKind: TaskKind; dataset: string }): { tasks: Task[]; bad: BadRow[] } {
+/**
+ * Tasks of the rows that map, and every row that does not with its reason. Repeated ids are bad rows too.
+ * A row without a kind takes `defaultKind`, or without one the kind its answer suggests (kindOfAnswer).
+ */
+export function mapRows(rows: Iterable<SourceRow>, map: FieldMap, options: { defaultKind?: TaskKind; dataset: string }): { tasks: Task[]; bad: BadRow[] } {
   const tasks: Task[] = [];
   const bad: BadRow[] = [];
   const ids = new Map<string, number>();

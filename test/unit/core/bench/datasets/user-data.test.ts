@@ -47,6 +47,14 @@ describe('JSONL', () => {
   });
 });
 
+describe('a row without a kind', () => {
+  it('takes the default kind, or without one the kind its answer suggests', () => {
+    const rows = jsonlRows('{"question": "a", "answer": "1,200"}\n{"question": "b", "answer": "Paris"}\n{"question": "c", "answer": "-0.5", "kind": "math"}');
+    expect(mapRows(rows, parseFieldMap(''), { dataset: 'd' }).tasks.map((t) => t.kind)).toEqual(['number', 'exact', 'math']);
+    expect(mapRows(rows, parseFieldMap(''), { dataset: 'd', defaultKind: 'math' }).tasks.map((t) => t.kind)).toEqual(['math', 'math', 'math']);
+  });
+});
+
 describe('CSV', () => {
   it('numbers rows by the line they start on, across quoted line breaks, and reads options from columns', () => {
     const text = 'q,ans,A,B,C\n"Which is a\nprime?",1,4,7,9\n"short row",0\n"What is 3?",2,one,two,three\n"empty answer",,x,y,z\n';
