@@ -4,6 +4,9 @@ import type { EvalReport } from './report.ts';
 const W = 640;
 const H = 420;
 const M = { left: 64, right: 24, top: 24, bottom: 56 };
+/** Label line height and the width of a character at font-size 12, roughly. */
+const LINE = 14;
+const CHAR = 6.5;
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fmt = (x: number) => Number(x.toFixed(2)).toString();
@@ -37,15 +40,25 @@ export function reportPlotSvg(report: EvalReport): string {
     const d = front.map((p) => `${fmt(x(p.costUsd.perQuestion))},${fmt(y(p.accuracy))}`).join(' ');
     parts.push(`<polyline class="pareto" points="${d}" fill="none" stroke="#d62728" stroke-width="2" stroke-dasharray="6 4"/>`);
   }
-  for (const p of points) {
+  // Labels of nearby points are moved down one line at a time until they no longer overlap (methods
+  // that tie, such as a plan run as fixed: and as conductor:fixed:, would otherwise print over each other).
+  const placed: { x: number; y: number; width: number }[] = [];
+  const labelY = (lx: number, ly: number, width: number) => {
+    let at = ly;
+    while (placed.some((l) => Math.abs(l.y - at) < LINE && lx < l.x + l.width && l.x < lx + width)) at += LINE;
+    placed.push({ x: lx, y: at, width });
+    return at;
+  };
+  for (const p of [...points].sort((a, b) => b.accuracy - a.accuracy)) {
     const onFront = report.pareto.includes(p.method);
     const cx = fmt(x(p.costUsd.perQuestion));
     const cy = fmt(y(p.accuracy));
     const err = Number.isFinite(p.stderr) ? p.stderr : 0;
+    const lx = x(p.costUsd.perQuestion) + 8;
     parts.push(
       `<line x1="${cx}" y1="${fmt(y(Math.min(1, p.accuracy + err)))}" x2="${cx}" y2="${fmt(y(Math.max(0, p.accuracy - err)))}" stroke="#555"/>`,
       `<circle class="method" data-method="${escape(p.method)}" cx="${cx}" cy="${cy}" r="5" fill="${onFront ? '#d62728' : '#1f77b4'}"/>`,
-      `<text x="${fmt(x(p.costUsd.perQuestion) + 8)}" y="${fmt(y(p.accuracy) - 6)}">${escape(p.method)}</text>`,
+      `<text x="${fmt(lx)}" y="${fmt(labelY(lx, y(p.accuracy) - 6, p.method.length * CHAR))}">${escape(p.method)}</text>`,
     );
   }
   parts.push('</svg>');

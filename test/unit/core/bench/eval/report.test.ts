@@ -64,4 +64,12 @@ describe('buildReport', () => {
     expect(svg.match(/<circle class="method"/g)).toHaveLength(report.methods.filter((m) => Number.isFinite(m.costUsd.perQuestion) && Number.isFinite(m.accuracy)).length);
     expect(svg).toContain('data-method="a"');
   });
+
+  it('moves the label of a tying method down a line instead of printing over the other', () => {
+    const report = buildReport(episodes, { evalId: 'r', methods: ['a'] });
+    const twin = { ...report.methods[0], method: 'twin' };
+    const svg = reportPlotSvg({ ...report, methods: [report.methods[0], twin] });
+    const labelY = (name: string) => Number(new RegExp(`<text x="[^"]+" y="([^"]+)">${name}</text>`).exec(svg)![1]);
+    expect(Math.abs(labelY('a') - labelY('twin'))).toBeGreaterThanOrEqual(14);
+  });
 });
