@@ -8,6 +8,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   parse: { summary: 'parse a Conductor completion (stdin) into a workflow', load: async () => (await import('./commands/parse.ts')).parseCommand },
   grade: { summary: 'grade a response against a gold answer', load: async () => (await import('./commands/grade.ts')).gradeCommand },
   run: { summary: 'run one question end to end over a worker pool', load: async () => (await import('./commands/run.ts')).runCommand },
+  eval: { summary: 'evaluate methods (Conductor, single workers, oracle, MoA, baselines) on a data set', load: async () => (await import('./commands/eval.ts')).evalCommand },
   episodes: { summary: 'export | import | stats of an episode directory', load: async () => (await import('./commands/episodes.ts')).episodesCommand },
   generate: { summary: "sample from a model with Baton's engine", load: async () => (await import('./commands/generate.ts')).generateCommand },
   logprobs: { summary: 'per-token log-probabilities of a sequence', load: async () => (await import('./commands/logprobs.ts')).logprobsCommand },

@@ -46,6 +46,8 @@ export interface RunEpisodeInput {
    * it keeps a run cut off by a closed or reloaded page (whose end never comes) instead of losing it.
    */
   onCheckpoint?: (episode: Episode) => void;
+  /** A dollar cap shared with other runs (an evaluation's): used instead of one made from options.budgetUsd. */
+  budget?: BudgetLedger;
 }
 
 /** What a checkpoint says happened, should the run never finish. */

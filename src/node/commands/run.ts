@@ -19,7 +19,7 @@ import {
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
 import { loadProviders, resolveApiKey, type RetryPolicy, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
-import { TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
+import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
@@ -39,6 +39,7 @@ options:
                        'demo' is the built-in pool of four simulated workers (no keys, no network), 'experts'
                        the simulated pool where only routing by kind works
   --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
+  --lora DIR           a LoRA adapter for an engine: Conductor that names none
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
   --seed S             seed of every simulated worker
   --recursion N        recursion rounds after the first (default 0)
@@ -53,10 +54,7 @@ options:
   --json               print the whole episode as JSON instead of the summary
 `;
 
-function defaultKind(answer: string | undefined): TaskKind {
-  if (answer === undefined) return 'open';
-  return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';
-}
+const defaultKind = (answer: string | undefined): TaskKind => (answer === undefined ? 'open' : kindOfAnswer(answer));
 
 /** The recorded answers of --replay FILE flags (RouteLLM responses CSVs), merged; undefined without any. */
 export async function readReplayFlags(io: CliIo, files: string[] = []): Promise<ReplayTable | undefined> {
@@ -135,6 +133,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     kind: { type: 'string' },
     pool: { type: 'string' },
     conductor: { type: 'string' },
+    lora: { type: 'string' },
     replay: { type: 'string', multiple: true },
     seed: { type: 'string' },
     recursion: { type: 'string' },
@@ -177,7 +176,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
   const specs = await readPoolFlag(io, values.pool!);
   const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay), seed);
-  const conductor = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd });
+  const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd, env: io.env, ...(values.lora ? { lora: values.lora } : {}) });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
 
   const controller = new AbortController();
@@ -188,6 +187,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     episode = await runEpisode({ task, pool, conductor, options, signal: controller.signal });
   } finally {
     process.off('SIGINT', stop);
+    close();
   }
 
   if (!values['no-save']) {
