@@ -2,7 +2,7 @@ import { EPISODE_VERSION, type Episode, type Reward, type RoundRecord, type Step
 import { toBatonError } from '../errors/index.ts';
 import { addCosts, sumUsage } from '../pricing/index.ts';
 import type { ChatMessage, Usage, WorkerModel } from '../providers/index.ts';
-import { computeReward, gradeAnswer, isGradable, type RewardScheme } from '../reward/index.ts';
+import { canGradeTask, computeReward, gradeTask, type CodeRunner, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, buildRecursionTurn, DEFAULT_MAX_STEPS, parseWorkflow, type AccessMode } from '../workflow/index.ts';
 import { BudgetLedger } from './budget.ts';
@@ -22,6 +22,8 @@ export interface RunOptions extends StepOptions {
   /** Show the workers' descriptions to the Conductor (off by default, as in the paper). */
   describeWorkers?: boolean;
   rewardScheme?: RewardScheme;
+  /** The sandbox that grades code tasks; without one a code task's run has no reward. */
+  codeRunner?: CodeRunner;
   tags?: string[];
   group?: string;
 }
@@ -70,16 +72,14 @@ function completionOf(output: ConductorOutput): RoundRecord['completion'] {
   };
 }
 
-function rewardOf(task: Task, status: Status, answer: string, costUsd: number | null, options: RunOptions): Reward | undefined {
-  if (!isGradable(task) || status === 'aborted') return undefined;
+async function rewardOf(task: Task, status: Status, answer: string, costUsd: number | null, options: RunOptions): Promise<Reward | undefined> {
+  const grading = { codeRunner: options.codeRunner };
+  if (!canGradeTask(task, grading) || status === 'aborted') return undefined;
   const parsed = status !== 'format-error';
   // A failed call or a budget stop says nothing about the Conductor's choice: flagged, never scored as wrong.
   const infraError = status === 'infra-error' || status === 'budget';
-  const grade = parsed && !infraError ? gradeAnswer(answer, task) : undefined;
-  return computeReward(
-    { parsed, correct: grade?.correct ?? false, infraError, costUsd, ...(grade ? { details: { extracted: grade.extracted, gold: grade.gold } } : {}) },
-    options.rewardScheme,
-  );
+  const grade = parsed && !infraError ? await gradeTask(answer, task, grading) : undefined;
+  return computeReward({ parsed, correct: grade?.correct ?? false, infraError, costUsd, ...(grade ? { details: grade.details } : {}) }, options.rewardScheme);
 }
 
 /**
@@ -209,7 +209,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
     previousRound = sharedSteps(result.steps);
   }
 
-  const episode = assemble(status, error, rewardOf(task, status, answer, spending().costUsd, options));
+  const episode = assemble(status, error, await rewardOf(task, status, answer, spending().costUsd, options));
   emit({ type: 'run-done', episode });
   return episode;
 }
