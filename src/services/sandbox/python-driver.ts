@@ -1,7 +1,8 @@
 /**
  * The Python side of the sandbox, loaded once per interpreter: `run(code, stdin)` runs one program in
  * fresh globals with its own stdin/stdout/stderr, reports how it ended as JSON, and then puts the
- * interpreter back as it found it (modules it imported, builtins it changed, the recursion limit), so
+ * interpreter back as it found it (modules it imported, names it changed in any module, builtins included,
+ * the recursion limit), so
  * one program cannot change what the next one sees. Modules that reach the host are unimportable:
  * the JavaScript bridge (js, pyodide_js, pyodide, _pyodide*) and ctypes (which can call JavaScript's
  * eval through Emscripten). Sockets are cut below Python, in network-off.ts.
@@ -45,7 +46,10 @@ class _Captured(io.BytesIO):
         return self.text if self.closed else self.getvalue().decode('utf-8', 'replace')
 
 def run(code, stdin):
-    modules, names = dict(sys.modules), dict(builtins.__dict__)
+    modules = dict(sys.modules)
+    # Shallow copies of every module's namespace: a program that sets json.dumps or builtins.print
+    # changes only its own run.
+    namespaces = {name: dict(m.__dict__) for name, m in modules.items() if m is not None}
     meta_path, path, limit = list(sys.meta_path), list(sys.path), sys.getrecursionlimit()
     out, err = _Captured(), _Captured()
     sys.stdin = _TextIOWrapper(_BytesIO(stdin.encode()), encoding='utf-8')
@@ -75,8 +79,10 @@ def run(code, stdin):
         for name in [n for n in sys.modules if n not in modules]:
             del sys.modules[name]
         sys.modules.update(modules)
-        builtins.__dict__.clear()
-        builtins.__dict__.update(names)
+        for name, namespace in namespaces.items():
+            if modules[name].__dict__ != namespace:
+                modules[name].__dict__.clear()
+                modules[name].__dict__.update(namespace)
         sys.meta_path[:], sys.path[:] = meta_path, path
         sys.setrecursionlimit(limit)
         linecache.cache.pop(_NAME, None)

@@ -1,3 +1,3 @@
 export { parseCsv, parseCsvObjects } from './csv.ts';
 export { parseJsonl } from './jsonl.ts';
-export { formatMcqQuestion, loadAime, loadGsm8k, loadMath500, loadMmluCsv } from './loaders.ts';
+export { formatMcqQuestion, loadAime, loadGsm8k, loadHumanEval, loadMath500, loadMmluCsv } from './loaders.ts';
