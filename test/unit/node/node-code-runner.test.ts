@@ -116,7 +116,7 @@ describe('grading Python in a Node worker thread', () => {
     expect(syntax).toMatchObject({ correct: false, failure: 'exception', reason: expect.stringMatching(/^SyntaxError: .* at `def add\(a, b\)`$/) });
     const raised = await gradeCode('def add(a, b):\n    return a + undefined_name', ADD, runner);
     expect(raised.reason).toBe("NameError: name 'undefined_name' is not defined at `return a + undefined_name`");
-    const exited = await gradeCode('import sys\nsys.exit(3)', { tests: [{ input: '', output: '' }] }, runner);
+    const exited = await gradeCode('import sys\nsys.exit(3)', { kind: 'stdio', tests: [{ input: '', output: '' }] }, runner);
     expect(exited).toMatchObject({ correct: false, failure: 'exit', reason: 'test 1 of 1: exited with status 3', test: 1 });
   });
 
