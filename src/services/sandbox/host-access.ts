@@ -3,9 +3,12 @@
  * - sockets: Emscripten's socket layer (which in Node opens real WebSocket connections) refuses to
  *   connect, bind, listen or send, so socket, urllib and http.client fail with PermissionError;
  * - this thread's network and code-loading globals (fetch, XMLHttpRequest, WebSocket, importScripts);
- * - eval, which Emscripten's emscripten_run_script calls: the way from compiled code back to JavaScript.
+ * - the `pyodide_js` module (Pyodide's API: mountNodeFS, loadPackage), unregistered so that even a program
+ *   that undoes the driver's blocks cannot import it;
+ * - eval, which Emscripten's emscripten_run_script calls: the way from compiled code back to JavaScript
+ *   (through ctypes); a program that gets there crashes its thread, which the host replaces.
  * Pyodide itself needs none of these once loaded. Host files need nothing cut: Pyodide mounts no host
- * folder unless asked (mountNodeFS, which only pyodide_js offers, blocked in the driver).
+ * folder unless asked (mountNodeFS, which only pyodide_js offers).
  */
 import type { PyodideAPI } from 'pyodide';
 
@@ -25,6 +28,7 @@ export function cutHostAccess(pyodide: PyodideAPI): void {
     throw new module.FS.ErrnoError(EACCES);
   };
   for (const op of ['connect', 'bind', 'listen', 'sendmsg']) module.SOCKFS.websocket_sock_ops[op] = refuse;
+  pyodide.unregisterJsModule('pyodide_js');
   const scope = globalThis as Record<string, unknown>;
   for (const name of HOST_GLOBALS) {
     if (name in scope) Object.defineProperty(scope, name, { value: undefined, configurable: false, writable: false });

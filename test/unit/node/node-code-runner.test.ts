@@ -95,6 +95,20 @@ describe('grading Python in a Node worker thread', () => {
     expect(connections).toBe(0);
   }, 60_000);
 
+  it('stays cut off when a program undoes the module blocks: nothing to import, or its thread crashes', async () => {
+    const pyodideJs = await runner.run({ code: 'import sys\ndel sys.modules["pyodide_js"]\nimport pyodide_js', timeoutMs: 10_000 });
+    expect(pyodideJs.exception).toMatchObject({ type: 'ModuleNotFoundError', message: "No module named 'pyodide_js'" });
+    const js = await runner.run({ code: 'import sys\ndel sys.modules["js"]\nimport js\njs.fetch', timeoutMs: 10_000 });
+    expect(js.exception).toMatchObject({ type: 'AttributeError', message: 'fetch' });
+    const ctypesEval = await runner.run({
+      code: `import sys\ndel sys.modules["ctypes"], sys.modules["_ctypes"]\nimport ctypes\nctypes.CDLL(None).emscripten_run_script(b"fetch('http://127.0.0.1:${port}/')")`,
+      timeoutMs: 10_000,
+    });
+    expect(ctypesEval).toMatchObject({ status: 'crash', error: 'The Python interpreter failed: eval is disabled in the Python sandbox' });
+    expect(await printed('print("next")')).toBe('next\n');
+    expect(connections).toBe(0);
+  }, 60_000);
+
   it('sees only its in-memory file system, never the host', async () => {
     const code = [
       'import os',
