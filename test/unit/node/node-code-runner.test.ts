@@ -8,9 +8,13 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHumanEval } from '../../../src/core/bench/index.ts';
+import { createFixedConductor, runEpisode } from '../../../src/core/orchestra/index.ts';
+import { loadProviders } from '../../../src/core/providers/index.ts';
 import { canGradeTask, gradeCode, gradeTask } from '../../../src/core/reward/index.ts';
+import { renderWorkflow } from '../../../src/core/workflow/index.ts';
 import { createNodeCodeRunner } from '../../../src/node/node-code-runner.ts';
 import { readGzippedData } from '../../support/data.ts';
+import { startFakeProviderServer } from '../../support/fake-provider-server.ts';
 
 const runner = createNodeCodeRunner({ memoryMb: 256 });
 let server: Server;
@@ -41,6 +45,12 @@ async function printed(code: string): Promise<string> {
   return run.stdout;
 }
 
+const HUMANEVAL = readGzippedData('humaneval/HumanEval.jsonl.gz');
+const items = HUMANEVAL.trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as { task_id: string; canonical_solution: string });
+const tasks = loadHumanEval(HUMANEVAL);
+
 describe('grading Python in a Node worker thread', () => {
   it('passes a right answer in a python block and fails a wrong one on the assert it broke', async () => {
     const right = await gradeCode('Here:\n```python\ndef add(a, b):\n    return a + b\n```\n', ADD, runner);
@@ -65,8 +75,9 @@ describe('grading Python in a Node worker thread', () => {
     const huge = await runner.run({ code: "x = 'a' * 10**10", timeoutMs: 20_000 });
     expect(huge.status).not.toBe('ok');
     expect(huge.exception?.type ?? huge.status).toMatch(/OverflowError|MemoryError|memory/);
-    const under = await runner.run({ code: 'print(len(bytearray(100 * 2**20)))', timeoutMs: 20_000 });
-    expect(under).toMatchObject({ status: 'ok', stdout: `${100 * 2 ** 20}\n` });
+    // The runner's limit is 256 MiB: 100 MiB fits, 300 MiB does not (without the cap it would).
+    const cap = 'print(len(bytearray(100 * 2**20)))\ntry:\n    bytearray(300 * 2**20)\nexcept MemoryError:\n    print("refused")';
+    expect(await printed(cap)).toBe(`${100 * 2 ** 20}\nrefused\n`);
   }, 60_000);
 
   it('reaches no network: sockets, urllib, js.fetch, pyodide.http, pyodide_js and ctypes all fail', async () => {
@@ -156,11 +167,6 @@ describe('grading Python in a Node worker thread', () => {
   });
 
   it('grades HumanEval canonical solutions from data/ right, and a solution of another task wrong', async () => {
-    const items = readGzippedData('humaneval/HumanEval.jsonl.gz')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { task_id: string; canonical_solution: string });
-    const tasks = loadHumanEval(items.map((i) => JSON.stringify(i)).join('\n'));
     expect(tasks).toHaveLength(164);
     for (const i of [0, 10, 32, 53, 163]) {
       const task = tasks[i];
@@ -175,4 +181,23 @@ describe('grading Python in a Node worker thread', () => {
     }
     expect(canGradeTask(tasks[0])).toBe(false);
   }, 60_000);
+
+  it("rewards a code task's episode in runEpisode when given the runner, and leaves it ungraded without one", async () => {
+    const server = await startFakeProviderServer();
+    try {
+      const task = tasks[0];
+      const { createWorkerModel } = await loadProviders();
+      const worker = createWorkerModel({ id: 'coder', provider: 'openai-compatible', model: 'coder', baseUrl: `${server.url}/v1` }, { apiKey: 'k' });
+      const plan = renderWorkflow({ steps: [{ worker: 0, subtask: 'Write the function.', access: [] }] });
+      const episode = (options = {}) => runEpisode({ task, pool: [worker], conductor: createFixedConductor(plan), options });
+      server.script({ text: `\`\`\`python\n${task.question}${items[0].canonical_solution}\`\`\`` }, { text: '```python\ndef has_close_elements(numbers, threshold):\n    return False\n```' }, {});
+      const right = await episode({ codeRunner: runner });
+      expect(right.reward).toMatchObject({ value: 1, correct: true, details: { reason: 'check(has_close_elements) passed' } });
+      const wrong = await episode({ codeRunner: runner });
+      expect(wrong.reward).toMatchObject({ value: 0.5, correct: false, details: { failure: 'exception', reason: expect.stringMatching(/^a test failed: AssertionError/) } });
+      expect((await episode()).reward).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
 });
