@@ -25,6 +25,8 @@ function spawnSandboxThread(memoryMb: number): SandboxThread {
     stdout: true,
   });
   worker.stdout.resume(); // Python's output comes back in the reply; whatever else Pyodide prints is dropped
+  // An idle sandbox never keeps the process alive; a run in progress is kept alive by its time limit's timer.
+  worker.unref();
   let pending: { resolve: (run: PythonRun) => void; reject: (e: Error) => void } | undefined;
   let died: Error | undefined;
   const ready = new Promise<void>((resolve, reject) => {

@@ -3,7 +3,8 @@
  * how to spawn one). A run past its time limit kills its thread: Python in WebAssembly cannot be
  * interrupted from outside, so terminating the thread is the only sure stop. A run that hit the memory
  * limit or crashed also retires its thread (WebAssembly memory never shrinks, and a crashed interpreter is
- * unusable); the next run spawns a fresh one. Jobs beyond the thread count wait their turn.
+ * unusable). A retired thread's replacement starts loading at once, so the next run mostly finds it
+ * ready. Jobs beyond the thread count wait their turn.
  */
 import type { CodeRunner, PythonJob, PythonRun } from './python-run.ts';
 
@@ -33,11 +34,13 @@ function within<T>(work: Promise<T>, ms: number, late: () => T): Promise<T> {
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
 export class KillableCodeRunner implements CodeRunner {
   readonly #options: Required<KillableRunnerOptions>;
-  readonly #idle: (SandboxThread | undefined)[] = [];
+  readonly #idle: SandboxThread[] = [];
+  readonly #busy = new Set<SandboxThread>();
   readonly #waiting: (() => void)[] = [];
-  readonly #busy = new Set<SandboxThread | undefined>();
   #free: number;
 
   constructor(options: KillableRunnerOptions) {
@@ -47,39 +50,60 @@ export class KillableCodeRunner implements CodeRunner {
 
   async run(job: PythonJob): Promise<PythonRun> {
     await this.#acquire();
-    let thread = this.#idle.pop();
-    let keep = false;
+    const thread = this.#idle.pop() ?? this.#spawn();
+    if (!thread) {
+      this.#release();
+      return failed('crash', 'The Python sandbox could not be started.');
+    }
+    this.#busy.add(thread);
+    let result: PythonRun | undefined;
     try {
-      thread ??= this.#options.spawn();
-      this.#busy.add(thread);
-      const start = await within(
-        thread.ready.then(
-          () => null,
-          (e: unknown) => failed('crash', `The Python sandbox did not start: ${e instanceof Error ? e.message : String(e)}`),
-        ),
-        this.#options.startTimeoutMs,
-        () => failed('crash', `The Python sandbox did not start within ${this.#options.startTimeoutMs / 1000} s.`),
-      );
-      if (start) return start;
-      const result = await within(
-        thread.run({ code: job.code, ...(job.stdin !== undefined ? { stdin: job.stdin } : {}) }).catch((e: unknown) =>
-          failed('crash', `The Python sandbox crashed: ${e instanceof Error ? e.message : String(e)}`),
-        ),
-        job.timeoutMs,
-        () => failed('timeout', `Killed after the time limit of ${job.timeoutMs / 1000} s.`),
-      );
-      keep = result.status === 'ok' || result.status === 'exception';
+      result = await this.#runOn(thread, job);
       return result;
     } finally {
       this.#busy.delete(thread);
-      if (keep) this.#idle.push(thread);
-      else thread?.terminate();
+      if (result?.status === 'ok' || result?.status === 'exception') {
+        this.#idle.push(thread);
+      } else {
+        thread.terminate();
+        const spare = this.#spawn();
+        if (spare) this.#idle.push(spare);
+      }
       this.#release();
     }
   }
 
   async close(): Promise<void> {
-    for (const thread of [...this.#idle.splice(0), ...this.#busy]) thread?.terminate();
+    for (const thread of [...this.#idle.splice(0), ...this.#busy]) thread.terminate();
+  }
+
+  async #runOn(thread: SandboxThread, job: PythonJob): Promise<PythonRun> {
+    const { startTimeoutMs } = this.#options;
+    const start = await within(
+      thread.ready.then(
+        () => null,
+        (e: unknown) => failed('crash', `The Python sandbox did not start: ${message(e)}`),
+      ),
+      startTimeoutMs,
+      () => failed('crash', `The Python sandbox did not start within ${startTimeoutMs / 1000} s.`),
+    );
+    if (start) return start;
+    return within(
+      thread.run({ code: job.code, ...(job.stdin !== undefined ? { stdin: job.stdin } : {}) }).catch((e: unknown) =>
+        failed('crash', `The Python sandbox crashed: ${message(e)}`),
+      ),
+      job.timeoutMs,
+      () => failed('timeout', `Killed after the time limit of ${job.timeoutMs / 1000} s.`),
+    );
+  }
+
+  /** A fresh thread (loading in the background until a run waits on it); undefined when none can be made. */
+  #spawn(): SandboxThread | undefined {
+    try {
+      return this.#options.spawn();
+    } catch {
+      return undefined;
+    }
   }
 
   #acquire(): Promise<void> {
