@@ -50,6 +50,8 @@ export function pyodideAssets(): Plugin {
 
 export default defineConfig({
   plugins: [svelte(), devCsp(), pyodideAssets()],
+  // Pyodide's own advice for Vite: its module is used as published, not pre-bundled by the dev server.
+  optimizeDeps: { exclude: ['pyodide'] },
   worker: { format: 'es' },
   // The large chunks (AI SDK providers, mathjs graders, KaTeX) load on demand, never before first paint;
   // bench/app.ts measures what does.
