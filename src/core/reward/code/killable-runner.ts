@@ -42,6 +42,8 @@ export class KillableCodeRunner implements CodeRunner {
   readonly #busy = new Set<SandboxThread>();
   readonly #waiting: (() => void)[] = [];
   #free: number;
+  /** Set by close(): a run that ends after it retires its thread without spawning a replacement. */
+  #closed = false;
 
   constructor(options: KillableRunnerOptions) {
     this.#options = { threads: 1, startTimeoutMs: 60_000, ...options };
@@ -49,6 +51,7 @@ export class KillableCodeRunner implements CodeRunner {
   }
 
   async run(job: PythonJob): Promise<PythonRun> {
+    this.#closed = false;
     await this.#acquire();
     const thread = this.#idle.pop() ?? this.#spawn();
     if (!thread) {
@@ -62,7 +65,9 @@ export class KillableCodeRunner implements CodeRunner {
       return result;
     } finally {
       this.#busy.delete(thread);
-      if (result?.status === 'ok' || result?.status === 'exception') {
+      if (this.#closed) {
+        thread.terminate();
+      } else if (result?.status === 'ok' || result?.status === 'exception') {
         this.#idle.push(thread);
       } else {
         thread.terminate();
@@ -74,6 +79,7 @@ export class KillableCodeRunner implements CodeRunner {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     for (const thread of [...this.#idle.splice(0), ...this.#busy]) thread.terminate();
   }
 
