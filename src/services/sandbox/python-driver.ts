@@ -10,7 +10,7 @@
 export const BLOCKED_MODULES = ['js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'pyodide_http', 'micropip', 'ctypes', '_ctypes'];
 
 export const PYTHON_DRIVER = String.raw`
-import builtins, io, json, linecache, sys, traceback
+import builtins, io, json, linecache, os, sys, traceback
 
 _BLOCKED = ${JSON.stringify(BLOCKED_MODULES)}
 _NAME = '<program>'
@@ -18,6 +18,12 @@ _stdio = (sys.stdin, sys.stdout, sys.stderr)
 # Bound now: a program may replace module attributes (json.dumps = ...), and that must not reach the report.
 _dumps, _BytesIO, _TextIOWrapper = json.dumps, io.BytesIO, io.TextIOWrapper
 _extract_tb, _format_exception = traceback.extract_tb, traceback.format_exception
+
+def _exit(status):
+    # os._exit would end the interpreter itself (a crash, and the output lost): it ends the program instead.
+    raise SystemExit(status)
+
+os._exit = _exit
 
 def _block():
     for name in list(sys.modules):
@@ -60,6 +66,7 @@ def run(code, stdin):
         linecache.cache[_NAME] = (len(code), None, code.splitlines(True), _NAME)
         exec(compile(code, _NAME, 'exec'), {'__name__': '__main__', '__builtins__': builtins})
     except SystemExit as e:
+        result['systemExit'] = True
         if e.code is None or isinstance(e.code, int):
             result['exitCode'] = e.code or 0
         else:

@@ -143,6 +143,16 @@ describe('grading Python in a Node worker thread', () => {
     expect(raised.reason).toBe("NameError: name 'undefined_name' is not defined at `return a + undefined_name`");
     const exited = await gradeCode('import sys\nsys.exit(3)', { kind: 'stdio', tests: [{ input: '', output: '' }] }, runner);
     expect(exited).toMatchObject({ correct: false, failure: 'exit', reason: 'test 1 of 1: exited with status 3', test: 1 });
+    // A stdin/stdout program may end itself, os._exit included (competitive code does, to skip clean-up).
+    for (const end of ['exit(0)', 'import os; os._exit(0)']) {
+      expect((await gradeCode(`print(5)\n${end}\nprint(6)`, { kind: 'stdio', tests: [{ input: '', output: '5' }] }, runner)).correct, end).toBe(true);
+    }
+  });
+
+  it('does not pass an answer that exits before the tests run (the sys.exit(0) reward hack)', async () => {
+    for (const hack of ['import sys\nsys.exit(0)', 'def add(a, b):\n    return 0\nexit()', 'raise SystemExit', 'import os\nos._exit(0)']) {
+      expect(await gradeCode(hack, ADD, runner), hack).toMatchObject({ correct: false, failure: 'exit', reason: 'exited (status 0) before check(add) finished' });
+    }
   });
 
   it('grades stdin/stdout tests with trailing-whitespace tolerance, naming the test that failed', async () => {

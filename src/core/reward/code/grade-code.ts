@@ -65,7 +65,9 @@ export function functionTestProgram(gold: Extract<CodeGold, { kind: 'function' }
 
 async function gradeFunction(gold: Extract<CodeGold, { kind: 'function' }>, code: string, runner: CodeRunner, timeoutMs: number) {
   const run = await runner.run({ code: functionTestProgram(gold, code), timeoutMs });
-  const failed = runFailure(run);
+  // sys.exit(0) in the answer would end the program before check() and pass for right: the known reward hack.
+  const exited = run.status === 'ok' && run.systemExit ? { failure: 'exit' as const, reason: `exited (status ${run.exitCode}) before check(${gold.entryPoint}) finished` } : null;
+  const failed = exited ?? runFailure(run);
   if (!failed) return { correct: true, reason: `check(${gold.entryPoint}) passed` };
   const prefix = run.exception?.type === 'AssertionError' ? 'a test failed: ' : '';
   return { correct: false, ...failed, reason: prefix + failed.reason };

@@ -34,6 +34,8 @@ export interface PythonRun {
   stderr: string;
   /** sys.exit's status; 0 when the program ran off its end. */
   exitCode: number;
+  /** The program ended by raising SystemExit (sys.exit, exit, quit), whatever its status. */
+  systemExit?: boolean;
   exception?: PythonException;
   /** For 'timeout', 'memory' and 'crash': what happened, in words. */
   error?: string;
