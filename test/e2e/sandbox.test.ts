@@ -2,7 +2,7 @@
  * Code grading in Chromium: the client's runner over the sandbox web worker, built with the app's Vite
  * config (Pyodide's files served by the app itself, nothing else reachable) and under the app's
  * Content-Security-Policy. A right answer passes; an infinite loop is killed at its time limit and the
- * next answer is graded by a fresh worker.
+ * next answer is graded by a fresh worker; a memory bomb stops at the cap; a socket cannot connect.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +42,7 @@ afterAll(async () => {
   if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
-test('grades a right answer, kills an infinite loop at its time limit, then grades again in a fresh worker', async () => {
+test('grades a right answer, kills an infinite loop at its time limit, then grades again in a fresh worker, within the limits', async () => {
   const page = await browser!.context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -61,6 +61,11 @@ test('grades a right answer, kills an infinite loop at its time limit, then grad
   expect(Date.now() - started).toBeLessThan(6_000);
 
   expect(await grade('def add(a, b):\n    return a - b', 10_000)).toMatchObject({ correct: false, failure: 'exception' });
+  // The memory cap and the cut socket layer hold in the browser's WebAssembly too.
+  expect(await grade('l = []\nwhile True:\n    l.append([0] * 10**6)', 30_000)).toMatchObject({ correct: false, failure: 'memory' });
+  expect(await grade('import socket\nsocket.create_connection(("127.0.0.1", 80))', 10_000)).toMatchObject({
+    reason: 'PermissionError: [Errno 2] Permission denied at `socket.create_connection(("127.0.0.1", 80))`',
+  });
   expect(requests.every((r) => r.startsWith(url) || r.startsWith('blob:'))).toBe(true);
   expect(requests.some((r) => r.endsWith('/pyodide/pyodide.asm.wasm'))).toBe(true);
   expect(errors).toEqual([]);
