@@ -19,16 +19,15 @@ export interface SandboxOptions {
 
 export const DEFAULT_MEMORY_MB = 512;
 
-type RunProgram = ((code: string, stdin: string) => string) & { destroy(): void };
+/** The driver's `run`, called through its PyProxy. */
+type RunProgram = (code: string, stdin: string) => string;
 
 export class PythonSandbox {
-  readonly #pyodide: PyodideAPI;
   readonly #run: RunProgram;
   /** Output written straight to file descriptors 1 and 2 (os.write), outside sys.stdout. */
   #raw = { stdout: '', stderr: '' };
 
   private constructor(pyodide: PyodideAPI) {
-    this.#pyodide = pyodide;
     const scope = pyodide.toPy({});
     pyodide.runPython(PYTHON_DRIVER, { globals: scope });
     this.#run = scope.get('run') as RunProgram;
@@ -53,7 +52,7 @@ export class PythonSandbox {
     } catch (e) {
       // The interpreter itself failed (a fatal error): the host retires this thread.
       const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      const outOfMemory = /memory|RangeError/i.test(why);
+      const outOfMemory = /out of memory|past the sandbox's limit/i.test(why);
       return { status: outOfMemory ? 'memory' : 'crash', stdout: this.#raw.stdout, stderr: this.#raw.stderr, exitCode: 1, error: `The Python interpreter failed: ${why}` };
     }
     return { ...run, stdout: this.#raw.stdout + run.stdout, stderr: this.#raw.stderr + run.stderr };

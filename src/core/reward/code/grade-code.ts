@@ -66,21 +66,23 @@ export function functionTestProgram(gold: Extract<CodeGold, { kind: 'function' }
 async function gradeFunction(gold: Extract<CodeGold, { kind: 'function' }>, code: string, runner: CodeRunner, timeoutMs: number) {
   const run = await runner.run({ code: functionTestProgram(gold, code), timeoutMs });
   // sys.exit(0) in the answer would end the program before check() and pass for right: the known reward hack.
-  const exited = run.status === 'ok' && run.systemExit ? { failure: 'exit' as const, reason: `exited (status ${run.exitCode}) before check(${gold.entryPoint}) finished` } : null;
+  const exited: ReturnType<typeof runFailure> =
+    run.status === 'ok' && run.systemExit ? { failure: 'exit', reason: `exited (status ${run.exitCode}) before check(${gold.entryPoint}) finished` } : null;
   const failed = exited ?? runFailure(run);
   if (!failed) return { correct: true, reason: `check(${gold.entryPoint}) passed` };
   const prefix = run.exception?.type === 'AssertionError' ? 'a test failed: ' : '';
   return { correct: false, ...failed, reason: prefix + failed.reason };
 }
 
+function wrongOutput(expected: string, printed: string): { failure: CodeFailure; reason: string } {
+  return { failure: 'wrong-output', reason: `expected ${quote(expected.trimEnd())}, printed ${quote(printed.trimEnd())}` };
+}
+
 async function gradeStdio(tests: StdioTest[], code: string, runner: CodeRunner, timeoutMs: number) {
   for (const [i, test] of tests.entries()) {
     const run = await runner.run({ code, stdin: test.input, timeoutMs });
     const at = `test ${i + 1} of ${tests.length}`;
-    const failed = runFailure(run) ?? (sameOutput(test.output, run.stdout) ? null : {
-      failure: 'wrong-output' as const,
-      reason: `expected ${quote(test.output.trimEnd())}, printed ${quote(run.stdout.trimEnd())}`,
-    });
+    const failed = runFailure(run) ?? (sameOutput(test.output, run.stdout) ? null : wrongOutput(test.output, run.stdout));
     if (failed) return { correct: false, failure: failed.failure, reason: `${at}: ${failed.reason}`, test: i + 1 };
   }
   return { correct: true, reason: `${tests.length} of ${tests.length} tests passed` };
