@@ -4,6 +4,7 @@
  */
 export { askInService, engineInService, runtimesInService, stopAsk, watchConductorLoads, webllmInService } from './conductor.ts';
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
+export { createWebCodeRunner } from './sandbox.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
 export {
   DEMO_ENGINE_MODEL,

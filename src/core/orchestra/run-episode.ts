@@ -2,7 +2,7 @@ import { EPISODE_VERSION, type Episode, type Reward, type RoundRecord, type Step
 import { toBatonError } from '../errors/index.ts';
 import { addCosts, sumUsage } from '../pricing/index.ts';
 import type { ChatMessage, Usage, WorkerModel } from '../providers/index.ts';
-import { computeReward, gradeAnswer, isGradable, type RewardScheme } from '../reward/index.ts';
+import { canGradeTask, computeReward, gradeTask, type CodeRunner, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, buildRecursionTurn, DEFAULT_MAX_STEPS, parseWorkflow, type AccessMode } from '../workflow/index.ts';
 import { BudgetLedger } from './budget.ts';
@@ -23,6 +23,8 @@ export interface RunOptions extends StepOptions {
   /** Show the workers' descriptions to the Conductor (off by default, as in the paper). */
   describeWorkers?: boolean;
   rewardScheme?: RewardScheme;
+  /** The sandbox that grades code tasks; without one a code task's run has no reward. */
+  codeRunner?: CodeRunner;
   tags?: string[];
   group?: string;
 }
@@ -34,7 +36,7 @@ export interface RunEpisodeInput {
   pool: WorkerModel[];
   conductor: Conductor;
   options?: RunOptions;
-  /** A dollar cap shared with other runs (a reward server's total); replaces options.budgetUsd's own ledger. */
+  /** A dollar cap shared with other runs (a reward server's total, an evaluation's); replaces options.budgetUsd's own ledger. */
   budget?: BudgetLedger;
   /** A cap on worker calls in flight shared with other runs. */
   slots?: CallSlots;
@@ -46,8 +48,6 @@ export interface RunEpisodeInput {
    * it keeps a run cut off by a closed or reloaded page (whose end never comes) instead of losing it.
    */
   onCheckpoint?: (episode: Episode) => void;
-  /** A dollar cap shared with other runs (an evaluation's): used instead of one made from options.budgetUsd. */
-  budget?: BudgetLedger;
 }
 
 /** What a checkpoint says happened, should the run never finish. */
@@ -77,16 +77,14 @@ function completionOf(output: ConductorOutput): RoundRecord['completion'] {
   };
 }
 
-function rewardOf(task: Task, status: Status, answer: string, costUsd: number | null, options: RunOptions): Reward | undefined {
-  if (!isGradable(task) || status === 'aborted') return undefined;
+async function rewardOf(task: Task, status: Status, answer: string, costUsd: number | null, options: RunOptions): Promise<Reward | undefined> {
+  const grading = { codeRunner: options.codeRunner };
+  if (!canGradeTask(task, grading) || status === 'aborted') return undefined;
   const parsed = status !== 'format-error';
   // A failed call or a budget stop says nothing about the Conductor's choice: flagged, never scored as wrong.
   const infraError = status === 'infra-error' || status === 'budget';
-  const grade = parsed && !infraError ? gradeAnswer(answer, task) : undefined;
-  return computeReward(
-    { parsed, correct: grade?.correct ?? false, infraError, costUsd, ...(grade ? { details: { extracted: grade.extracted, gold: grade.gold } } : {}) },
-    options.rewardScheme,
-  );
+  const grade = parsed && !infraError ? await gradeTask(answer, task, grading) : undefined;
+  return computeReward({ parsed, correct: grade?.correct ?? false, infraError, costUsd, ...(grade ? { details: grade.details } : {}) }, options.rewardScheme);
 }
 
 /**
@@ -216,7 +214,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
     previousRound = sharedSteps(result.steps);
   }
 
-  const episode = assemble(status, error, rewardOf(task, status, answer, spending().costUsd, options));
+  const episode = assemble(status, error, await rewardOf(task, status, answer, spending().costUsd, options));
   emit({ type: 'run-done', episode });
   return episode;
 }

@@ -17,6 +17,7 @@ import {
   type StepRecord,
 } from '../../core/episodes/index.ts';
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
+import { parseCodeGold } from '../../core/reward/index.ts';
 import { loadProviders, resolveApiKey, type RetryPolicy, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
 import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
@@ -24,6 +25,7 @@ import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts'
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { openEpisodesDir } from '../episode-dir.ts';
+import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { readPoolFlag } from '../pool-file.ts';
 
 const USAGE = `usage: baton run --task TEXT --pool pool.json --conductor SPEC [options]
@@ -33,7 +35,8 @@ when --answer is given.
 
 options:
   --task TEXT          the question
-  --answer A           its gold answer (then the run is graded)
+  --answer A           its gold answer (then the run is graded); for --kind code, the tests as JSON, as
+                       baton grade --kind code takes them (the answer's Python runs in a sandbox)
   --kind K             ${TASK_KINDS.join(' | ')} (default: number for a numeric answer, exact otherwise, open without one)
   --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment.
                        'demo' is the built-in pool of four simulated workers (no keys, no network), 'experts'
@@ -104,7 +107,9 @@ function summary(ep: Episode): string {
     lines.push(...r.steps.map((s) => stepLine(s, i, r.steps)));
   });
   lines.push('', 'final answer:', ep.final === '' ? '(none)' : ep.final, '');
-  const reward = ep.reward ? `  reward ${ep.reward.value} (${ep.reward.infraError ? 'infrastructure error' : ep.reward.correct ? 'correct' : 'wrong'})` : '';
+  // A code answer's grade says why it was wrong (the failed test, a timeout, ...).
+  const why = !ep.reward?.correct && typeof ep.reward?.details?.reason === 'string' ? `: ${ep.reward.details.reason}` : '';
+  const reward = ep.reward ? `  reward ${ep.reward.value} (${ep.reward.infraError ? 'infrastructure error' : ep.reward.correct ? 'correct' : `wrong${why}`})` : '';
   lines.push(`status ${ep.status}${reward}  total ${seconds(ep.totals.latencyMs)}, ${ep.totals.usage.input + ep.totals.usage.output} tokens, ${dollars(ep.totals.costUsd)}`);
   const spending = spendingOf(ep);
   const notes = [ep.reward && rewardNote(ep.reward), unknownCostNote(spending), simulatedPriceNote(spending)];
@@ -178,16 +183,20 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay), seed);
   const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd, env: io.env, ...(values.lora ? { lora: values.lora } : {}) });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
+  // A code answer is graded by running it; a gold of the wrong shape is refused before anything is paid for.
+  if (kind === 'code' && values.answer !== undefined) parseCodeGold(values.answer);
+  const codeRunner = kind === 'code' && values.answer !== undefined ? createNodeCodeRunner() : undefined;
 
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
   let episode: Episode;
   try {
-    episode = await runEpisode({ task, pool, conductor, options, signal: controller.signal });
+    episode = await runEpisode({ task, pool, conductor, options: { ...options, codeRunner }, signal: controller.signal });
   } finally {
     process.off('SIGINT', stop);
     close();
+    await codeRunner?.close();
   }
 
   if (!values['no-save']) {

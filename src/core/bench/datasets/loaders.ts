@@ -73,18 +73,14 @@ export function loadMmluCsv(text: string, subject = 'mmlu'): Task[] {
 }
 
 /**
- * HumanEval jsonl ({task_id, prompt, entry_point, test}): code tasks whose gold is the JSON
- * {test, entry_point} the code grader runs (`check(candidate)` on the completed function).
+ * HumanEval jsonl ({task_id, prompt, entry_point, test, ...}): kind 'code', the question is the prompt,
+ * the gold is the JSON core/reward's gradeCode runs (prompt, test and entry point).
  */
 export function loadHumanEval(text: string, dataset = 'humaneval'): Task[] {
   return parseJsonl(text, dataset).map((r, i) => {
     const where = `${dataset}, item ${i + 1}`;
-    return {
-      question: `Complete this Python function. Answer with the whole function in a \`\`\`python block.\n\n${requireField(r, 'prompt', where)}`,
-      answer: JSON.stringify({ test: requireField(r, 'test', where), entry_point: requireField(r, 'entry_point', where) }),
-      kind: 'code',
-      dataset,
-      itemId: requireField(r, 'task_id', where),
-    };
+    const prompt = requireField(r, 'prompt', where);
+    const gold = { prompt, test: requireField(r, 'test', where), entry_point: requireField(r, 'entry_point', where) };
+    return { question: prompt, answer: JSON.stringify(gold), kind: 'code', dataset, itemId: typeof r.task_id === 'string' ? r.task_id : String(i) };
   });
 }
