@@ -124,7 +124,7 @@ function batchOf(groups: readonly RolloutGroup[]): GrpoBatch {
       .filter((g) => g.samples.length > 0)
       .map((g) => ({
         promptIds: g.promptIds,
-        completions: g.samples.map((s) => ({ ids: s.completion.tokens, reward: s.reward, oldLogprobs: s.completion.logprobs })),
+        completions: g.samples.map((s) => ({ ids: s.completion.tokens, reward: s.reward, oldLogprobs: s.completion.logprobs, ...(s.mask ? { mask: s.mask } : {}) })),
       })),
   };
 }

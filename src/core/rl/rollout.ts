@@ -52,6 +52,8 @@ export interface RolloutOptions {
 
 export interface RolloutSample {
   completion: Completion;
+  /** With a constraint: which of the completion's tokens the loss counts (completionMask). */
+  mask?: number[];
   /** The scalar GRPO trains on: the scheme's value (cost term included). */
   reward: number;
   components: RewardComponents;
@@ -109,7 +111,34 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
   const excluded: Episode[] = [];
   scored.forEach(({ episode, reward, components }, i) => {
     if (reward === undefined || components === undefined) excluded.push(episode);
-    else samples.push({ completion: completions[i], reward, components, episode });
+    else {
+      const c = completions[i];
+      samples.push({ completion: c, reward, components, episode, ...(constrained ? { mask: completionMask(constrained.constraint, c.tokens, options.maxCompletionTokens) } : {}) });
+    }
   });
   return { task, promptIds: completions[0]?.promptIds ?? [], samples, excluded };
+}
+
+/**
+ * 1 for each token the constraint left the policy a choice at, 0 where it allowed that token alone
+ * (a list's label, a bracket, the end of a budget): under the mask a forced token had probability 1
+ * whatever the weights, so it carries no signal, and its gradient would only be noise in the loss.
+ */
+export function completionMask(constraint: TokenConstraint<unknown>, tokens: readonly number[], maxNewTokens: number): number[] {
+  let state = constraint.start();
+  return tokens.map((id, i) => {
+    const choice = allowsTwo(constraint.mask(state, maxNewTokens - i));
+    state = constraint.advance(state, id);
+    return choice ? 1 : 0;
+  });
+}
+
+function allowsTwo(mask: Uint32Array): boolean {
+  let seen = 0;
+  for (const word of mask) {
+    if (word === 0) continue;
+    seen += (word & (word - 1)) === 0 ? 1 : 2;
+    if (seen >= 2) return true;
+  }
+  return false;
 }
