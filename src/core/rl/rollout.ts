@@ -8,7 +8,7 @@
  */
 import type { Episode } from '../episodes/index.ts';
 import type { ChatMessage, WorkerModel, WorkerSpec } from '../providers/index.ts';
-import { PAPER_REWARD, type RewardScheme } from '../reward/index.ts';
+import { PAPER_REWARD, type CodeRunner, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
 import type { TokenConstraint } from '../workflow/constrain/index.ts';
@@ -47,6 +47,8 @@ export interface RolloutOptions {
   tags?: string[];
   /** Name of the policy in the episodes' conductor record. */
   conductorModel?: string;
+  /** The sandbox that grades code tasks. */
+  codeRunner?: CodeRunner;
   signal?: AbortSignal;
 }
 
@@ -94,6 +96,7 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
         group: options.group,
         tags: options.tags ?? [],
         ...(options.conductorModel !== undefined ? { conductorModel: options.conductorModel } : {}),
+        ...(options.codeRunner ? { codeRunner: options.codeRunner } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // The episode keeps what the policy was shown and sampled, so it can be trained on again offline.

@@ -39,6 +39,7 @@ import { outputDir } from '../out-dir.ts';
 import { parsePoolFile } from '../pool-file.ts';
 import { stepOfEpisode, truncateLog } from '../run-log.ts';
 import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-file.ts';
+import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { openNodeModel } from '../webgpu.ts';
 import { buildPool } from './run.ts';
 
@@ -61,7 +62,8 @@ ${ENGINE_FLAGS_HELP}
   --alpha A              new adapter's alpha (default 2 x r)
   --targets LIST         new adapter's modules: q_proj,...,down_proj or all (default q_proj,v_proj)
   --pool P               a pool file, demo (four simulated workers) or experts (issue 11's experts pool)
-  --tasks T              a JSONL of {question, answer, kind, choices?}, experts (MMLU and GSM8K from data/) or
+  --tasks T              a JSONL of {question, answer, kind, choices?} (kind code: answer is the tests' JSON, as
+                         baton grade --kind code takes it; answers run in a Python sandbox), experts (MMLU and GSM8K from data/) or
                          experts-short (generated sums and "which is largest" questions: short prompts, fast
                          training); the built-in sets are split train/held-out by --seed
   --held-out FILE        held-out tasks (JSONL, as --tasks); experts brings its own
@@ -270,6 +272,8 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   const pool = await buildPool(await poolSpecs(settings, io), io.env, undefined, settings.seed);
   const { train, heldOut } = await taskSets(settings, io);
 
+  // Code tasks are graded by running the answers in Pyodide worker threads.
+  const codeRunner = [...train, ...heldOut].some((t) => t.kind === 'code') ? createNodeCodeRunner() : undefined;
   const loaded = await openNodeModel({ modelDir: settings.modelDir, ...(settings.weights ? { weights: settings.weights } : {}), withTokenizer: true });
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -341,6 +345,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
           }
         : {}),
       ...(resume ? { resume } : {}),
+      ...(codeRunner ? { codeRunner } : {}),
       checkpoints: checkpointDir(join(out, 'checkpoints')),
       signal: controller.signal,
       onEpisodes: (episodes) => void lines.push(appendFile(episodesFile, episodes.map((e) => `${episodeToLine(e)}\n`).join(''))),
@@ -364,5 +369,6 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     loaded.close();
+    await codeRunner?.close();
   }
 }
