@@ -10,8 +10,6 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { episodeToLine, type Episode } from '../../core/episodes/index.ts';
-import { DEMO_POOL, type WorkerSpec } from '../../core/providers/index.ts';
-import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import { seededRandom } from '../../core/random.ts';
 import { PAPER_REWARD } from '../../core/reward/index.ts';
 import {
@@ -36,7 +34,7 @@ import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-fla
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { parseTargets } from '../lora-targets.ts';
 import { outputDir } from '../out-dir.ts';
-import { parsePoolFile } from '../pool-file.ts';
+import { readPoolFlag } from '../pool-file.ts';
 import { stepOfEpisode, truncateLog } from '../run-log.ts';
 import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-file.ts';
 import { createNodeCodeRunner } from '../node-code-runner.ts';
@@ -220,12 +218,6 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   };
 }
 
-async function poolSpecs(s: TrainSettings, io: CliIo): Promise<WorkerSpec[]> {
-  if (s.pool === 'demo') return [...DEMO_POOL];
-  if (s.pool === 'experts') return [...EXPERTS_POOL];
-  return parsePoolFile(await readTextFlag(io, 'pool', s.pool), s.pool);
-}
-
 async function taskSets(s: TrainSettings, io: CliIo): Promise<{ train: Task[]; heldOut: Task[] }> {
   const file = async (flag: string, path: string) => parseTaskFile(await readTextFlag(io, flag, path), path);
   const sets = isBuiltInTaskSet(s.tasks) ? await readBuiltInTaskSet(s.tasks, s.seed) : { train: await file('tasks', s.tasks), heldOut: [] };
@@ -269,7 +261,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     await writeFile(join(out, 'config.json'), `${JSON.stringify(settings, null, 2)}\n`);
   }
   const resume = values.resume ? await readLatestCheckpoint(join(out, 'checkpoints')) : undefined;
-  const pool = await buildPool(await poolSpecs(settings, io), io.env, undefined, settings.seed);
+  const pool = await buildPool(await readPoolFlag(io, settings.pool), io.env, undefined, settings.seed);
   const { train, heldOut } = await taskSets(settings, io);
 
   // Code tasks are graded by running the answers in Pyodide worker threads.
