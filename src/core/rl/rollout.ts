@@ -123,25 +123,16 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
 }
 
 /**
- * 1 for each token the constraint left the policy a choice at, 0 where it allowed that token alone
- * (a list's label, a bracket, the end of a budget): under the mask a forced token had probability 1
- * whatever the weights, so it carries no signal, and its gradient would only be noise in the loss.
+ * 1 for each token where the constraint left the policy a choice of what the text says, 0 where it
+ * did not (a list's label, a bracket, the end of a budget; also where it allowed only other splits of
+ * the same text into tokens): such a token's probability under the mask says nothing about the plan,
+ * and its gradient would only be noise in the loss.
  */
 export function completionMask(constraint: TokenConstraint<unknown>, tokens: readonly number[], maxNewTokens: number): number[] {
   let state = constraint.start();
   return tokens.map((id, i) => {
-    const choice = allowsTwo(constraint.mask(state, maxNewTokens - i));
+    const choice = constraint.offersChoice(state, maxNewTokens - i);
     state = constraint.advance(state, id);
     return choice ? 1 : 0;
   });
-}
-
-function allowsTwo(mask: Uint32Array): boolean {
-  let seen = 0;
-  for (const word of mask) {
-    if (word === 0) continue;
-    seen += (word & (word - 1)) === 0 ? 1 : 2;
-    if (seen >= 2) return true;
-  }
-  return false;
 }

@@ -31,6 +31,12 @@ export interface TokenConstraint<S> {
    */
   mask(state: S, remaining?: number): Uint32Array;
   isAllowed(state: S, tokenId: number): boolean;
+  /**
+   * Whether the tokens mask(state, remaining) allows begin with more than one character (end of
+   * sequence counting as one of its own): a choice of what the text says, not only of how the
+   * same text is split into tokens.
+   */
+  offersChoice(state: S, remaining?: number): boolean;
   /** The state after `tokenId`; throws a BatonError ('data/invalid') if the mask forbids it. */
   advance(state: S, tokenId: number): S;
   /** Whether the text so far is complete (end-of-sequence allowed). */
@@ -222,6 +228,19 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
       return maskOf(state.chars);
     },
     isAllowed: (state, id) => next(state, id) !== undefined,
+    offersChoice(state, remaining) {
+      const mask = constraint.mask(state, remaining);
+      let first: number | undefined;
+      for (let w = 0; w < words; w++) {
+        for (let bits = mask[w]; bits !== 0; bits &= bits - 1) {
+          const id = (w << 5) | (31 - Math.clz32(bits & -bits));
+          const char = eos.has(id) ? -1 : tokens.vocab[id].charCodeAt(0);
+          if (first === undefined) first = char;
+          else if (char !== first) return true;
+        }
+      }
+      return false;
+    },
     advance(state, id) {
       const after = next(state, id);
       if (after === undefined) {

@@ -71,8 +71,8 @@ describe('rolloutGroup', () => {
 
   it('asks for the pool-sized format constraint and its end-of-sequence ids', async () => {
     const policy = new ScriptedPolicy(choices([0, 0, 0, 0]));
-    // A constraint that allows two tokens at every step, so every sampled token counts in the loss.
-    const constraint = { vocabSize: 2, start: () => 0, advance: () => 0, mask: () => Uint32Array.of(3) } as never;
+    // A constraint that offers a choice at every step, so every sampled token counts in the loss.
+    const constraint = { vocabSize: 2, start: () => 0, advance: () => 0, mask: () => Uint32Array.of(3), offersChoice: () => true } as never;
     const sizes: number[] = [];
     const group = await rolloutGroup(task, [sim('a', 1), sim('b', 1), sim('c', 1)], policy, { ...OPTIONS, constraint: (w) => (sizes.push(w), { constraint, eosIds: [5, 6] }) });
     expect(sizes).toEqual([3]);
@@ -97,8 +97,8 @@ describe('completionMask', () => {
     const ids = [...v.tokenizer.encode('model_id = [2]\nsubtasks = ["Go"]\naccess_list = [[]]'), v.eosIds[0]];
     const mask = completionMask(constraint, ids, 200);
     expect(mask).toHaveLength(ids.length);
-    // Forced: the only opening letter of a list's label here, and the bracket that closes the access list.
-    expect(mask[0]).toBe(0);
+    // Not choices: the label (however it is split into tokens), and the bracket that closes the access list.
+    expect(mask.slice(0, head.length)).toEqual(head.map(() => 0));
     expect(mask[ids.length - 2]).toBe(0);
     // Which worker: a choice among three.
     expect(mask[head.length]).toBe(1);
