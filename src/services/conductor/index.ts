@@ -20,6 +20,6 @@ export {
 export type { ConductorLoadStatus, ConductorRuntime, ConductorRuntimes } from './conductor-runtimes.ts';
 export type { LoadProgress } from './download-meter.ts';
 export { EngineHost, type CachedModelFiles, type EngineSupport, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
-export { readTrainedAdapter, saveTrainedAdapter, openKeyedDb, type TrainedAdapter } from './trained-adapters.ts';
+export { openKeyedDb, readTrainedAdapter, saveTrainedAdapter, trainedAdapterFiles, type TrainedAdapter } from './trained-adapters.ts';
 export { buildWorker } from './run-ask.ts';
 export type { WebllmModelChoice, WebllmRuntime } from './webllm/index.ts';

@@ -12,11 +12,9 @@ import type { TaskSplit } from '../../core/providers/simulated/index.ts';
 import { seededRandom } from '../../core/random.ts';
 import { compactPrompt, trainablePolicy, type ConstraintForPool, type TrainablePolicy } from '../../core/rl/index.ts';
 import type { Task } from '../../core/task.ts';
-import { workflowConstraintFor } from '../../core/workflow/constrain/index.ts';
-import { EnginePolicy } from '../../engine/index.ts';
 import { initLoraAdapter, type ModelConfig } from '../../engine/model/index.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
-import { estimateTrainingMemory, GpuTrainer, type TrainingMemory } from '../../engine/train/index.ts';
+import type { TrainingMemory } from '../../engine/train/index.ts';
 import { buildWorker, describeSource, EngineHost, type EngineModelChoice } from '../conductor/index.ts';
 import { expertsTasks } from './experts-tasks.ts';
 import type { TrainingConfig } from './training-config.ts';
@@ -67,7 +65,9 @@ export interface TrainingEstimate {
 /** WebGPU's default per-binding limit: the estimate assumes no more. */
 const DEFAULT_BINDING_BYTES = 128 * 2 ** 20;
 
-export function estimateFor(config: TrainingConfig, modelConfig: ModelConfig, tokenizer: Tokenizer, tasks: TaskSplit): TrainingEstimate {
+export async function estimateFor(config: TrainingConfig, modelConfig: ModelConfig, tokenizer: Tokenizer, tasks: TaskSplit): Promise<TrainingEstimate> {
+  // The engine's modules load with the first run or estimate, as the Conductor worker's do.
+  const { estimateTrainingMemory } = await import('../../engine/train/index.ts');
   const maxSequenceLength = longestSequence(config, tokenizer, tasks);
   const weights = modelChoiceOf(config).weights;
   const memory = estimateTrainingMemory(modelConfig, {
@@ -102,6 +102,11 @@ export function engineTraining(host = new EngineHost()): { prepare: PrepareTrain
       const [loaded, tasks, pool] = await Promise.all([loadModel(config, onPhase), expertsTasks(config.seed), poolOf(config.pool, keys, config.seed)]);
       const { model, tokenizer } = loaded;
       onPhase('Preparing the trainer');
+      const [{ EnginePolicy }, { GpuTrainer }, { workflowConstraintFor }] = await Promise.all([
+        import('../../engine/index.ts'),
+        import('../../engine/train/index.ts'),
+        import('../../core/workflow/constrain/index.ts'),
+      ]);
       const lora = initLoraAdapter(
         model.config,
         { r: config.r, alpha: 2 * config.r, targetModules: LORA_TARGETS, dropout: 0, baseModel: describeSource(config.model) },

@@ -14,6 +14,7 @@
  */
 import { type Episode, type EpisodeStore, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
+import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import { PAPER_REWARD } from '../../core/reward/index.ts';
 import { compactPrompt, runGrpo, type GrpoCheckpoint, type GrpoConfig, type GrpoStepMetrics } from '../../core/rl/index.ts';
 import { saveTrainedAdapter, type EngineModelChoice, type TrainedAdapter } from '../conductor/index.ts';
@@ -115,6 +116,9 @@ function latestGroupOf(episodes: readonly Episode[]): LatestGroup | undefined {
   };
 }
 
+/** The experts preset's pool is the service's to fill in: the page need not load the simulated workers. */
+const withPool = (config: TrainingConfig): TrainingConfig => (config.preset === 'experts' ? { ...config, pool: [...EXPERTS_POOL] } : config);
+
 const BUSY: readonly TrainerStatus[] = ['starting', 'running', 'pausing', 'stopping'];
 const RESUMABLE: readonly TrainerStatus[] = ['paused', 'failed'];
 
@@ -152,10 +156,9 @@ export class TrainerService {
   async start(config: TrainingConfig, keys: Record<string, string> = {}): Promise<void> {
     await this.#restored;
     this.#refuseWhileBusy();
-    checkTrainingConfig(config);
-    const run: StoredRun = { runId: crypto.randomUUID(), config, status: 'running', startedAt: new Date().toISOString() };
+    const run: StoredRun = { runId: crypto.randomUUID(), config: checkTrainingConfig(withPool(config)), status: 'running', startedAt: new Date().toISOString() };
     await (await this.#openDb()).putRun(run);
-    this.#replace({ status: 'starting', runId: run.runId, config, metrics: [], hasAdapter: false });
+    this.#replace({ status: 'starting', runId: run.runId, config: run.config, metrics: [], hasAdapter: false });
     this.#launch(run, keys, undefined);
   }
 
@@ -186,7 +189,7 @@ export class TrainerService {
   }
 
   async estimate(config: TrainingConfig): Promise<TrainingEstimate> {
-    return this.#deps.estimate(checkTrainingConfig(config));
+    return this.#deps.estimate(checkTrainingConfig(withPool(config)));
   }
 
   /** The newest checkpoint's adapter, PEFT files. */

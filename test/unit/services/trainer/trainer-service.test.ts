@@ -21,11 +21,14 @@ import { ScriptedPolicy } from '../../core/rl/scripted-policy.ts';
 /** A policy whose "weights" are its update count: plans depend on them, and the state is that count. */
 class CountingTrainable implements TrainablePolicy {
   updates = 0;
+  /** Updates this instance took itself (not imported from a checkpoint). */
+  taken = 0;
   readonly sampler = new ScriptedPolicy((seed, i) => hashString(`${seed} ${i} ${this.updates}`) % 4);
   generateGroup = this.sampler.generateGroup.bind(this.sampler);
   logprobs = this.sampler.logprobs.bind(this.sampler);
   async trainStep(_batch: GrpoBatch): Promise<TrainStepResult> {
     this.updates++;
+    this.taken++;
     const clipRatio = { lowMean: 0, highMean: 0, regionMean: 0, lowMin: 0, highMax: 0 };
     return { loss: 0.1, gradNorm: 1, clipRatio, entropy: 1, tokens: 3, lr: 1e-3, step: this.updates, timeMs: 1 };
   }
@@ -117,12 +120,16 @@ describe('TrainerService', () => {
     expect(restored).toMatchObject({ status: 'paused', runId: paused.runId, hasAdapter: true });
     expect(restored.metrics.map((m) => m.step)).toEqual(paused.metrics.map((m) => m.step));
 
+    const reported: number[] = [];
+    void again.watch((p) => p.status === 'running' && p.metrics.length > 0 && reported.push(p.metrics.at(-1)!.step));
     const done = when(again, (p) => p.status === 'done');
     await again.resume();
     const end = await done;
     expect(end.metrics.map((m) => m.step)).toEqual([1, 2, 3, 4]);
-    // The resumed policy started from the checkpoint's weights, not from scratch.
+    // The resumed run took only the steps after the checkpoint, from the checkpoint's weights.
+    expect(reloaded.policies[0].taken).toBe(4 - pausedAt);
     expect(reloaded.policies[0].updates).toBe(4);
+    expect(new Set(reported)).toEqual(new Set(Array.from({ length: 4 - pausedAt + 1 }, (_, i) => pausedAt + i)));
     await expect(again.resume()).rejects.toMatchObject({ code: 'run/config' });
   });
 

@@ -1,0 +1,138 @@
+/**
+ * The Train page in the built app (headless Chromium, WebGPU on SwiftShader): the experts preset on the
+ * demo Conductor with tiny settings trains in the trainer web worker; a step's metrics reach the table
+ * and the charts; Pause checkpoints into IndexedDB, a reload finds the run paused there and Resume
+ * continues from that step (not from 0); the adapter downloads as PEFT files, and "Use as Conductor"
+ * makes it the Ask page's Conductor, which then runs with it.
+ */
+import { afterEach, expect, test } from 'vitest';
+import type { Download, Page } from 'playwright-core';
+import { openApp, POLL, type AppPage } from './app-page.ts';
+
+/** Steps take tens of seconds on SwiftShader. */
+const STEP = { timeout: 300_000, interval: 250 };
+
+let app: AppPage | undefined;
+afterEach(() => app?.session.close());
+
+async function bytesOf(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function download(page: Page, button: string): Promise<Buffer> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+  return bytesOf(file);
+}
+
+/** Step numbers in the metrics table, newest first. */
+const tableSteps = (page: Page) => page.getByTestId('metrics-table').locator('tbody th').allTextContents().catch(() => [] as string[]);
+
+/** Episodes the training stored in the app's IndexedDB (database 'baton', store 'episodes'). */
+function trainingEpisodes(page: Page): Promise<{ tags: string[]; group?: string }[]> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('baton');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('episodes').objectStore('episodes').getAll();
+          all.onsuccess = () => resolve((all.result as { tags: string[]; group?: string }[]).filter((e) => e.tags.includes('train-page')));
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+}
+
+test('train, pause, reload, resume from the checkpoint, export the adapter, use it as the Conductor', { timeout: 900_000 }, async () => {
+  app = await openApp({ hash: '#/train' });
+  const { page } = app;
+  await page.getByRole('heading', { level: 1, name: 'Train' }).waitFor();
+  const set = async (label: string, value: string) => page.getByLabel(label, { exact: false }).first().fill(value);
+  await set('Steps', '2');
+  await set('Questions per step', '2');
+  await set('Samples per question', '2');
+  await set('Max completion tokens', '40');
+  await set('Held-out every', '0');
+  await expect.poll(() => page.getByTestId('memory-estimate').textContent(), { timeout: 60_000 }).toMatch(/GPU memory for training: about [\d.]+ [KM]B/);
+
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect.poll(() => page.getByTestId('train-status').textContent(), POLL).toMatch(/Starting|Training/);
+  // The page answers while the worker trains: another page opens at once, and back.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Episodes' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Episodes' }).waitFor({ timeout: 5_000 });
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Train' }).click();
+
+  await expect.poll(() => tableSteps(page), STEP).toEqual(['1']);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect.poll(() => page.getByTestId('train-status').textContent(), STEP).toBe('Paused');
+  expect(await page.getByTestId('train-step').textContent()).toBe('Step 1 of 2');
+  // Step 1's figures reached the charts (uPlot drew them) and the latest group lists its workflows.
+  for (const chart of ['reward', 'accuracy', 'format', 'dollars', 'kl-entropy', 'grad-norm']) {
+    await page.getByTestId(`chart-${chart}`).locator('canvas').waitFor();
+  }
+  await expect.poll(() => page.getByTestId('latest-group').locator('li').count()).toBe(2);
+  const stepOne = await page.getByTestId('metrics-table').locator('tbody tr').first().textContent();
+
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: 'Train' }).waitFor();
+  await expect.poll(() => page.getByTestId('train-status').textContent(), POLL).toBe('Paused');
+  expect(await page.getByTestId('train-step').textContent()).toBe('Step 1 of 2');
+  expect(await tableSteps(page)).toEqual(['1']);
+  expect(await page.getByTestId('metrics-table').locator('tbody tr').first().textContent()).toBe(stepOne);
+  // The form shows the stored run's settings, not the defaults.
+  expect(await page.getByLabel('Samples per question').inputValue()).toBe('2');
+
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect.poll(() => page.getByTestId('train-status').textContent(), STEP).toBe('Done');
+  expect(await tableSteps(page)).toEqual(['2', '1']);
+  expect(await page.getByTestId('train-step').textContent()).toBe('Step 2 of 2');
+  // Two steps of 2 questions x 2 samples, each stored once (the paused step's rollouts were cut before it finished).
+  const episodes = await trainingEpisodes(page);
+  expect(episodes.filter((e) => e.tags.includes('step:2')).length).toBeGreaterThanOrEqual(4);
+  expect(episodes.filter((e) => e.tags.includes('step:1')).length).toBe(4);
+  expect(episodes.every((e) => e.group?.startsWith('grpo-0/step-'))).toBe(true);
+
+  const config = JSON.parse((await download(page, 'Download adapter_config.json')).toString('utf8'));
+  expect(config).toMatchObject({ peft_type: 'LORA', r: 8, lora_alpha: 16 });
+  expect([...config.target_modules].sort()).toEqual(['q_proj', 'v_proj']);
+  const weights = await download(page, 'Download adapter_model.safetensors');
+  const headerLength = Number(weights.readBigUInt64LE(0));
+  const header = JSON.parse(weights.subarray(8, 8 + headerLength).toString('utf8')) as Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
+  const names = Object.keys(header).filter((n) => n !== '__metadata__').sort();
+  expect(names).toEqual(
+    [0, 1].flatMap((l) => ['q_proj', 'v_proj'].flatMap((m) => ['A', 'B'].map((ab) => `base_model.model.model.layers.${l}.self_attn.${m}.lora_${ab}.weight`))).sort(),
+  );
+  expect(header['base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight'].shape).toEqual([8, 64]);
+  expect(header['base_model.model.model.layers.0.self_attn.v_proj.lora_B.weight'].shape).toEqual([32, 8]);
+  const end = Math.max(...names.map((n) => header[n].data_offsets[1]));
+  expect(weights.byteLength).toBe(8 + headerLength + end);
+  // Trained: B started at zero (PEFT's init) and two updates moved it.
+  const b = header['base_model.model.model.layers.0.self_attn.q_proj.lora_B.weight'];
+  const bValues = new Float32Array(weights.buffer.slice(weights.byteOffset + 8 + headerLength + b.data_offsets[0], weights.byteOffset + 8 + headerLength + b.data_offsets[1]));
+  expect(bValues.some((v) => v !== 0)).toBe(true);
+
+  await page.getByRole('button', { name: 'Use as Conductor' }).click();
+  await page.getByRole('status').filter({ hasText: "The Ask page's Conductor is now this adapter" }).waitFor();
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Ask' }).click();
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByTestId('episode-saved').waitFor({ timeout: 300_000 });
+  const asked = await page.evaluate(
+    () =>
+      new Promise<{ conductor: { runtime: string; adapter?: string }; tags: string[]; parseError?: string }[]>((resolve, reject) => {
+        const open = indexedDB.open('baton');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('episodes').objectStore('episodes').getAll();
+          all.onsuccess = () => resolve(all.result as never);
+        };
+      }),
+  );
+  const ask = asked.filter((e) => e.tags.includes('ask'));
+  expect(ask).toHaveLength(1);
+  expect(ask[0].conductor.runtime).toBe('engine');
+  expect(ask[0].conductor.adapter).toMatch(/^train-.*\(trained in this browser\)$/);
+  expect(ask[0].parseError).toBeUndefined();
+  expect(app.errors).toEqual([]);
+});
