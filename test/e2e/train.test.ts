@@ -5,9 +5,14 @@
  * continues from that step (not from 0); the adapter downloads as PEFT files, and "Use as Conductor"
  * makes it the Ask page's Conductor, which then runs with it.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Download, Page } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../support/browser.ts';
 import { openApp, POLL, type AppPage } from './app-page.ts';
+
+const OUT = join(import.meta.dirname, '__screenshots__');
 
 /** Steps take tens of seconds on SwiftShader. */
 const STEP = { timeout: 300_000, interval: 250 };
@@ -94,6 +99,14 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   expect(episodes.filter((e) => e.tags.includes('step:1')).length).toBe(4);
   expect(episodes.every((e) => e.group?.startsWith('grpo-0/step-'))).toBe(true);
 
+  // A finished run, at a laptop's size and a phone's, for a person to look at; the phone's must not scroll sideways.
+  await mkdir(OUT, { recursive: true });
+  await page.screenshot({ path: join(OUT, 'train-run-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(OUT, 'train-run-phone.png'), fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   const config = JSON.parse((await download(page, 'Download adapter_config.json')).toString('utf8'));
   expect(config).toMatchObject({ peft_type: 'LORA', r: 8, lora_alpha: 16 });
   expect([...config.target_modules].sort()).toEqual(['q_proj', 'v_proj']);
@@ -135,4 +148,18 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   expect(ask[0].conductor.adapter).toMatch(/^train-.*\(trained in this browser\)$/);
   expect(ask[0].parseError).toBeUndefined();
   expect(app.errors).toEqual([]);
+});
+
+test('without WebGPU the Train page says so once, and a Start fails with that message and no step', { timeout: 120_000 }, async () => {
+  app = await openApp({ hash: '#/train', browserArgs: CHROMIUM_FLAGS.filter((f) => !f.includes('webgpu')) });
+  const { page } = app;
+  const noGpu = /found no usable graphics adapter.*Training runs on the GPU through WebGPU, so it cannot run in this tab/;
+  await expect.poll(() => page.getByTestId('memory-estimate').textContent(), POLL).toMatch(noGpu);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect.poll(() => page.getByRole('alert').textContent().catch(() => ''), POLL).toMatch(noGpu);
+  expect(await page.getByTestId('train-status').textContent()).toBe('Stopped by an error');
+  // One message, not two: the estimate line leaves it to the alert.
+  expect(await page.getByText(noGpu).count()).toBe(1);
+  expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(0);
+  expect(await page.getByTestId('metrics-table').locator('tbody tr').count()).toBe(0);
 });

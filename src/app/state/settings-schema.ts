@@ -56,7 +56,13 @@ function engineModel(value: unknown): EngineModelChoice | undefined {
   if (!source) return undefined;
   const weights = WEIGHTS.find((w) => w === v?.weights) ?? 'auto';
   const adapter = adapterSource(v?.adapter);
-  return { source, weights, ...(adapter ? { adapter } : {}), ...(v?.reasoning === false ? { reasoning: false as const } : {}) };
+  return {
+    source,
+    weights,
+    ...(adapter ? { adapter } : {}),
+    ...(v?.reasoning === false ? { reasoning: false as const } : {}),
+    ...(v?.prompt === 'compact' ? { prompt: 'compact' as const } : {}),
+  };
 }
 
 /** The kinds a choice was stored under before they were named for what they are. */

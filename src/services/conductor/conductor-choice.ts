@@ -23,6 +23,11 @@ export interface EngineModelChoice {
    * otherwise ramble until its token budget runs out). Absent: reasoning allowed, as the paper's Conductor does.
    */
   reasoning?: false;
+  /**
+   * 'compact': the first round's prompt is the Train page's (core/rl's compactPrompt: the question and the
+   * pool's size, no worked examples), the prompt a trained adapter learnt under. Absent: the Ask prompt.
+   */
+  prompt?: 'compact';
 }
 
 export type ConductorChoice =
@@ -77,7 +82,7 @@ export function describeConductor(choice: ConductorChoice, workerName?: (id: str
     case 'random-routing':
       return RANDOM_ROUTING_LABEL;
     case 'engine-model':
-      return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}${choice.model.reasoning === false ? ', lists only' : ''}`;
+      return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}${choice.model.reasoning === false ? ', lists only' : ''}${choice.model.prompt === 'compact' ? ', short prompt' : ''}`;
     case 'webllm-model':
       return `${choice.modelId} on web-llm`;
     case 'pool-worker': {

@@ -38,6 +38,7 @@ export async function runAsk(
   const checkpoint = (episode: Episode) => void (saved = saved.then(() => store.put(episode)).catch(() => {}));
   const conductor = await createConductor(request.conductor, {
     pool,
+    task: request.task,
     maxSteps: options.maxSteps,
     access: options.access,
     remoteWorker: (baseUrl, model) => buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys),

@@ -89,7 +89,7 @@ async function poolOf(specs: readonly WorkerSpec[], keys: Record<string, string>
 export function engineTraining(host = new EngineHost()): { prepare: PrepareTraining; estimate: (config: TrainingConfig) => Promise<TrainingEstimate> } {
   const loadModel = async (config: TrainingConfig, onPhase: (phase: string) => void) => {
     const support = await host.support();
-    if (!support.ok) throw new BatonError({ code: 'engine/no-adapter', message: `${support.message} Training runs on WebGPU: open the Train page in a browser that offers it (Chrome or Edge).` });
+    if (!support.ok) throw new BatonError({ code: 'engine/no-adapter', message: `${support.message} Training runs on the GPU through WebGPU, so it cannot run in this tab: the Conductor page's "Your GPU in this browser" says what to do.` });
     onPhase(`Loading ${describeSource(config.model)}`);
     return host.ready(modelChoiceOf(config));
   };

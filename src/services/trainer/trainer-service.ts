@@ -205,7 +205,8 @@ export class TrainerService {
     // A new name per use: the Conductor worker reloads an adapter only when the choice names another.
     const name = `train-${this.#progress.runId!.slice(0, 8)}-step-${checkpoint.step}-${Date.now().toString(36)}`;
     await this.#deps.saveAdapter({ name, adapterConfig: checkpoint.state.adapterConfig, adapter: checkpoint.state.adapter, savedAt: new Date().toISOString() });
-    return { ...modelChoiceOf(config), adapter: { from: 'trained', name }, reasoning: false };
+    // The prompt and the lists-only format it was trained with.
+    return { ...modelChoiceOf(config), adapter: { from: 'trained', name }, reasoning: false, prompt: 'compact' };
   }
 
   async #latest(): Promise<GrpoCheckpoint> {

@@ -94,7 +94,7 @@ describe('TrainerService', () => {
     const exported = await service.exportAdapter();
     expect(exported).toMatchObject({ step: 4, adapterConfig: '{"updates":4}' });
     const choice = await service.useAsConductor();
-    expect(choice).toMatchObject({ source: { from: 'demo' }, weights: 'f32', reasoning: false, adapter: { from: 'trained' } });
+    expect(choice).toMatchObject({ source: { from: 'demo' }, weights: 'f32', reasoning: false, prompt: 'compact', adapter: { from: 'trained' } });
     expect(h.adapters).toHaveLength(1);
     expect(choice.adapter).toEqual({ from: 'trained', name: h.adapters[0].name });
     expect([...h.adapters[0].adapter]).toEqual([4]);
@@ -131,6 +131,22 @@ describe('TrainerService', () => {
     expect(reloaded.policies[0].updates).toBe(4);
     expect(new Set(reported)).toEqual(new Set(Array.from({ length: 4 - pausedAt + 1 }, (_, i) => pausedAt + i)));
     await expect(again.resume()).rejects.toMatchObject({ code: 'run/config' });
+  });
+
+  it('finds a run whose tab closed mid-step paused at its last checkpoint, ready to resume', async () => {
+    const factory = new IDBFactory();
+    const db = await TrainingDb.open(factory);
+    await db.putRun({ runId: 'r1', config, status: 'running', startedAt: '2026-12-01T00:00:00Z' });
+    const state = await new CountingTrainable().exportState();
+    await db.checkpoints('r1').save({ step: 2, seed: 0, state: { ...state, adapter: Uint8Array.of(2) }, metrics: [] });
+    db.close();
+    const h = harness(factory);
+    const service = new TrainerService(h.deps);
+    expect(await service.progress()).toMatchObject({ status: 'paused', runId: 'r1', hasAdapter: true });
+    const done = when(service, (p) => p.status === 'done');
+    await service.resume();
+    await done;
+    expect(h.policies[0].taken).toBe(2);
   });
 
   it('refuses a second start while running, and a stop ends a paused run for good', async () => {
