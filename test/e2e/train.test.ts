@@ -128,6 +128,8 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
 
   await page.getByRole('button', { name: 'Use as Conductor' }).click();
   await page.getByRole('status').filter({ hasText: "The Ask page's Conductor is now this adapter" }).waitFor();
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Conductor' }).click();
+  expect(await page.getByTestId('trained-adapter-note').textContent()).toMatch(/adapter trained on the Train page \(train-/);
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Ask' }).click();
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 300_000 });
