@@ -20,6 +20,7 @@ export {
 export type { ConductorLoadStatus, ConductorRuntime, ConductorRuntimes } from './conductor-runtimes.ts';
 export type { LoadProgress } from './download-meter.ts';
 export { EngineHost, type CachedModelFiles, type EngineSupport, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
-export { openKeyedDb, readTrainedAdapter, saveTrainedAdapter, trainedAdapterFiles, type TrainedAdapter } from './trained-adapters.ts';
+export { readTrainedAdapter, saveTrainedAdapter, trainedAdapterFiles, type TrainedAdapter } from './trained-adapters.ts';
+export { openKeyedDb } from './keyed-db.ts';
 export { buildWorker } from './run-ask.ts';
 export type { WebllmModelChoice, WebllmRuntime } from './webllm/index.ts';

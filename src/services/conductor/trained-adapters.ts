@@ -4,9 +4,9 @@
  * adapter ({ from: 'trained', name }), and the engine reads it from here as PEFT files.
  * Test: test/unit/services/conductor/trained-adapters.test.ts (fake-indexeddb).
  */
-import { wrap, type IDBPDatabase } from 'idb';
 import { BatonError } from '../../core/errors/index.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, filesFromMemory, type ModelFiles } from '../../engine/model/index.ts';
+import { openKeyedDb } from './keyed-db.ts';
 
 export const TRAINED_ADAPTER_DB = 'baton-trained-adapters';
 const STORE = 'adapters';
@@ -19,25 +19,6 @@ export interface TrainedAdapter {
   adapter: Uint8Array;
   /** ISO time it was stored. */
   savedAt: string;
-}
-
-/** Opens one of the app's small IndexedDB databases (a few object stores keyed by a field, no indexes). */
-export async function openKeyedDb(factory: IDBFactory, name: string, version: number, stores: Record<string, string>): Promise<IDBPDatabase> {
-  const request = factory.open(name, version);
-  request.addEventListener('upgradeneeded', () => {
-    for (const [store, keyPath] of Object.entries(stores)) if (!request.result.objectStoreNames.contains(store)) request.result.createObjectStore(store, { keyPath });
-  });
-  try {
-    const db = (await wrap(request)) as IDBPDatabase;
-    db.addEventListener('versionchange', () => db.close());
-    return db;
-  } catch (e) {
-    throw new BatonError({
-      code: 'store/io',
-      message: `Could not open the browser's storage (${name}): ${(e as Error)?.message ?? String(e)}. Check that this browser allows site storage.`,
-      cause: e,
-    });
-  }
 }
 
 const open = (factory: IDBFactory) => openKeyedDb(factory, TRAINED_ADAPTER_DB, 1, { [STORE]: 'name' });

@@ -6,6 +6,8 @@
  * Test: test/unit/services/trainer/training-db.test.ts (fake-indexeddb).
  */
 import type { IDBPDatabase } from 'idb';
+import { isQuotaError } from '../../core/episodes/index.ts';
+import { BatonError } from '../../core/errors/index.ts';
 import type { CheckpointStore, GrpoCheckpoint } from '../../core/rl/index.ts';
 import { openKeyedDb } from '../conductor/index.ts';
 import type { TrainingConfig } from './training-config.ts';
@@ -69,7 +71,20 @@ export class TrainingDb {
 
   /** runGrpo's CheckpointStore for the run. */
   checkpoints(runId: string): CheckpointStore {
-    return { save: async (checkpoint) => void (await this.#db.put(CHECKPOINTS, { ...checkpoint, runId } satisfies StoredCheckpoint)) };
+    return {
+      save: async (checkpoint) => {
+        try {
+          await this.#db.put(CHECKPOINTS, { ...checkpoint, runId } satisfies StoredCheckpoint);
+        } catch (e) {
+          if (!isQuotaError(e)) throw e;
+          throw new BatonError({
+            code: 'store/quota',
+            message: `No room left in this browser's storage for the checkpoint of step ${checkpoint.step}; the previous checkpoint is kept. Make room (delete episodes on the Episodes page) and Resume.`,
+            cause: e,
+          });
+        }
+      },
+    };
   }
 
   close(): void {
