@@ -15,7 +15,7 @@ import type { Task } from '../../core/task.ts';
 import { initLoraAdapter, type ModelConfig } from '../../engine/model/index.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
 import type { TrainingMemory } from '../../engine/train/index.ts';
-import { buildWorker, describeSource, EngineHost, type EngineModelChoice } from '../conductor/index.ts';
+import { buildWorker, describeSource, EngineHost, type EngineModelChoice, type LoadProgress } from '../conductor/index.ts';
 import { expertsTasks } from './experts-tasks.ts';
 import type { TrainingConfig } from './training-config.ts';
 
@@ -30,7 +30,8 @@ export interface TrainingSession {
   close(): void;
 }
 
-export type PrepareTraining = (config: TrainingConfig, keys: Record<string, string>, onPhase: (phase: string) => void) => Promise<TrainingSession>;
+/** `signal` stops a model load in progress (a Pause or Stop while the run starts). */
+export type PrepareTraining = (config: TrainingConfig, keys: Record<string, string>, onPhase: (phase: string) => void, signal?: AbortSignal) => Promise<TrainingSession>;
 
 /** The adapter modules a new LoRA trains (baton train's default). */
 export const LORA_TARGETS = ['q_proj', 'v_proj'];
@@ -86,20 +87,29 @@ async function poolOf(specs: readonly WorkerSpec[], keys: Record<string, string>
   return Promise.all(specs.map((spec) => buildWorker(spec.simulated ? { ...spec, simulated: { ...spec.simulated, seed } } : spec, keys, replay)));
 }
 
+const MB = 2 ** 20;
+
+/** A model load's progress in words, for the page's phase line. */
+function loadPhase(name: string, p: LoadProgress): string {
+  if (p.unit === 'items') return `Copying ${name} to the GPU: ${p.loaded} of ${p.total ?? '?'} tensors`;
+  return `Downloading ${name}: ${(p.loaded / MB).toFixed(1)}${p.total === undefined ? '' : ` of ${(p.total / MB).toFixed(1)}`} MB`;
+}
+
 export function engineTraining(host = new EngineHost()): { prepare: PrepareTraining; estimate: (config: TrainingConfig) => Promise<TrainingEstimate> } {
-  const loadModel = async (config: TrainingConfig, onPhase: (phase: string) => void) => {
+  const loadModel = async (config: TrainingConfig, onPhase: (phase: string) => void, signal?: AbortSignal) => {
     const support = await host.support();
     if (!support.ok) throw new BatonError({ code: 'engine/no-adapter', message: `${support.message} Training runs on the GPU through WebGPU, so it cannot run in this tab: the Conductor page's "Your GPU in this browser" says what to do.` });
-    onPhase(`Loading ${describeSource(config.model)}`);
-    return host.ready(modelChoiceOf(config));
+    const name = describeSource(config.model);
+    onPhase(`Loading ${name}`);
+    return host.ready(modelChoiceOf(config), (p) => onPhase(loadPhase(name, p)), signal);
   };
   return {
     async estimate(config) {
       const [loaded, tasks] = await Promise.all([loadModel(config, () => {}), expertsTasks(config.seed)]);
       return estimateFor(config, loaded.model.config, loaded.tokenizer, tasks);
     },
-    async prepare(config, keys, onPhase) {
-      const [loaded, tasks, pool] = await Promise.all([loadModel(config, onPhase), expertsTasks(config.seed), poolOf(config.pool, keys, config.seed)]);
+    async prepare(config, keys, onPhase, signal) {
+      const [loaded, tasks, pool] = await Promise.all([loadModel(config, onPhase, signal), expertsTasks(config.seed), poolOf(config.pool, keys, config.seed)]);
       const { model, tokenizer } = loaded;
       onPhase('Preparing the trainer');
       const [{ EnginePolicy }, { GpuTrainer }, { workflowConstraintFor }] = await Promise.all([

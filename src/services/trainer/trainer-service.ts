@@ -279,7 +279,7 @@ export class TrainerService {
     let session: Awaited<ReturnType<PrepareTraining>> | undefined;
     let writes = Promise.resolve();
     try {
-      session = await this.#deps.prepare(config, keys, (phase) => this.#set({ phase }));
+      session = await this.#deps.prepare(config, keys, (phase) => this.#set({ phase }), signal);
       signal.throwIfAborted();
       const firstStep = resume?.step ?? 0;
       const started = performance.now();

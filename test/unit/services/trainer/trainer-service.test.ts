@@ -181,6 +181,20 @@ describe('TrainerService', () => {
     expect((await done).metrics).toHaveLength(4);
   });
 
+  it('a pause while the model loads cuts the load and leaves the run paused at its start', async () => {
+    const h = harness(new IDBFactory(), (_c, _keys, onPhase, signal) => {
+      onPhase('Downloading the model');
+      return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('load cut'))));
+    });
+    const service = new TrainerService(h.deps);
+    const loading = when(service, (p) => p.phase === 'Downloading the model');
+    await service.start(config);
+    await loading;
+    await service.pause();
+    expect(await service.progress()).toMatchObject({ status: 'paused', metrics: [], hasAdapter: false });
+    expect((await service.progress()).error).toBeUndefined();
+  });
+
   it('checks the settings before anything is stored', async () => {
     const service = new TrainerService(harness().deps);
     await expect(service.start({ ...config, group: 1 })).rejects.toMatchObject({ code: 'run/config', message: expect.stringContaining('"group"') });
