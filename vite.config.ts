@@ -1,3 +1,6 @@
+import { createReadStream, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { DEV_CONNECT_SOURCES } from './src/app/state/allowed-origins.ts';
@@ -18,8 +21,37 @@ function devCsp(): Plugin {
   };
 }
 
+/** What loadPyodide fetches from its indexURL; all of it ships inside the pyodide package. */
+const PYODIDE_FILES = ['pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
+const PYODIDE_TYPES: Record<string, string> = { mjs: 'text/javascript', wasm: 'application/wasm', zip: 'application/zip', json: 'application/json' };
+
+/**
+ * The code-grading sandbox (workers/sandbox.worker.ts) loads Python from `<base>pyodide/`: the dev
+ * server serves the package's files there, and a build copies them there, so nothing comes from a CDN.
+ */
+export function pyodideAssets(): Plugin {
+  const dir = dirname(createRequire(import.meta.url).resolve('pyodide'));
+  return {
+    name: 'baton-pyodide-assets',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const prefix = `${server.config.base}pyodide/`;
+        const file = req.url?.startsWith(prefix) ? req.url.slice(prefix.length).split('?')[0] : '';
+        if (!PYODIDE_FILES.includes(file)) return next();
+        res.setHeader('Content-Type', PYODIDE_TYPES[file.split('.').pop()!]);
+        createReadStream(join(dir, file)).pipe(res);
+      });
+    },
+    generateBundle() {
+      for (const file of PYODIDE_FILES) this.emitFile({ type: 'asset', fileName: `pyodide/${file}`, source: readFileSync(join(dir, file)) });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [svelte(), devCsp()],
+  plugins: [svelte(), devCsp(), pyodideAssets()],
+  // Pyodide's own advice for Vite: its module is used as published, not pre-bundled by the dev server.
+  optimizeDeps: { exclude: ['pyodide'] },
   worker: { format: 'es' },
   // The large chunks (AI SDK providers, mathjs graders, KaTeX) load on demand, never before first paint;
   // bench/app.ts measures what does.

@@ -15,6 +15,7 @@ export {
   type TrainingProgress,
 } from '../services/trainer/index.ts';
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
+export { createWebCodeRunner } from './sandbox.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
 export {
   DEMO_ENGINE_MODEL,

@@ -19,3 +19,8 @@ export interface Task {
   /** mcq: the option texts in order A, B, C, ... (lets a grader accept option text). */
   choices?: string[];
 }
+
+/** The kind a gold answer suggests when none is given: a plain number is graded as one, anything else exactly. */
+export function kindOfAnswer(answer: string): TaskKind {
+  return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';
+}

@@ -1,30 +1,94 @@
-/** `--conductor SPEC` strings to Conductors: `fixed:<file>` or `worker:<id>`. */
+/**
+ * Conductor choices (core/bench's parseConductorSpec: fixed:<file>, worker:<id>, engine:<dir>[,lora=<dir>],
+ * remote:<model>@<url>) made into Conductors under Node, for `baton run --conductor` and `baton eval
+ * --method conductor:<choice>` alike. An engine model is loaded once and sampled with each run's seed.
+ */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { createPolicyConductor, parseConductorSpec, poolWorkerConductor, type ConductorSpec, type MethodRun } from '../core/bench/index.ts';
+import { BatonError } from '../core/errors/index.ts';
 import { createFixedConductor, createWorkerConductor, type Conductor } from '../core/orchestra/index.ts';
-import type { WorkerModel } from '../core/providers/index.ts';
-import { CliError } from './io.ts';
+import { loadProviders, resolveApiKey, type WorkerModel } from '../core/providers/index.ts';
+import { CliError, type CliIo } from './io.ts';
 
-export const CONDUCTOR_SPEC_HELP = 'fixed:<file> (a completion text read from a file) or worker:<id> (a pool worker plays the Conductor)';
+export { CONDUCTOR_SPEC_HELP } from '../core/bench/index.ts';
 
-export async function conductorFromSpec(spec: string, ctx: { pool: WorkerModel[]; cwd: string }): Promise<Conductor> {
-  const colon = spec.indexOf(':');
-  const kind = colon < 0 ? spec : spec.slice(0, colon);
-  const arg = colon < 0 ? '' : spec.slice(colon + 1);
-  if (kind === 'fixed' && arg !== '') {
-    const path = resolve(ctx.cwd, arg);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (e) {
-      throw new CliError(`--conductor ${spec}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
-    }
-    return createFixedConductor(text, arg);
+/** Most tokens an engine or remote Conductor writes: its reasoning and the three lists. */
+const CONDUCTOR_MAX_NEW_TOKENS = 1024;
+
+export interface ConductorContext {
+  cwd: string;
+  env: CliIo['env'];
+  /** An adapter for an engine choice that names none (--lora). */
+  lora?: string;
+}
+
+/** What makes a Conductor for one run (its seed and recorded pool); `close` frees a loaded model. */
+export interface ConductorMaker {
+  make: (run: Pick<MethodRun, 'seed' | 'pool' | 'record'>) => Conductor;
+  close: () => void;
+}
+
+export function parseConductorFlag(text: string): ConductorSpec {
+  try {
+    return parseConductorSpec(text);
+  } catch (e) {
+    throw new CliError(`--conductor: ${(e as BatonError).message}`, 2);
   }
-  if (kind === 'worker' && arg !== '') {
-    const worker = ctx.pool.find((w) => w.spec.id === arg);
-    if (!worker) throw new CliError(`--conductor ${spec}: no worker "${arg}" in the pool (ids: ${ctx.pool.map((w) => w.spec.id).join(', ')}).`, 2);
-    return createWorkerConductor(worker);
+}
+
+async function fixedConductor(file: string, cwd: string, where: string): Promise<ConductorMaker> {
+  const path = resolve(cwd, file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`${where}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
   }
-  throw new CliError(`--conductor must be ${CONDUCTOR_SPEC_HELP}, got "${spec}".`, 2);
+  return { make: () => createFixedConductor(text, file), close: () => {} };
+}
+
+async function engineConductor(spec: Extract<ConductorSpec, { kind: 'engine' }>, ctx: ConductorContext, workers: number): Promise<ConductorMaker> {
+  const [{ openNodeModel }, { EnginePolicy }] = await Promise.all([import('./webgpu.ts'), import('../engine/index.ts')]);
+  const lora = spec.lora ?? ctx.lora;
+  const loaded = await openNodeModel({ modelDir: resolve(ctx.cwd, spec.model), ...(lora ? { loraDir: resolve(ctx.cwd, lora) } : {}), withTokenizer: true });
+  const policy = new EnginePolicy(loaded.model, loaded.tokenizer!);
+  const info = { runtime: 'engine', model: spec.model, ...(lora ? { adapter: lora } : {}) };
+  return {
+    make: (run) => createPolicyConductor(policy, { info, workers, maxNewTokens: spec.maxTokens ?? CONDUCTOR_MAX_NEW_TOKENS, temperature: 1, seed: run.seed }),
+    close: () => loaded.close(),
+  };
+}
+
+async function remoteConductor(spec: Extract<ConductorSpec, { kind: 'remote' }>, env: CliIo['env']): Promise<ConductorMaker> {
+  const { createWorkerModel } = await loadProviders();
+  const workerSpec = { id: 'remote-conductor', provider: 'openai-compatible' as const, model: spec.model, baseUrl: spec.baseUrl };
+  const { key, keyName } = resolveApiKey(workerSpec, env);
+  const worker = createWorkerModel(workerSpec, { apiKey: key, keyName });
+  return { make: (run) => createWorkerConductor(run.record(worker), { temperature: 1, maxTokens: CONDUCTOR_MAX_NEW_TOKENS }), close: () => {} };
+}
+
+/**
+ * A Conductor maker for a choice over the pool `poolIds` (worker:<id> is checked against it); `where`
+ * names the flag in messages.
+ */
+export async function conductorMaker(spec: ConductorSpec, ctx: ConductorContext, poolIds: readonly string[], where: string): Promise<ConductorMaker> {
+  switch (spec.kind) {
+    case 'fixed':
+      return fixedConductor(spec.file, ctx.cwd, where);
+    case 'worker':
+      if (!poolIds.includes(spec.id)) throw new CliError(`${where}: no worker "${spec.id}" in the pool (ids: ${poolIds.join(', ')}).`, 2);
+      return { make: poolWorkerConductor(spec.id), close: () => {} };
+    case 'engine':
+      return engineConductor(spec, ctx, poolIds.length);
+    case 'remote':
+      return remoteConductor(spec, ctx.env);
+  }
+}
+
+/** The one Conductor of `baton run`. */
+export async function conductorFromSpec(text: string, ctx: ConductorContext & { pool: WorkerModel[] }): Promise<ConductorMaker & { conductor: Conductor }> {
+  const maker = await conductorMaker(parseConductorFlag(text), ctx, ctx.pool.map((w) => w.spec.id), `--conductor ${text}`);
+  const seed = Math.floor(Math.random() * 2 ** 32);
+  return { ...maker, conductor: maker.make({ seed, pool: ctx.pool, record: (w) => w }) };
 }

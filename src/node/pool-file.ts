@@ -2,8 +2,9 @@
  * A worker pool file: JSON `{ "workers": [WorkerSpec, ...] }` or a bare array. Checked field by field so a
  * mistake is reported as "workers[2].price.input: ...", never discovered mid-run.
  */
-import type { ProviderName, WorkerSpec } from '../core/providers/index.ts';
-import { CliError } from './io.ts';
+import { DEMO_POOL, type ProviderName, type WorkerSpec } from '../core/providers/index.ts';
+import { EXPERTS_POOL } from '../core/providers/simulated/index.ts';
+import { CliError, readTextFlag, type CliIo } from './io.ts';
 
 const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];
 const EFFORTS = ['minimal', 'low', 'medium', 'high'];
@@ -101,4 +102,11 @@ export function parsePoolFile(text: string, source = 'pool file'): WorkerSpec[] 
     seen.add(s.id);
   });
   return specs;
+}
+
+/** The pool a --pool flag names: a pool file, `demo` (four simulated workers) or `experts` (issue 11's experts pool). */
+export async function readPoolFlag(io: CliIo, value: string): Promise<WorkerSpec[]> {
+  if (value === 'demo') return [...DEMO_POOL];
+  if (value === 'experts') return [...EXPERTS_POOL];
+  return parsePoolFile(await readTextFlag(io, 'pool', value), value);
 }

@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { seededRandom } from '../core/random.ts';
-import { expectedShapes, parseModelConfig, randomWeight, writeSafetensors, type Architecture, type TensorToWrite } from '../engine/model/index.ts';
+import { expectedShapes, initialWeight, parseModelConfig, writeSafetensors, type Architecture, type TensorToWrite } from '../engine/model/index.ts';
 import { QWEN_ENDOFTEXT, QWEN_IM_END, shrinkQwenTokenizer, shrunkQwenId } from '../engine/tokenizer/index.ts';
 
 export interface RandomConductorShape {
@@ -26,6 +26,9 @@ export interface RandomConductorShape {
   seed: number;
 }
 
+/** Standard deviation of the initial weights (Hugging Face's default initializer_range). */
+const INITIALIZER_RANGE = 0.02;
+
 const HF_NAMES: Record<Architecture, string> = { qwen2: 'Qwen2ForCausalLM', qwen3: 'Qwen3ForCausalLM', llama: 'LlamaForCausalLM' };
 
 /** config.json of the shape, transformers v4 keys. Qwen2 has attention biases; the others none. */
@@ -41,6 +44,7 @@ export function randomConductorConfig(s: RandomConductorShape): Record<string, u
     head_dim: s.hidden / s.heads,
     vocab_size: s.vocab,
     rms_norm_eps: 1e-6,
+    initializer_range: INITIALIZER_RANGE,
     max_position_embeddings: 8192,
     tie_word_embeddings: s.tied,
     ...(s.architecture === 'qwen2' ? {} : { attention_bias: false }),
@@ -60,7 +64,7 @@ export async function writeRandomConductor(dir: string, shape: RandomConductorSh
   const json = randomConductorConfig(shape);
   const config = parseModelConfig(json);
   const random = seededRandom(shape.seed);
-  const tensors: TensorToWrite[] = [...expectedShapes(config)].map(([name, dims]) => ({ name, dtype: shape.dtype, shape: dims, data: randomWeight(name, dims, random) }));
+  const tensors: TensorToWrite[] = [...expectedShapes(config)].map(([name, dims]) => ({ name, dtype: shape.dtype, shape: dims, data: initialWeight(name, dims, random, INITIALIZER_RANGE) }));
   const tokenizer = shrinkQwenTokenizer(JSON.parse(await qwenFile('tokenizer.json')), JSON.parse(await qwenFile('tokenizer_config.json')), shape.vocab);
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(json, null, 2)}\n`);
   await writeFile(join(dir, 'model.safetensors'), writeSafetensors(tensors, { format: 'pt' }));

@@ -1,12 +1,13 @@
 /**
  * Task sets for training: a JSONL file of tasks {question, answer, kind, choices?, dataset?, itemId?}
- * (core's Task), or the experts pool's built-in set of MMLU and GSM8K questions read from data/.
+ * (core's Task), or one of the experts pool's built-in sets: MMLU and GSM8K questions read from data/
+ * ('experts'), or short generated questions of the same two kinds ('experts-short').
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { loadGsm8k, loadMmluCsv, parseJsonl } from '../core/bench/datasets/index.ts';
-import { expertsTaskSet, type TaskSplit } from '../core/providers/simulated/index.ts';
+import { loadAime, loadGsm8k, loadMath500, loadMmluCsv, parseJsonl } from '../core/bench/datasets/index.ts';
+import { expertsTaskSet, shortExpertsTaskSet, type TaskSplit } from '../core/providers/simulated/index.ts';
 import { TASK_KINDS, type Task, type TaskKind } from '../core/task.ts';
-import { CliError } from './io.ts';
+import { CliError, readTextFlag, type CliIo } from './io.ts';
 
 const DATA = new URL('../../data/', import.meta.url);
 
@@ -30,11 +31,44 @@ export function parseTaskFile(text: string, source: string): Task[] {
   });
 }
 
-/** The experts set: every MMLU subject and GSM8K from data/, drawn and split by the seed. */
-export async function readExpertsTasks(seed: number): Promise<TaskSplit> {
+async function readMmlu(): Promise<Task[]> {
   const mmlu = new URL('mmlu/test/', DATA);
   const files = (await readdir(mmlu)).filter((f) => f.endsWith('.csv')).sort();
-  const mcq = (await Promise.all(files.map(async (f) => loadMmluCsv(await readFile(new URL(f, mmlu), 'utf8'), f.replace(/_test\.csv$/, ''))))).flat();
-  const arithmetic = loadGsm8k(await readFile(new URL('gsm8k/test.jsonl', DATA), 'utf8'));
-  return expertsTaskSet(mcq, arithmetic, { seed });
+  return (await Promise.all(files.map(async (f) => loadMmluCsv(await readFile(new URL(f, mmlu), 'utf8'), f.replace(/_test\.csv$/, ''))))).flat();
+}
+
+const readData = (path: string) => readFile(new URL(path, DATA), 'utf8');
+
+/** The experts set: every MMLU subject and GSM8K from data/, drawn and split by the seed. */
+export async function readExpertsTasks(seed: number): Promise<TaskSplit> {
+  return expertsTaskSet(await readMmlu(), loadGsm8k(await readData('gsm8k/test.jsonl')), { seed });
+}
+
+/** The gradable datasets Baton ships in data/, by the name a --tasks flag gives them. */
+export const BUILTIN_DATASETS: Record<string, () => Promise<Task[]>> = {
+  gsm8k: async () => loadGsm8k(await readData('gsm8k/test.jsonl')),
+  math500: async () => loadMath500(await readData('math500/test.jsonl')),
+  aime2024: async () => loadAime(await readData('aime2024/test.jsonl')),
+  mmlu: readMmlu,
+};
+
+/**
+ * The tasks a --tasks flag names: a built-in task set (split train/held-out by the seed), a built-in
+ * dataset (all of it to train on), or a JSONL task file.
+ */
+export async function readTasksFlag(io: CliIo, value: string, seed: number): Promise<TaskSplit> {
+  if (isBuiltInTaskSet(value)) return readBuiltInTaskSet(value, seed);
+  if (Object.hasOwn(BUILTIN_DATASETS, value)) return { train: await BUILTIN_DATASETS[value](), heldOut: [] };
+  return { train: parseTaskFile(await readTextFlag(io, 'tasks', value), value), heldOut: [] };
+}
+
+/** Names of the built-in task sets, which bring their own held-out split. */
+export const BUILT_IN_TASK_SETS = ['experts', 'experts-short'] as const;
+
+export function isBuiltInTaskSet(name: string): name is (typeof BUILT_IN_TASK_SETS)[number] {
+  return (BUILT_IN_TASK_SETS as readonly string[]).includes(name);
+}
+
+export async function readBuiltInTaskSet(name: (typeof BUILT_IN_TASK_SETS)[number], seed: number): Promise<TaskSplit> {
+  return name === 'experts' ? readExpertsTasks(seed) : shortExpertsTaskSet({ seed });
 }

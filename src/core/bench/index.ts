@@ -1,2 +1,3 @@
 export * from './datasets/index.ts';
 export * from './baselines/index.ts';
+export * from './eval/index.ts';

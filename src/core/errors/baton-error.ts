@@ -28,6 +28,7 @@ export type BatonErrorCode =
   // data
   | 'data/invalid'
   | 'data/not-found'
+  | 'data/unreachable'
   // engine
   | 'engine/no-adapter'
   | 'engine/device-lost'

@@ -6,6 +6,7 @@ import type { Task } from '../task.ts';
 import type { Step, Workflow } from '../workflow/index.ts';
 import { visibleSteps } from './access.ts';
 import type { BudgetLedger } from './budget.ts';
+import type { CallSlots } from './call-slots.ts';
 import type { RunEventListener } from './events.ts';
 import { buildWorkerMessages, type SharedStep } from './worker-messages.ts';
 
@@ -32,6 +33,8 @@ export interface ExecuteContext {
   previousRound?: SharedStep[];
   options?: StepOptions;
   budget?: BudgetLedger;
+  /** A cap on worker calls in flight shared with other runs: a step waits for a slot before it reserves budget. */
+  slots?: CallSlots;
   signal?: AbortSignal;
   onEvent?: RunEventListener;
   /** Recursion round number, for events (default 0). */
@@ -128,6 +131,25 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
     });
     const record = { ...base, messages };
     const maxTokens = options.maxTokens ?? worker.spec.maxTokens ?? DEFAULT_STEP_MAX_TOKENS;
+    let freeSlot: (() => void) | undefined;
+    try {
+      if (ctx.slots) freeSlot = await ctx.slots.acquire(ctx.signal);
+    } catch (e) {
+      return fail(record, toBatonError(e, 'run/aborted'));
+    }
+    try {
+      // Another step may have failed while this one waited for its slot.
+      const late = stopped();
+      if (late !== undefined) return fail(record, new BatonError({ code: 'run/aborted', message: `Not started: ${late}.` }));
+      await callWorker(record, worker, maxTokens);
+    } finally {
+      freeSlot?.();
+    }
+  };
+
+  const callWorker = async (record: StepRecord, worker: WorkerModel, maxTokens: number): Promise<void> => {
+    const index = record.index;
+    const messages = record.messages;
     let settle: ((actual: number | null) => void) | undefined;
     try {
       settle = ctx.budget?.reserve(worker.spec, messages, maxTokens);

@@ -2,6 +2,7 @@ export type { Conductor, ConductorOutput, ConductorRequest } from './conductor.t
 export type { RunEvent, RunEventListener, RunEventType } from './events.ts';
 export { visibleSteps } from './access.ts';
 export { BudgetLedger, worstCaseCostUsd } from './budget.ts';
+export { CallSlots } from './call-slots.ts';
 export {
   DEFAULT_STEP_MAX_TOKENS,
   DEFAULT_STEP_TEMPERATURE,

@@ -2,10 +2,11 @@ import { EPISODE_VERSION, type Episode, type Reward, type RoundRecord, type Step
 import { toBatonError } from '../errors/index.ts';
 import { addCosts, sumUsage } from '../pricing/index.ts';
 import type { ChatMessage, Usage, WorkerModel } from '../providers/index.ts';
-import { computeReward, gradeAnswer, isGradable, type RewardScheme } from '../reward/index.ts';
+import { canGradeTask, computeReward, gradeTask, type CodeRunner, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, buildRecursionTurn, DEFAULT_MAX_STEPS, parseWorkflow, type AccessMode } from '../workflow/index.ts';
 import { BudgetLedger } from './budget.ts';
+import type { CallSlots } from './call-slots.ts';
 import type { Conductor, ConductorOutput } from './conductor.ts';
 import type { RunEventListener } from './events.ts';
 import { executeWorkflow, sharedSteps, type StepOptions } from './execute-workflow.ts';
@@ -22,6 +23,8 @@ export interface RunOptions extends StepOptions {
   /** Show the workers' descriptions to the Conductor (off by default, as in the paper). */
   describeWorkers?: boolean;
   rewardScheme?: RewardScheme;
+  /** The sandbox that grades code tasks; without one a code task's run has no reward. */
+  codeRunner?: CodeRunner;
   tags?: string[];
   group?: string;
 }
@@ -33,6 +36,10 @@ export interface RunEpisodeInput {
   pool: WorkerModel[];
   conductor: Conductor;
   options?: RunOptions;
+  /** A dollar cap shared with other runs (a reward server's total, an evaluation's); replaces options.budgetUsd's own ledger. */
+  budget?: BudgetLedger;
+  /** A cap on worker calls in flight shared with other runs. */
+  slots?: CallSlots;
   signal?: AbortSignal;
   onEvent?: RunEventListener;
   /**
@@ -70,16 +77,14 @@ function completionOf(output: ConductorOutput): RoundRecord['completion'] {
   };
 }
 
-function rewardOf(task: Task, status: Status, answer: string, costUsd: number | null, options: RunOptions): Reward | undefined {
-  if (!isGradable(task) || status === 'aborted') return undefined;
+async function rewardOf(task: Task, status: Status, answer: string, costUsd: number | null, options: RunOptions): Promise<Reward | undefined> {
+  const grading = { codeRunner: options.codeRunner };
+  if (!canGradeTask(task, grading) || status === 'aborted') return undefined;
   const parsed = status !== 'format-error';
   // A failed call or a budget stop says nothing about the Conductor's choice: flagged, never scored as wrong.
   const infraError = status === 'infra-error' || status === 'budget';
-  const grade = parsed && !infraError ? gradeAnswer(answer, task) : undefined;
-  return computeReward(
-    { parsed, correct: grade?.correct ?? false, infraError, costUsd, ...(grade ? { details: { extracted: grade.extracted, gold: grade.gold } } : {}) },
-    options.rewardScheme,
-  );
+  const grade = parsed && !infraError ? await gradeTask(answer, task, grading) : undefined;
+  return computeReward({ parsed, correct: grade?.correct ?? false, infraError, costUsd, ...(grade ? { details: grade.details } : {}) }, options.rewardScheme);
 }
 
 /**
@@ -94,7 +99,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const access = options.access ?? 'binary';
   const depth = options.recursionDepth ?? 0;
-  const budget = options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined;
+  const budget = input.budget ?? (options.budgetUsd !== undefined ? new BudgetLedger(options.budgetUsd) : undefined);
   const id = input.id ?? crypto.randomUUID();
   const createdAt = new Date().toISOString();
   const started = performance.now();
@@ -197,7 +202,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
     }
     record.workflow = parsed.workflow;
     emit({ type: 'conductor-done', round, completion: output.text, workflow: parsed.workflow, ...spent });
-    const result = await executeWorkflow(parsed.workflow, { task, pool, previousRound, options, budget, signal, onEvent: emit, round });
+    const result = await executeWorkflow(parsed.workflow, { task, pool, previousRound, options, budget, slots: input.slots, signal, onEvent: emit, round });
     record.steps = result.steps;
     record.final = result.final;
     final = result.final;
@@ -209,7 +214,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
     previousRound = sharedSteps(result.steps);
   }
 
-  const episode = assemble(status, error, rewardOf(task, status, answer, spending().costUsd, options));
+  const episode = assemble(status, error, await rewardOf(task, status, answer, spending().costUsd, options));
   emit({ type: 'run-done', episode });
   return episode;
 }

@@ -15,7 +15,7 @@ export { loadProviders } from './load-providers.ts';
 export { DEMO_POOL } from './simulated/demo-pool.ts';
 export { workerName } from './worker-name.ts';
 export { defaultKeyName, resolveApiKey, type ResolvedKey } from './keys.ts';
-export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './common/retry.ts';
+export { DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './common/retry.ts';
 export { DEFAULT_CALL_TIMEOUT_MS } from './common/call-deadline.ts';
 export type { NetworkWorkerContext } from './common/sdk-worker.ts';
 export type { ReplayTable } from './replay/index.ts';

@@ -2,7 +2,7 @@
  * Finds the final answer in a model's response, by the strongest marker present: the last
  * `<answer>` block, the last `\boxed{}` / `\fbox{}`, GSM8K's `#### n`, a closing phrase
  * ("The answer is X", "Final answer: X"), and for numeric kinds the last number. Multiple choice
- * answers come back as a capital letter.
+ * answers come back as a capital letter. Code answers: extractCode.
  */
 import type { TaskKind } from '../task.ts';
 import { commandArguments, type CommandArgument } from './latex-groups.ts';
@@ -13,13 +13,18 @@ const BOX_COMMANDS = ['boxed', 'fbox'];
 // "The answer is X", "Final answer: X", "**Answer:** X"; X is the next non-blank line.
 const ANSWER_PHRASE = /\banswer\b\s*(?:\*\*)?\s*(?:is\b|:|=)\s*(?:\*\*)?\s*:?\s*([^\n]+)/gi;
 
-/** The text of the last `<answer>` block; a block left open at the end of the text runs to its end. */
-export function lastAnswerBlock(text: string): string | null {
+/** The last `<answer>` block as written; a block left open at the end of the text runs to its end. */
+function lastAnswerBlockText(text: string): string | null {
   const open = text.toLowerCase().lastIndexOf('<answer>');
   if (open < 0) return null;
   const start = open + '<answer>'.length;
   const close = text.toLowerCase().indexOf('</answer>', start);
-  return text.slice(start, close < 0 ? undefined : close).trim();
+  return text.slice(start, close < 0 ? undefined : close);
+}
+
+/** The text of the last `<answer>` block, trimmed; see lastAnswerBlockText. */
+export function lastAnswerBlock(text: string): string | null {
+  return lastAnswerBlockText(text)?.trim() ?? null;
 }
 
 function lastMatch(text: string, pattern: RegExp): string | null {
@@ -119,4 +124,38 @@ export function extractAnswer(text: string, kind: TaskKind, choices?: readonly s
   }
   if (kind === 'exact') return response.trim() || null;
   return null;
+}
+
+const PYTHON_FENCES = ['', 'python', 'py', 'python3'];
+
+/** The fenced blocks of `text` in order, with their language; one left open at the end runs to the end. */
+function fencedBlocks(text: string): { lang: string; code: string }[] {
+  const blocks: { lang: string; code: string }[] = [];
+  let open: { lang: string; lines: string[] } | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const fence = /^\s*```+\s*([\w+.-]*)\s*$/.exec(line);
+    if (fence && !open) open = { lang: fence[1].toLowerCase(), lines: [] };
+    else if (fence && open && fence[1] === '') {
+      blocks.push({ lang: open.lang, code: open.lines.join('\n') });
+      open = null;
+    } else open?.lines.push(line);
+  }
+  if (open) blocks.push({ lang: open.lang, code: open.lines.join('\n') });
+  return blocks;
+}
+
+/**
+ * The program in a response: the last Python (or unlabelled) fenced block, inside the last `<answer>`
+ * block when there is one; without fences, the answer block's text or else the whole response, taken as
+ * code. Indentation is kept (a HumanEval answer may be a function body). Null when nothing is left.
+ */
+export function extractCode(text: string): string | null {
+  const response = stripThinking(text);
+  const scope = lastAnswerBlockText(response) ?? response;
+  const blocks = fencedBlocks(scope);
+  const python = blocks.filter((b) => PYTHON_FENCES.includes(b.lang));
+  const code = blocks.length > 0 ? (python.at(-1)?.code ?? '') : scope;
+  // Leading blank lines go, the first line's indentation stays.
+  const trimmed = code.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd();
+  return trimmed === '' ? null : trimmed;
 }

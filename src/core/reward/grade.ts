@@ -1,6 +1,7 @@
 /**
  * Grades a response against a task's gold answer, by the task's kind. Code and open-ended tasks
- * are not graded here: code needs its tests run in a sandbox, and an open question has no gold.
+ * are not graded here: code runs its tests in a sandbox (./code, through gradeTask), and an open
+ * question has no gold.
  */
 import { BatonError } from '../errors/index.ts';
 import type { Task, TaskKind } from '../task.ts';
@@ -53,7 +54,7 @@ const collapse = (s: string) =>
 function notGradable(task: Pick<Task, 'kind' | 'answer'>): BatonError {
   const why =
     task.kind === 'code'
-      ? 'code answers are graded by running their tests in a sandbox, not by gradeAnswer'
+      ? 'code answers are graded by running their tests in a sandbox (gradeTask with a CodeRunner), not by gradeAnswer'
       : task.kind === 'open'
         ? 'an open question has no gold answer to grade against'
         : `the task (kind "${task.kind}") has no gold answer; give it one or mark it "open"`;

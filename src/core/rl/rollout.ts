@@ -1,20 +1,19 @@
 /**
  * One GRPO group: the Conductor prompt of a question (as the Ask path builds it), G completions sampled
- * from the policy in one batch, and each completion run on the pool as an episode (runEpisode with a
- * fixed Conductor answering that completion). runEpisode parses: a malformed workflow scores the
- * scheme's formatError (0, as the paper) without calling a worker. A completion whose run hit an
- * infrastructure failure (reward.infraError: a worker down, a budget stop) or could not be graded
- * leaves the group instead of scoring 0. Cost-aware reward: the scheme's costWeight (lambda) takes
- * lambda x dollars off each reward. Test: test/unit/core/rl/rollout.test.ts.
+ * from the policy in one batch, and each completion scored by scoreCompletion (run on the pool as an
+ * episode; a malformed workflow scores the scheme's formatError, 0 as the paper, without calling a
+ * worker). A completion whose run hit an infrastructure failure (reward.infraError: a worker down, a
+ * budget stop) or could not be graded leaves the group instead of scoring 0. Cost-aware reward: the
+ * scheme's costWeight (lambda) takes lambda x dollars off each reward. Test: test/unit/core/rl/rollout.test.ts.
  */
 import type { Episode } from '../episodes/index.ts';
-import { createFixedConductor, runEpisode } from '../orchestra/index.ts';
 import type { ChatMessage, WorkerModel, WorkerSpec } from '../providers/index.ts';
 import { PAPER_REWARD, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
 import type { TokenConstraint } from '../workflow/constrain/index.ts';
 import type { Completion, Policy } from './policy.ts';
+import { scoreCompletion, type RewardComponents } from './score-completion.ts';
 
 /** A format constraint for a pool size, with the end-of-sequence ids it allows (workflowConstraintFor's shape). */
 export type ConstraintForPool = (workers: number) => { constraint: TokenConstraint<unknown>; eosIds: readonly number[] };
@@ -51,16 +50,6 @@ export interface RolloutOptions {
   signal?: AbortSignal;
 }
 
-/** Each reward component on its own, so a curve can show which one moved. */
-export interface RewardComponents {
-  /** The final answer was graded correct (1) or not (0). */
-  correct: number;
-  /** The workflow parsed (1) or not (0). */
-  format: number;
-  /** Dollars the workflow's worker calls cost (0 where unknown). */
-  costUsd: number;
-}
-
 export interface RolloutSample {
   completion: Completion;
   /** The scalar GRPO trains on: the scheme's value (cost term included). */
@@ -94,35 +83,33 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
   });
   const scheme = options.rewardScheme ?? PAPER_REWARD;
   const sampling = { temperature: options.temperature, maxNewTokens: options.maxCompletionTokens, seed: options.seed };
-  const episodes = await Promise.all(
+  const scored = await Promise.all(
     completions.map(async (c) => {
-      const episode = await runEpisode({
-        task,
-        pool: [...pool],
-        conductor: createFixedConductor(c.text, options.conductorModel),
-        options: { maxSteps, access, rewardScheme: scheme, group: options.group, tags: options.tags ?? [] },
+      const { episode, reward, components } = await scoreCompletion(task, pool, c.text, {
+        maxSteps,
+        access,
+        rewardScheme: scheme,
+        group: options.group,
+        tags: options.tags ?? [],
+        ...(options.conductorModel !== undefined ? { conductorModel: options.conductorModel } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // The episode keeps what the policy was shown and sampled, so it can be trained on again offline.
-      return {
+      const kept: Episode = {
         ...episode,
         prompt: messages,
         conductor: { runtime: 'policy', model: options.conductorModel ?? 'policy', sampling },
         completion: { ...episode.completion, tokenIds: c.tokens, logprobs: c.logprobs },
       };
+      return { episode: kept, reward, components };
     }),
   );
   options.signal?.throwIfAborted();
   const samples: RolloutSample[] = [];
   const excluded: Episode[] = [];
-  episodes.forEach((episode, i) => {
-    const reward = episode.reward;
-    if (!reward || reward.infraError) {
-      excluded.push(episode);
-      return;
-    }
-    const components = { correct: reward.correct ? 1 : 0, format: reward.format ? 1 : 0, costUsd: episode.totals.costUsd ?? 0 };
-    samples.push({ completion: completions[i], reward: reward.value, components, episode });
+  scored.forEach(({ episode, reward, components }, i) => {
+    if (reward === undefined || components === undefined) excluded.push(episode);
+    else samples.push({ completion: completions[i], reward, components, episode });
   });
   return { task, promptIds: completions[0]?.promptIds ?? [], samples, excluded };
 }

@@ -7,7 +7,7 @@ export { logprobsBackward, logprobsForward } from './logprobs.ts';
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
 export { matmulBackwardBias, matmulBackwardInput, matmulBackwardWeight, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
 export { matmulInt4BackwardInput, matmulInt4Forward, type MatmulInt4BackwardInputOptions, type MatmulInt4Options } from './matmul-int4.ts';
-export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, type RmsnormBackwardOptions } from './rmsnorm.ts';
+export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, rmsnormThreads, type RmsnormBackwardOptions, type RmsnormOptions } from './rmsnorm.ts';
 export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
 export { swigluBackward, swigluForward } from './swiglu.ts';
 export { grid2d, header } from './wgsl.ts'; // for kernels outside this folder (optim/)

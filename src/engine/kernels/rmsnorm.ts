@@ -1,17 +1,30 @@
 /**
  * RMSNorm, a port of rmsnormRef in rmsnorm.ref.ts: out (rows, C) = x / rms(x) * w, w (C) in the weight dtype.
  * One workgroup per row: strided sum of squares (f32), tree reduction, scale. A decode step's norm is a
- * single workgroup, so its time is the length of each thread's chain of loads: 256 threads keep it short
- * (64 took ~48 us a norm on an H200, most of a 896-wide row's time being 14 dependent loads per thread).
+ * single workgroup, so its time is the length of each thread's chain of loads: 256 threads keep a hidden
+ * row short (64 took ~48 us a norm on an H200, most of a 896-wide row's time being 14 dependent loads per
+ * thread); narrower rows get fewer (rmsnormThreads).
  * Serves the layer norms (rows = T, C = hidden) and Qwen3's per-head q/k norm (rows = T * heads, C = headDim).
  * Its backward: rmsnormBackward (dx, and inv per row), then rmsnormBackwardWeight (dw) where w trains.
  */
 import type { KernelSpec } from '../device/index.ts';
 import { columnSumGrid, columnSumMain, grid2d, header, type DtypeOptions } from './wgsl.ts';
 
-const WG = 256;
+export interface RmsnormOptions extends DtypeOptions {
+  /** Threads per row's workgroup, a power of two: rmsnormThreads(C). */
+  readonly threads: number;
+}
 
-export const rmsnormForward: KernelSpec<DtypeOptions, 'x' | 'w' | 'out', 'rows' | 'C' | 'eps'> = {
+/**
+ * Threads for rows of width C: 256 for a hidden row, fewer for Qwen3's per-head norms (C = head_dim),
+ * whose idle threads would still wait at every barrier; on a CPU adapter (SwiftShader) they made the
+ * training forward's q/k norms most of its time.
+ */
+export function rmsnormThreads(C: number): number {
+  return Math.min(256, Math.max(8, 2 ** Math.ceil(Math.log2(C))));
+}
+
+export const rmsnormForward: KernelSpec<RmsnormOptions, 'x' | 'w' | 'out', 'rows' | 'C' | 'eps'> = {
   name: 'rmsnormForward',
   bindings: [
     { name: 'x', access: 'read' }, // (rows, C)
@@ -24,27 +37,27 @@ export const rmsnormForward: KernelSpec<DtypeOptions, 'x' | 'w' | 'out', 'rows' 
     { name: 'eps', type: 'f32' },
   ],
   wgsl: (o) => `${header(rmsnormForward, { x: 'f32', w: o.dtype, out: 'f32' }, o.dtype)}
-var<workgroup> partial: array<f32, ${WG}>;
-@compute @workgroup_size(${WG})
+var<workgroup> partial: array<f32, ${o.threads}>;
+@compute @workgroup_size(${o.threads})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let r = flat_group(wid, nwg);
   if (r >= p.rows) { return; }
   let base = r * p.C;
   var ss = 0.0;
-  for (var c = lid; c < p.C; c += ${WG}u) { let v = x[base + c]; ss += v * v; }
+  for (var c = lid; c < p.C; c += ${o.threads}u) { let v = x[base + c]; ss += v * v; }
   partial[lid] = ss;
   workgroupBarrier();
-  for (var s = ${WG / 2}u; s > 0u; s >>= 1u) {
+  for (var s = ${o.threads / 2}u; s > 0u; s >>= 1u) {
     if (lid < s) { partial[lid] += partial[lid + s]; }
     workgroupBarrier();
   }
   let inv = inverseSqrt(partial[0] / f32(p.C) + p.eps);
-  for (var c = lid; c < p.C; c += ${WG}u) { out[base + c] = x[base + c] * inv * f32(w[c]); }
+  for (var c = lid; c < p.C; c += ${o.threads}u) { out[base + c] = x[base + c] * inv * f32(w[c]); }
 }`,
   grid: (u) => grid2d(u.rows),
 };
 
-export interface RmsnormBackwardOptions extends DtypeOptions {
+export interface RmsnormBackwardOptions extends RmsnormOptions {
   /** Add dx into the buffer (the residual stream's gradient) instead of overwriting it. */
   readonly accumulate: boolean;
 }
@@ -66,16 +79,16 @@ export const rmsnormBackward: KernelSpec<RmsnormBackwardOptions, 'dy' | 'x' | 'w
   ],
   uniforms: rmsnormForward.uniforms,
   wgsl: (o) => `${header(rmsnormBackward, { dy: 'f32', x: 'f32', w: o.dtype, dx: 'f32', rstd: 'f32' }, o.dtype)}
-var<workgroup> squares: array<f32, ${WG}>;
-var<workgroup> dots: array<f32, ${WG}>;
-@compute @workgroup_size(${WG})
+var<workgroup> squares: array<f32, ${o.threads}>;
+var<workgroup> dots: array<f32, ${o.threads}>;
+@compute @workgroup_size(${o.threads})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let r = flat_group(wid, nwg);
   if (r >= p.rows) { return; }
   let base = r * p.C;
   var ss = 0.0;
   var wdx = 0.0;
-  for (var c = lid; c < p.C; c += ${WG}u) {
+  for (var c = lid; c < p.C; c += ${o.threads}u) {
     let v = x[base + c];
     ss += v * v;
     wdx += dy[base + c] * f32(w[c]) * v;
@@ -83,7 +96,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   squares[lid] = ss;
   dots[lid] = wdx;
   workgroupBarrier();
-  for (var s = ${WG / 2}u; s > 0u; s >>= 1u) {
+  for (var s = ${o.threads / 2}u; s > 0u; s >>= 1u) {
     if (lid < s) {
       squares[lid] += squares[lid + s];
       dots[lid] += dots[lid + s];
@@ -92,7 +105,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   }
   let inv = inverseSqrt(squares[0] / f32(p.C) + p.eps);
   let k = inv * inv * inv / f32(p.C) * dots[0];
-  for (var c = lid; c < p.C; c += ${WG}u) {
+  for (var c = lid; c < p.C; c += ${o.threads}u) {
     let g = inv * dy[base + c] * f32(w[c]) - k * x[base + c];
     ${o.accumulate ? 'dx[base + c] += g;' : 'dx[base + c] = g;'}
   }

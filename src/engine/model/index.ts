@@ -27,7 +27,7 @@ export type { TensorSource } from './tensor-source.ts';
 export { openModel } from './open-model.ts';
 export type { OpenedModel } from './open-model.ts';
 export { expectedShapes, weightNames } from './weight-names.ts';
-export { randomWeight } from './random-weights.ts';
+export { initialWeight, randomWeight } from './random-weights.ts';
 export type { LayerWeightNames, WeightNames } from './weight-names.ts';
 export {
   ADAPTER_CONFIG,

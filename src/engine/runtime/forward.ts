@@ -7,7 +7,7 @@
  * T / slots.length consecutive tokens per sequence, each sequence with its own slot of the cache.
  */
 import type { CommandBatch } from '../device/index.ts';
-import { attentionForward, embeddingForward, embeddingInt4Forward, rmsnormForward, ropeCacheForward, swigluForward } from '../kernels/index.ts';
+import { attentionForward, embeddingForward, embeddingInt4Forward, rmsnormForward, rmsnormThreads, ropeCacheForward, swigluForward } from '../kernels/index.ts';
 import type { ModelConfig } from '../model/index.ts';
 import { wholeBuffer, type GpuTensor } from './gpu-tensor.ts';
 import type { KvCache } from './kv-cache.ts';
@@ -60,7 +60,7 @@ export function encodeForward(
     linearForward(batch, { ...a, M: T, lanes, ...(module ? { lora: { module, scale: lora!.scale, scratch } } : {}) });
   };
   const rmsnorm = (x: GPUBuffer, w: GpuTensor, out: GPUBuffer, rows: number, width: number) =>
-    batch.run(rmsnormForward, { dtype }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps });
+    batch.run(rmsnormForward, { dtype, threads: rmsnormThreads(width) }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps });
 
   const x = scratch.floats(T * C, 'x'); // (T, C) residual stream
   encodeEmbedding(batch, weights, input.ids, x, T);

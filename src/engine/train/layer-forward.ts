@@ -7,7 +7,7 @@
  * layer's backward (activation checkpointing: one layer's activations alive at a time).
  */
 import type { CommandBatch } from '../device/index.ts';
-import { attentionTrainingForward, rmsnormForward, ropeCacheForward, swigluForward } from '../kernels/index.ts';
+import { attentionTrainingForward, rmsnormForward, rmsnormThreads, ropeCacheForward, swigluForward } from '../kernels/index.ts';
 import type { ModelConfig } from '../model/index.ts';
 import { linearForward, wholeBuffer, type GpuTensor, type Scratch } from '../runtime/index.ts';
 import { loraModule, type TrainingPass } from './training-pass.ts';
@@ -98,7 +98,7 @@ export function trainingLinear(batch: CommandBatch, pass: TrainingPass, x: GPUBu
 }
 
 export function rmsnorm(batch: CommandBatch, pass: TrainingPass, x: GPUBuffer, w: GpuTensor, out: GPUBuffer, rows: number, width: number): void {
-  batch.run(rmsnormForward, { dtype: pass.weights.dtype }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps: pass.config.rmsNormEps });
+  batch.run(rmsnormForward, { dtype: pass.weights.dtype, threads: rmsnormThreads(width) }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps: pass.config.rmsNormEps });
 }
 
 /**

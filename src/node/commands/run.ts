@@ -17,14 +17,16 @@ import {
   type StepRecord,
 } from '../../core/episodes/index.ts';
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
-import { DEMO_POOL, loadProviders, resolveApiKey, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
+import { parseCodeGold } from '../../core/reward/index.ts';
+import { loadProviders, resolveApiKey, type RetryPolicy, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
-import { TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
+import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { openEpisodesDir } from '../episode-dir.ts';
-import { parsePoolFile } from '../pool-file.ts';
+import { createNodeCodeRunner } from '../node-code-runner.ts';
+import { readPoolFlag } from '../pool-file.ts';
 
 const USAGE = `usage: baton run --task TEXT --pool pool.json --conductor SPEC [options]
 
@@ -33,11 +35,14 @@ when --answer is given.
 
 options:
   --task TEXT          the question
-  --answer A           its gold answer (then the run is graded)
+  --answer A           its gold answer (then the run is graded); for --kind code, the tests as JSON, as
+                       baton grade --kind code takes them (the answer's Python runs in a sandbox)
   --kind K             ${TASK_KINDS.join(' | ')} (default: number for a numeric answer, exact otherwise, open without one)
   --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment.
-                       'demo' is the built-in pool of four simulated workers (no keys, no network)
+                       'demo' is the built-in pool of four simulated workers (no keys, no network), 'experts'
+                       the simulated pool where only routing by kind works
   --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
+  --lora DIR           a LoRA adapter for an engine: Conductor that names none
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
   --seed S             seed of every simulated worker
   --recursion N        recursion rounds after the first (default 0)
@@ -52,17 +57,27 @@ options:
   --json               print the whole episode as JSON instead of the summary
 `;
 
-function defaultKind(answer: string | undefined): TaskKind {
-  if (answer === undefined) return 'open';
-  return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';
+const defaultKind = (answer: string | undefined): TaskKind => (answer === undefined ? 'open' : kindOfAnswer(answer));
+
+/** The recorded answers of --replay FILE flags (RouteLLM responses CSVs), merged; undefined without any. */
+export async function readReplayFlags(io: CliIo, files: string[] = []): Promise<ReplayTable | undefined> {
+  if (files.length === 0) return undefined;
+  return mergeReplayTables(await Promise.all(files.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))));
 }
 
-export async function buildPool(specs: WorkerSpec[], env: CliIo['env'], replay: ReplayTable | undefined, seed: number | undefined): Promise<WorkerModel[]> {
+/** `retry` overrides the network workers' retry policy (a reward server may want a worker down to fail fast). */
+export async function buildPool(
+  specs: WorkerSpec[],
+  env: CliIo['env'],
+  replay: ReplayTable | undefined,
+  seed: number | undefined,
+  retry?: Partial<RetryPolicy>,
+): Promise<WorkerModel[]> {
   const { createWorkerModel } = await loadProviders();
   return specs.map((raw) => {
     const spec = seed !== undefined && raw.simulated ? { ...raw, simulated: { ...raw.simulated, seed } } : raw;
     const { key, keyName } = resolveApiKey(spec, env);
-    return createWorkerModel(spec, { apiKey: key, keyName, replay });
+    return createWorkerModel(spec, { apiKey: key, keyName, replay, ...(retry ? { retry } : {}) });
   });
 }
 
@@ -92,7 +107,9 @@ function summary(ep: Episode): string {
     lines.push(...r.steps.map((s) => stepLine(s, i, r.steps)));
   });
   lines.push('', 'final answer:', ep.final === '' ? '(none)' : ep.final, '');
-  const reward = ep.reward ? `  reward ${ep.reward.value} (${ep.reward.infraError ? 'infrastructure error' : ep.reward.correct ? 'correct' : 'wrong'})` : '';
+  // A code answer's grade says why it was wrong (the failed test, a timeout, ...).
+  const why = !ep.reward?.correct && typeof ep.reward?.details?.reason === 'string' ? `: ${ep.reward.details.reason}` : '';
+  const reward = ep.reward ? `  reward ${ep.reward.value} (${ep.reward.infraError ? 'infrastructure error' : ep.reward.correct ? 'correct' : `wrong${why}`})` : '';
   lines.push(`status ${ep.status}${reward}  total ${seconds(ep.totals.latencyMs)}, ${ep.totals.usage.input + ep.totals.usage.output} tokens, ${dollars(ep.totals.costUsd)}`);
   const spending = spendingOf(ep);
   const notes = [ep.reward && rewardNote(ep.reward), unknownCostNote(spending), simulatedPriceNote(spending)];
@@ -121,6 +138,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     kind: { type: 'string' },
     pool: { type: 'string' },
     conductor: { type: 'string' },
+    lora: { type: 'string' },
     replay: { type: 'string', multiple: true },
     seed: { type: 'string' },
     recursion: { type: 'string' },
@@ -161,23 +179,24 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (options.maxSteps! < 1) throw new CliError('--max-steps must be at least 1', 2);
   const seed = intFlag('seed', values.seed);
 
-  const specs = values.pool === 'demo' ? [...DEMO_POOL] : parsePoolFile(await readTextFlag(io, 'pool', values.pool!), values.pool);
-  const replayFiles = values.replay ?? [];
-  const replay = replayFiles.length
-    ? mergeReplayTables(await Promise.all(replayFiles.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))))
-    : undefined;
-  const pool = await buildPool(specs, io.env, replay, seed);
-  const conductor = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd });
+  const specs = await readPoolFlag(io, values.pool!);
+  const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay), seed);
+  const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd, env: io.env, ...(values.lora ? { lora: values.lora } : {}) });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
+  // A code answer is graded by running it; a gold of the wrong shape is refused before anything is paid for.
+  if (kind === 'code' && values.answer !== undefined) parseCodeGold(values.answer);
+  const codeRunner = kind === 'code' && values.answer !== undefined ? createNodeCodeRunner() : undefined;
 
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
   let episode: Episode;
   try {
-    episode = await runEpisode({ task, pool, conductor, options, signal: controller.signal });
+    episode = await runEpisode({ task, pool, conductor, options: { ...options, codeRunner }, signal: controller.signal });
   } finally {
     process.off('SIGINT', stop);
+    close();
+    await codeRunner?.close();
   }
 
   if (!values['no-save']) {

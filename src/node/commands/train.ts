@@ -26,7 +26,7 @@ import {
 } from '../../core/rl/index.ts';
 import type { Task } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
-import { workflowConstraintFor } from '../../core/workflow/constrain/index.ts';
+import { DEFAULT_MAX_SUBTASK_CHARS, workflowConstraintFor } from '../../core/workflow/constrain/index.ts';
 import { EnginePolicy } from '../../engine/index.ts';
 import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, initLoraAdapter, readPeftAdapter } from '../../engine/model/index.ts';
@@ -38,7 +38,7 @@ import { parseTargets } from '../lora-targets.ts';
 import { outputDir } from '../out-dir.ts';
 import { parsePoolFile } from '../pool-file.ts';
 import { stepOfEpisode, truncateLog } from '../run-log.ts';
-import { parseTaskFile, readExpertsTasks } from '../task-file.ts';
+import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-file.ts';
 import { openNodeModel } from '../webgpu.ts';
 import { buildPool } from './run.ts';
 
@@ -61,8 +61,9 @@ ${ENGINE_FLAGS_HELP}
   --alpha A              new adapter's alpha (default 2 x r)
   --targets LIST         new adapter's modules: q_proj,...,down_proj or all (default q_proj,v_proj)
   --pool P               a pool file, demo (four simulated workers) or experts (issue 11's experts pool)
-  --tasks T              a JSONL of {question, answer, kind, choices?} or experts (MMLU and GSM8K from data/,
-                         split train/held-out by --seed)
+  --tasks T              a JSONL of {question, answer, kind, choices?}, experts (MMLU and GSM8K from data/) or
+                         experts-short (generated sums and "which is largest" questions: short prompts, fast
+                         training); the built-in sets are split train/held-out by --seed
   --held-out FILE        held-out tasks (JSONL, as --tasks); experts brings its own
   --steps N              optimiser steps (default 20)
   --questions Q          questions per step (default 4)
@@ -77,6 +78,8 @@ ${ENGINE_FLAGS_HELP}
   --temperature T        sampling temperature (default 1)
   --max-completion-tokens N   longest plan (default 256)
   --constrain            sample only workflows that parse (the lists alone, no reasoning)
+  --max-subtask-chars N  with --constrain: longest subtask text (default: the format's ${DEFAULT_MAX_SUBTASK_CHARS}); a small
+                         value keeps an untrained Conductor's plans short, and its training fast
   --prompt P             ask (the Ask page's prompt, default) or compact (question and pool size only)
   --max-steps K          most steps per workflow (default ${DEFAULT_MAX_STEPS})
   --cost-weight L        lambda: reward minus L x dollars of the workflow (default 0)
@@ -112,6 +115,7 @@ interface TrainSettings {
   temperature: number;
   maxCompletionTokens: number;
   constrain: boolean;
+  maxSubtaskChars?: number;
   prompt: 'ask' | 'compact';
   maxSteps: number;
   costWeight: number;
@@ -144,6 +148,7 @@ const FLAGS = {
   temperature: { type: 'string' },
   'max-completion-tokens': { type: 'string' },
   constrain: { type: 'boolean' },
+  'max-subtask-chars': { type: 'string' },
   prompt: { type: 'string' },
   'max-steps': { type: 'string' },
   'cost-weight': { type: 'string' },
@@ -173,7 +178,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   if (!SCALINGS.includes(scaleRewards)) throw new CliError(`--scale-rewards must be one of ${SCALINGS.join(', ')}, got "${scaleRewards}"`, 2);
   const prompt = values.prompt ?? 'ask';
   if (prompt !== 'ask' && prompt !== 'compact') throw new CliError(`--prompt must be ask or compact, got "${prompt}"`, 2);
-  const path = (p: string) => (p === 'demo' || p === 'experts' ? p : resolve(io.cwd, p));
+  const path = (p: string) => (p === 'demo' || p === 'experts' || isBuiltInTaskSet(p) ? p : resolve(io.cwd, p));
   const r = atLeast('r', intFlag('r', values.r, 8)!, 1);
   const group = atLeast('group', intFlag('group', values.group, 8)!, 2);
   const epsilon = numberFlag('epsilon', values.epsilon, 0.2)!;
@@ -201,6 +206,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     temperature,
     maxCompletionTokens: atLeast('max-completion-tokens', intFlag('max-completion-tokens', values['max-completion-tokens'], 256)!, 1),
     constrain: values.constrain ?? false,
+    ...(values['max-subtask-chars'] === undefined ? {} : { maxSubtaskChars: atLeast('max-subtask-chars', intFlag('max-subtask-chars', values['max-subtask-chars'])!, 1) }),
     prompt,
     maxSteps: atLeast('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS)!, 1),
     costWeight: numberFlag('cost-weight', values['cost-weight'], 0)!,
@@ -220,7 +226,7 @@ async function poolSpecs(s: TrainSettings, io: CliIo): Promise<WorkerSpec[]> {
 
 async function taskSets(s: TrainSettings, io: CliIo): Promise<{ train: Task[]; heldOut: Task[] }> {
   const file = async (flag: string, path: string) => parseTaskFile(await readTextFlag(io, flag, path), path);
-  const sets = s.tasks === 'experts' ? await readExpertsTasks(s.seed) : { train: await file('tasks', s.tasks), heldOut: [] };
+  const sets = isBuiltInTaskSet(s.tasks) ? await readBuiltInTaskSet(s.tasks, s.seed) : { train: await file('tasks', s.tasks), heldOut: [] };
   return s.heldOut ? { train: sets.train, heldOut: await file('held-out', s.heldOut) } : sets;
 }
 
@@ -323,7 +329,16 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
       tasks: train,
       heldOut,
       ...(settings.constrain
-        ? { constraint: (workers: number) => workflowConstraintFor(tokenizer!, config.vocabSize, { ...format, workers, allowReasoning: false, recursion: false }) }
+        ? {
+            constraint: (workers: number) =>
+              workflowConstraintFor(tokenizer!, config.vocabSize, {
+                ...format,
+                workers,
+                allowReasoning: false,
+                recursion: false,
+                ...(settings.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: settings.maxSubtaskChars }),
+              }),
+          }
         : {}),
       ...(resume ? { resume } : {}),
       checkpoints: checkpointDir(join(out, 'checkpoints')),

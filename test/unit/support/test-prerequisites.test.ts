@@ -60,11 +60,13 @@ describe('test prerequisites (pretest)', () => {
       expect((await readFile(calls, 'utf8')).trim().split('\n')).toEqual([
         '--version []',
         'update -qq [noninteractive]',
-        'install -y -qq chromium [noninteractive]',
+        'install -y -qq chromium python3 [noninteractive]',
       ]);
       // The stand-in installs nothing, so the second look still finds Chromium missing.
       expect(code).toBe(1);
       expect(stderr).toContain("installing Debian's chromium package");
+      // Its PATH holds no python3 either: the same apt-get call brings it.
+      expect(stderr).toContain("installing Debian's python3 package");
       expect(stderr).toContain('sudo apt-get install -y chromium');
     },
     TIMEOUT,

@@ -24,15 +24,16 @@ export interface RandomRoutingOptions {
 
 type Shape = { name: string; steps: (pick: () => number) => Step[] };
 
-const SOLVE = 'Solve the task. Show the key steps and give the final answer in <answer></answer> tags.';
+/** The subtask of a worker that answers alone. */
+export const SOLVE_SUBTASK = 'Solve the task. Show the key steps and give the final answer in <answer></answer> tags.';
 
 /** Workflow shapes of one to four steps, the kinds of plans a trained Conductor writes. */
 const SHAPES: Shape[] = [
-  { name: 'one worker answers alone', steps: (pick) => [{ worker: pick(), subtask: SOLVE, access: [] }] },
+  { name: 'one worker answers alone', steps: (pick) => [{ worker: pick(), subtask: SOLVE_SUBTASK, access: [] }] },
   {
     name: 'one worker solves, another checks',
     steps: (pick) => [
-      { worker: pick(), subtask: SOLVE, access: [] },
+      { worker: pick(), subtask: SOLVE_SUBTASK, access: [] },
       {
         worker: pick(),
         subtask: 'Check the earlier solution step by step; fix any mistake and give the final answer in <answer></answer> tags.',
@@ -43,8 +44,8 @@ const SHAPES: Shape[] = [
   {
     name: 'two workers solve independently, a third compares',
     steps: (pick) => [
-      { worker: pick(), subtask: SOLVE, access: [] },
-      { worker: pick(), subtask: SOLVE, access: [] },
+      { worker: pick(), subtask: SOLVE_SUBTASK, access: [] },
+      { worker: pick(), subtask: SOLVE_SUBTASK, access: [] },
       {
         worker: pick(),
         subtask: 'Two independent solutions are shown. Compare them, decide which is right, and give the final answer in <answer></answer> tags.',

@@ -5,10 +5,17 @@ import { BatonError } from '../../errors/index.ts';
  * and doubled quotes (""). Accepts LF or CRLF rows and a missing final newline; a BOM is dropped.
  */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
+  return parseCsvLines(text).map((r) => r.fields);
+}
+
+/** parseCsv's records with the line each starts on (1-based), so a bad record can be named by line. */
+export function parseCsvLines(text: string): { line: number; fields: string[] }[] {
+  const rows: { line: number; fields: string[] }[] = [];
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  let line = 1;
+  let rowLine = 1;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const endField = () => {
     row.push(field);
@@ -16,11 +23,13 @@ export function parseCsv(text: string): string[][] {
   };
   const endRow = () => {
     endField();
-    rows.push(row);
+    rows.push({ line: rowLine, fields: row });
     row = [];
+    rowLine = line;
   };
   for (; i < text.length; i++) {
     const c = text[i];
+    if (c === '\n') line++;
     if (quoted) {
       if (c !== '"') field += c;
       else if (text[i + 1] === '"') {
@@ -31,11 +40,12 @@ export function parseCsv(text: string): string[][] {
     else if (c === ',') endField();
     else if (c === '\n') endRow();
     else if (c === '\r' && text[i + 1] === '\n') {
-      endRow();
+      line++;
       i++;
+      endRow();
     } else field += c;
   }
-  if (quoted) throw new BatonError({ code: 'data/invalid', message: 'CSV ends inside a quoted field: the file is cut short or has an unmatched quote.' });
+  if (quoted) throw new BatonError({ code: 'data/invalid', message: `CSV ends inside a quoted field opened on line ${rowLine} or later: the file is cut short or has an unmatched quote.` });
   if (field !== '' || row.length > 0) endRow();
   return rows;
 }

@@ -1,3 +1,16 @@
-export { parseCsv, parseCsvObjects } from './csv.ts';
-export { parseJsonl } from './jsonl.ts';
-export { formatMcqQuestion, loadAime, loadGsm8k, loadMath500, loadMmluCsv } from './loaders.ts';
+export { parseCsv, parseCsvLines, parseCsvObjects } from './csv.ts';
+export { jsonlLines, parseJsonl } from './jsonl.ts';
+export { formatMcqQuestion, loadAime, loadGsm8k, loadHumanEval, loadMath500, loadMmluCsv } from './loaders.ts';
+export {
+  badRowsError,
+  csvRows,
+  DEFAULT_FIELD_MAP,
+  jsonlRows,
+  mapRows,
+  parquetRows,
+  parseFieldMap,
+  type BadRow,
+  type FieldMap,
+  type SourceRow,
+} from './user-data.ts';
+export { DATASETS_SERVER, hubRows, HUB_PAGE_ROWS, parseHubRef, type HubDatasetRef, type HubRowsOptions, type PageCache } from './hub-rows.ts';

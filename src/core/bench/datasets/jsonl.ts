@@ -1,22 +1,29 @@
 import { BatonError } from '../../errors/index.ts';
 
-/** One JSON object per non-empty line; a bad line is an error naming its line number. */
-export function parseJsonl(text: string, source = 'JSONL'): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
+/** Each non-empty line's JSON object, or why it is not one, with its line number (1-based). */
+export function jsonlLines(text: string): ({ line: number; record: Record<string, unknown> } | { line: number; error: string })[] {
+  const out: ({ line: number; record: Record<string, unknown> } | { line: number; error: string })[] = [];
+  text.split(/\r?\n/).forEach((text, i) => {
+    if (text.trim() === '') return;
+    const line = i + 1;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = JSON.parse(text);
     } catch (e) {
-      throw new BatonError({ code: 'data/invalid', message: `${source}, line ${i + 1}: not valid JSON (${(e as Error).message}).`, cause: e });
+      return out.push({ line, error: `not valid JSON (${(e as Error).message})` });
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new BatonError({ code: 'data/invalid', message: `${source}, line ${i + 1}: expected a JSON object.` });
-    }
-    out.push(value as Record<string, unknown>);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return out.push({ line, error: 'expected a JSON object' });
+    out.push({ line, record: value as Record<string, unknown> });
   });
   return out;
+}
+
+/** One JSON object per non-empty line; a bad line is an error naming its line number. */
+export function parseJsonl(text: string, source = 'JSONL'): Record<string, unknown>[] {
+  return jsonlLines(text).map((l) => {
+    if ('error' in l) throw new BatonError({ code: 'data/invalid', message: `${source}, line ${l.line}: ${l.error}.` });
+    return l.record;
+  });
 }
 
 /** A required string (or number) field of a record, or an error naming the record and field. */

@@ -71,3 +71,16 @@ export function loadMmluCsv(text: string, subject = 'mmlu'): Task[] {
     };
   });
 }
+
+/**
+ * HumanEval jsonl ({task_id, prompt, entry_point, test, ...}): kind 'code', the question is the prompt,
+ * the gold is the JSON core/reward's gradeCode runs (prompt, test and entry point).
+ */
+export function loadHumanEval(text: string, dataset = 'humaneval'): Task[] {
+  return parseJsonl(text, dataset).map((r, i) => {
+    const where = `${dataset}, item ${i + 1}`;
+    const prompt = requireField(r, 'prompt', where);
+    const gold = { prompt, test: requireField(r, 'test', where), entry_point: requireField(r, 'entry_point', where) };
+    return { question: prompt, answer: JSON.stringify(gold), kind: 'code', dataset, itemId: typeof r.task_id === 'string' ? r.task_id : String(i) };
+  });
+}

@@ -1,4 +1,4 @@
-import { hashString } from '../../random.ts';
+import { hashString, seededRandom } from '../../random.ts';
 import type { Task } from '../../task.ts';
 
 export interface ExpertsTaskOptions {
@@ -35,4 +35,31 @@ export function expertsTaskSet(mcq: readonly Task[], arithmetic: readonly Task[]
     train: bySeededHash(kinds.flatMap((k) => k.slice(held)), seed),
     heldOut: kinds.flatMap((k) => k.slice(0, held)),
   };
+}
+
+/**
+ * Short generated questions of the experts pool's two kinds, for training runs that must be cheap (a
+ * small Conductor on a software GPU, the CI learning test): sums of two numbers ('number') and "which
+ * is largest" multiple choice ('mcq'), a dozen tokens each where MMLU and GSM8K questions run to a
+ * hundred and more. What a Conductor must learn is the same: which kind a question is, hence which
+ * worker to send it to. perKind of each kind, heldOutShare of them held out, all drawn from the seed.
+ */
+export function shortExpertsTaskSet(options: ExpertsTaskOptions = {}): TaskSplit {
+  const perKind = options.perKind ?? 150;
+  const seed = options.seed ?? 0;
+  const random = seededRandom(hashString(`short experts ${seed}`));
+  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  const sums = Array.from({ length: perKind }, (_, i): Task => {
+    const [a, b] = [int(10, 99), int(10, 99)];
+    return { question: `What is ${a} + ${b}?`, answer: String(a + b), kind: 'number', dataset: 'short-sums', itemId: String(i) };
+  });
+  const largest = Array.from({ length: perKind }, (_, i): Task => {
+    const values = new Set<number>();
+    while (values.size < 4) values.add(int(1, 99));
+    const choices = [...values].map(String);
+    const best = choices.indexOf(String(Math.max(...values)));
+    const options = choices.map((c, k) => `${'ABCD'[k]}. ${c}`).join(' ');
+    return { question: `Which is largest? ${options}`, answer: 'ABCD'[best], kind: 'mcq', choices, dataset: 'short-largest', itemId: String(i) };
+  });
+  return expertsTaskSet(largest, sums, { perKind, seed, ...(options.heldOutShare === undefined ? {} : { heldOutShare: options.heldOutShare }) });
 }

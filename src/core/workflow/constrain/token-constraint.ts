@@ -25,8 +25,9 @@ export interface TokenConstraint<S> {
    * Which tokens may come next: bit (id & 31) of word (id >> 5) is set for an allowed id. The array is
    * cached and shared: read it, do not change it. All zero after end-of-sequence.
    * `remaining`, the tokens still allowed this one included, lets the text finish in time: once it
-   * runs short, only tokens that spell a shortest way to an accepted end are allowed (see
-   * FINISH_MARGIN), so a generation cut by its token budget still ends with a complete text.
+   * runs short (see FINISH_MARGIN), only tokens after which a shortest way to an accepted end (and
+   * end-of-sequence) still fits are allowed, so a generation cut by its token budget still ends with a
+   * complete text, and every choice that fits stays open until then.
    */
   mask(state: S, remaining?: number): Uint32Array;
   isAllowed(state: S, tokenId: number): boolean;
@@ -45,9 +46,9 @@ const CACHE_SIZE = 512;
 const MAX_COMPLETION = 256;
 
 /**
- * Tokens of slack kept beyond a shortest completion before only it is allowed. One token lengthens the
+ * Slack beyond a shortest completion below which each token is checked to fit. One token lengthens the
  * shortest completion by at most this much (a workflow token adds at most a few model ids, each
- * wanting about ten more characters), so the text can always finish once narrowing starts.
+ * wanting about ten more characters), so above it every allowed token fits and none needs checking.
  */
 const FINISH_MARGIN = 64;
 
@@ -81,6 +82,8 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
   const masks = new LruCache<Uint32Array>(CACHE_SIZE);
   const localMasks = new LruCache<Uint32Array>(CACHE_SIZE);
   const completions = new LruCache<string | null>(CACHE_SIZE);
+  const needs = new LruCache<{ need: number; mask: Uint32Array }[]>(CACHE_SIZE);
+  const spellings = new LruCache<number>(CACHE_SIZE);
   const tokensByText = prepared.byText;
   // A shortest completion is spelled with one-character ASCII tokens (the format is ASCII), so each of
   // its characters costs at most one token.
@@ -114,6 +117,65 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
     }
     completions.set(key, found);
     return found;
+  }
+
+  /** The fewest tokens that spell `text` (each of its characters is a token, so at most its length). */
+  function tokensToSpell(text: string): number {
+    const cached = spellings.get(text);
+    if (cached !== undefined) return cached;
+    const fewest = [0];
+    for (let end = 1; end <= text.length; end++) {
+      let best = Infinity;
+      for (let start = Math.max(0, end - horizon); start < end; start++) {
+        if (fewest[start] + 1 < best && tokensByText.has(text.slice(start, end))) best = fewest[start] + 1;
+      }
+      fewest.push(best);
+    }
+    spellings.set(text, fewest[text.length]);
+    return fewest[text.length];
+  }
+
+  /**
+   * The allowed tokens of `s` grouped by how many tokens the text needs after them to end (the
+   * shortest completion spelled in the fewest tokens, then end-of-sequence), fewest first. Tokens with
+   * no completion in reach are left out.
+   */
+  function tokensByNeed(s: S): { need: number; mask: Uint32Array }[] {
+    const key = automaton.key(s, horizon + MAX_COMPLETION);
+    const cached = needs.get(key);
+    if (cached) return cached;
+    const groups = new Map<number, Uint32Array>();
+    const allowed = maskOf(s);
+    for (let w = 0; w < words; w++) {
+      for (let bits = allowed[w]; bits !== 0; bits &= bits - 1) {
+        const id = (w << 5) | (31 - Math.clz32(bits & -bits));
+        let need = 0;
+        if (!eos.has(id)) {
+          const after = walkText(automaton, s, tokens.vocab[id]);
+          const completion = after === undefined ? null : shortestCompletion(after);
+          if (completion === null) continue;
+          need = tokensToSpell(completion) + 1;
+        }
+        let mask = groups.get(need);
+        if (!mask) groups.set(need, (mask = new Uint32Array(words)));
+        mask[w] |= 1 << (id & 31);
+      }
+    }
+    const byNeed = [...groups].sort((a, b) => a[0] - b[0]).map(([need, mask]) => ({ need, mask }));
+    needs.set(key, byNeed);
+    return byNeed;
+  }
+
+  /** The allowed tokens after which the text can still end within `remaining - 1` more tokens. */
+  function fittingMask(s: S, remaining: number, completion: string): Uint32Array {
+    const mask = new Uint32Array(words);
+    for (const group of tokensByNeed(s)) {
+      if (group.need > remaining - 1) break;
+      for (let w = 0; w < words; w++) mask[w] |= group.mask[w];
+    }
+    // A budget below even the shortest completion: spell it with the tokens that fit it, the nearest
+    // the text can come to an end.
+    return mask.some((word) => word !== 0) ? mask : finishingMask(completion);
   }
 
   /** The tokens that spell a prefix of `completion` (end-of-sequence for an empty one). */
@@ -155,7 +217,7 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
       if (state.finished) return none;
       if (remaining <= MAX_COMPLETION + FINISH_MARGIN) {
         const completion = shortestCompletion(state.chars);
-        if (completion !== null && remaining <= completion.length + FINISH_MARGIN) return finishingMask(completion);
+        if (completion !== null && remaining <= completion.length + FINISH_MARGIN) return fittingMask(state.chars, remaining, completion);
       }
       return maskOf(state.chars);
     },

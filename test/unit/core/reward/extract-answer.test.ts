@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractAnswer, lastAnswerBlock } from '../../../../src/core/reward/extract-answer.ts';
+import { extractAnswer, extractCode, lastAnswerBlock } from '../../../../src/core/reward/extract-answer.ts';
 
 describe('lastAnswerBlock', () => {
   it('takes the last block, and an unclosed one at the end', () => {
@@ -120,5 +120,28 @@ describe('extractAnswer', () => {
     const choices = ['1', '2', '3', '4', '5', '6'];
     expect(extractAnswer('The answer is (F)', 'mcq', choices)).toBe('F');
     expect(extractAnswer('The answer is (F)', 'mcq')).toBeNull();
+  });
+});
+
+describe('extractCode', () => {
+  it('takes the last python or unlabelled block, skipping other languages', () => {
+    const text = 'First try:\n```python\ndef f(): return 1\n```\nBetter:\n```\ndef f(): return 2\n```\nOutput:\n```text\n2\n```';
+    expect(extractCode(text)).toBe('def f(): return 2');
+    expect(extractCode('```py\nprint(1)\n```\n```bash\nls\n```')).toBe('print(1)');
+  });
+
+  it('looks inside the last <answer> block, and after a closed <think>', () => {
+    expect(extractCode('<think>```python\nwrong()\n```</think>\n<answer>\n```python\nright()\n```\n</answer>')).toBe('right()');
+    expect(extractCode('<answer>x = 1\nprint(x)</answer>')).toBe('x = 1\nprint(x)');
+  });
+
+  it("keeps a function body's indentation and runs a block cut off at the end to its end", () => {
+    expect(extractCode('\n\n    return a + b\n')).toBe('    return a + b');
+    expect(extractCode('```python\nimport sys\nprint(sys.argv)')).toBe('import sys\nprint(sys.argv)');
+  });
+
+  it('is null for an empty response or only non-Python blocks', () => {
+    expect(extractCode('  \n ')).toBeNull();
+    expect(extractCode('```bash\nls\n```')).toBeNull();
   });
 });

@@ -75,10 +75,29 @@ describe('baton grade (in-process)', () => {
   it('rejects bad flags with a usage error that names the problem', async () => {
     expect((await usageError(['--gold', '1', '--response', '1'])).message).toMatch(/--kind is required/);
     expect((await usageError(['--kind', 'poetry', '--gold', '1'])).message).toMatch(/unknown kind "poetry"/);
-    expect((await usageError(['--kind', 'code', '--gold', '1'])).message).toMatch(/not graded by this command/);
+    expect((await usageError(['--kind', 'open', '--gold', '1'])).message).toMatch(/not graded by this command/);
+    expect((await usageError(['--kind', 'math', '--gold', '1', '--timeout', '2'])).message).toMatch(/--kind code only/);
+    expect((await usageError(['--kind', 'code', '--gold', '{"tests": []}', '--timeout', '0'])).message).toMatch(/--timeout must be a positive number/);
     expect((await usageError(['--kind', 'math', '--response', '1'])).message).toMatch(/--gold is required/);
     expect((await usageError(['--kind', 'math', '--gold', '1', '--choice', 'x'])).message).toMatch(/mcq only/);
     expect((await usageError(['--kind', 'math', '--gold', '1', '--bogus'])).message).toMatch(/bogus/);
+  });
+
+  it('code: runs the response against HumanEval-shaped tests in the sandbox and says why it failed', { timeout: 60_000 }, async () => {
+    const gold = JSON.stringify({ test: 'def check(candidate):\n    assert candidate([3, 1, 2]) == [1, 2, 3]\n', entry_point: 'sort_list' });
+    const { code, result } = await grade(['--kind', 'code', '--gold', gold], '```python\ndef sort_list(xs):\n    return xs\n```');
+    expect(code).toBe(0);
+    expect(result).toEqual({
+      correct: false,
+      reason: 'a test failed: AssertionError at `assert candidate([3, 1, 2]) == [1, 2, 3]`',
+      failure: 'exception',
+      extracted: 'def sort_list(xs):\n    return xs',
+    });
+  });
+
+  it('code: refuses a gold of neither shape before running anything', async () => {
+    const error = await gradeCommand(['--kind', 'code', '--gold', '{"tests": []}', '--response', 'print(1)'], fakeIo().io).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'data/invalid', message: expect.stringMatching(/"tests" must be a non-empty list/) });
   });
 
   it('prints usage for --help', async () => {
@@ -99,5 +118,11 @@ describe('baton grade (as a process)', () => {
     const bad = await run('node', [bin, 'grade', '--kind', 'poetry', '--gold', '1']).catch((e: { code: number; stderr: string }) => e);
     expect(bad).toMatchObject({ code: 2 });
     expect((bad as { stderr: string }).stderr).toMatch(/^baton grade: --kind: unknown kind "poetry"/);
+  });
+
+  it('--kind code with stdin/stdout tests: the test a program failed (here by looping past --timeout)', { timeout: 90_000 }, async () => {
+    const gold = JSON.stringify({ tests: [{ input: '2 3\n', output: '5\n' }, { input: '10 -4\n', output: '6\n' }] });
+    const loop = await run('node', [bin, 'grade', '--kind', 'code', '--gold', gold, '--timeout', '1', '--response', 'a, b = map(int, input().split())\nwhile b < 0: pass\nprint(a + b)']);
+    expect(JSON.parse(loop.stdout)).toMatchObject({ correct: false, failure: 'timeout', test: 2, reason: 'test 2 of 2: Killed after the time limit of 1 s.' });
   });
 });

@@ -258,4 +258,17 @@ describe('baton run over a network provider (as a process)', () => {
     expect(stderr).toMatch(/^baton run: step 0 \(claude\) failed: Anthropic rejected the key ANTHROPIC_API_KEY \(401\)\.[^\n]*\n$/);
     expect(stdout + stderr + episodeDirText()).not.toContain(WRONG_KEY);
   });
+
+  it('--kind code: runs the final answer against the tests in the sandbox and says why it was wrong', { timeout: 60_000 }, async () => {
+    const gold = JSON.stringify({ tests: [{ input: '6 7\n', output: '42\n' }] });
+    server.scriptModel('qwen-local', { text: 'Here:\n```python\na, b = map(int, input().split())\nprint(a + b)\n```' });
+    const code = await baton(KEYS, pool(), ...fixed(oneStep(3)), '--kind', 'code', '--answer', gold);
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(out).toContain('reward 0.5 (wrong: test 1 of 1: expected "42", printed "13")');
+    const [episode] = (await exported()).episodes;
+    expect(episode.reward).toMatchObject({ correct: false, details: { failure: 'wrong-output', test: 1 } });
+    expect(await baton(KEYS, pool(), ...fixed(oneStep(3)), '--kind', 'code', '--answer', '{"tests": []}')).toBe(1);
+    expect(err).toMatch(/"tests" must be a non-empty list/);
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatMcqQuestion, loadAime, loadGsm8k, loadMath500, loadMmluCsv } from '../../../../../src/core/bench/datasets/index.ts';
-import { listData, readData } from '../../../../support/data.ts';
+import { formatMcqQuestion, loadAime, loadGsm8k, loadHumanEval, loadMath500, loadMmluCsv } from '../../../../../src/core/bench/datasets/index.ts';
+import { listData, readData, readGzippedData } from '../../../../support/data.ts';
 
 describe('dataset loaders (tiny inline fixtures)', () => {
   it('GSM8K: the gold is the number after ####, without thousands commas', () => {
@@ -19,6 +19,20 @@ describe('dataset loaders (tiny inline fixtures)', () => {
 
   it('AIME: zero-padded answers become plain integers', () => {
     expect(loadAime('{"id": 60, "problem": "P", "answer": "033"}')[0]).toMatchObject({ answer: '33', kind: 'number', itemId: '60' });
+  });
+
+  it('HumanEval: the prompt as the question, prompt, tests and entry point as the code gold', () => {
+    const text = JSON.stringify({ task_id: 'HumanEval/7', prompt: 'def f():\n', entry_point: 'f', test: 'def check(c): pass', canonical_solution: '    return 1\n' });
+    expect(loadHumanEval(text)).toEqual([
+      {
+        question: 'def f():\n',
+        answer: JSON.stringify({ prompt: 'def f():\n', test: 'def check(c): pass', entry_point: 'f' }),
+        kind: 'code',
+        dataset: 'humaneval',
+        itemId: 'HumanEval/7',
+      },
+    ]);
+    expect(() => loadHumanEval('{"task_id": "HumanEval/1", "prompt": "p", "test": "t"}')).toThrow(/entry_point/);
   });
 
   it('MMLU: options lettered in the question, the answer index as a letter, the option texts kept', () => {
@@ -60,5 +74,12 @@ describe('dataset loaders on the real files', () => {
     expect(aime).toHaveLength(30);
     expect(aime[0]).toMatchObject({ itemId: '60', answer: '204' });
     expect(aime.filter((t) => !/^[1-9]\d*$/.test(t.answer ?? '')).map((t) => t.itemId)).toEqual([]);
+  });
+
+  it('reads every HumanEval task (graded by running them: test/unit/node/node-code-runner.test.ts)', () => {
+    const humaneval = loadHumanEval(readGzippedData('humaneval/HumanEval.jsonl.gz'));
+    expect(humaneval).toHaveLength(164);
+    expect(humaneval[163]).toMatchObject({ itemId: 'HumanEval/163', kind: 'code' });
+    expect(JSON.parse(humaneval[0].answer!)).toMatchObject({ entry_point: 'has_close_elements' });
   });
 });

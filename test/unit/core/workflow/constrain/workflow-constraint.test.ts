@@ -72,6 +72,37 @@ describe.each(vocabularies)('createWorkflowConstraint on %s', (_, v, walks) => {
     }
   }, 120_000);
 
+  it('keeps every choice open that still fits a short budget, and ends in time after taking it', () => {
+    const c = createWorkflowConstraint({ ...v, workers: 4, maxSteps: 2, allowReasoning: false });
+    let state = c.start();
+    for (const id of v.tokenizer.encode('model_id = [')) state = c.advance(state, id);
+    const digits = ['0', '1', '2', '3'].map((d) => v.tokenizer.encode(d)[0]);
+    // Ending from here takes some twenty tokens (']', the subtasks and the access list): 50 leave room to choose.
+    const allowed = allowedIds(c.mask(state, 50), c.vocabSize);
+    for (const d of digits) expect(allowed, v.tokenizer.decode([d])).toContain(d);
+    for (const id of v.tokenizer.encode('2')) state = c.advance(state, id);
+    const comma = v.tokenizer.encode(',')[0];
+    const close = v.tokenizer.encode(']')[0];
+    const allows = (s: typeof state, remaining: number, id: number) => allowedIds(c.mask(s, remaining), c.vocabSize).includes(id);
+    // A second step is offered from some budget on, and only the one-step plan just below it.
+    const fits = Array.from({ length: 60 }, (_, r) => allows(state, r + 1, comma));
+    const least = fits.indexOf(true) + 1;
+    expect(least).toBeGreaterThan(1);
+    expect(fits.slice(least - 1).every(Boolean)).toBe(true);
+    expect(allows(state, least - 1, close)).toBe(true);
+    // Taking the comma at that budget still ends with a complete two-step workflow: each draw the first allowed token.
+    const ids = [comma];
+    let s = c.advance(state, comma);
+    while (!c.isFinished(s)) {
+      const id = allowedIds(c.mask(s, least - ids.length), c.vocabSize)[0];
+      s = c.advance(s, id);
+      ids.push(id);
+    }
+    expect(ids.length).toBeLessThanOrEqual(least);
+    const parsed = parseWorkflow(`model_id = [2${answerOf(v, ids)}`, { workers: 4, maxSteps: 2 });
+    expect(parsed.ok && parsed.workflow.steps.length).toBe(2);
+  });
+
   it('masks what would break the workflow: an id outside the pool, one step too many, end-of-sequence too early', () => {
     const c = createWorkflowConstraint({ ...v, workers: 3, maxSteps: 5 });
     expect(firstRefused(c, v, 'Plan.\nmodel_id = [2').refused).toBe(-1);

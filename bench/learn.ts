@@ -1,0 +1,121 @@
+/**
+ * Does the Conductor learn? A small Conductor initialised from scratch (as `baton init-model` makes
+ * it) is trained by `baton train` on the experts pool (simulated workers: one right on multiple
+ * choice, one on arithmetic, two weak generalists), and its held-out accuracy (one greedy plan per
+ * question) is set beside what routing alone reaches with hindsight on the same held-out questions:
+ * random routing, the best fixed workflow and the best workflow per task kind (core/bench/baselines
+ * hindsight.ts). gapClosed is (final - random routing) / (best per kind - random routing).
+ *
+ * Run: npm run bench:learn -- [--tasks experts-short|experts] [--steps 30] [--questions 4] [--group 8]
+ *        [--lr 1e-2] [--r 8] [--eval-every 5] [--seed 1] [--max-completion-tokens 56]
+ *        [--max-subtask-chars 6] [--plot FILE.svg] [--keep DIR]
+ * Prints one JSON line; --plot writes the curve beside the baselines as an SVG (bench/LEARNING.md).
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { hindsightBaselines, routingWorkflows, type HindsightBaselines } from '../src/core/bench/index.ts';
+import { createSimulatedWorker, EXPERTS_POOL } from '../src/core/providers/simulated/index.ts';
+import type { GrpoStepMetrics } from '../src/core/rl/index.ts';
+import { main } from '../src/node/cli.ts';
+import { processIo } from '../src/node/io.ts';
+import { writeRandomConductor } from '../src/node/random-conductor.ts';
+import { isBuiltInTaskSet, readBuiltInTaskSet } from '../src/node/task-file.ts';
+
+const { values } = parseArgs({
+  options: {
+    tasks: { type: 'string', default: 'experts-short' },
+    steps: { type: 'string', default: '30' },
+    questions: { type: 'string', default: '4' },
+    group: { type: 'string', default: '8' },
+    lr: { type: 'string', default: '1e-2' },
+    r: { type: 'string', default: '8' },
+    'eval-every': { type: 'string', default: '5' },
+    seed: { type: 'string', default: '1' },
+    'max-completion-tokens': { type: 'string', default: '56' },
+    'max-subtask-chars': { type: 'string', default: '6' },
+    plot: { type: 'string' },
+    keep: { type: 'string' },
+  },
+});
+const tasks = values.tasks;
+if (!isBuiltInTaskSet(tasks)) throw new Error(`--tasks must be experts or experts-short, got ${tasks}`);
+const seed = Number(values.seed);
+const MAX_STEPS = 2;
+
+const work = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), 'baton-bench-learn-'));
+const started = performance.now();
+try {
+  const model = join(work, 'model');
+  await writeRandomConductor(model, { architecture: 'qwen3', hidden: 64, intermediate: 128, layers: 2, heads: 4, kvHeads: 2, vocab: 1536, tied: true, dtype: 'F32', seed });
+  const out = join(work, 'run');
+  const io = { ...processIo(), stdout: () => {} };
+  const code = await main(
+    [
+      'train', '--model', model, '--pool', 'experts', '--tasks', tasks, '--constrain', '--prompt', 'compact',
+      '--max-steps', String(MAX_STEPS), '--max-completion-tokens', values['max-completion-tokens'], '--max-subtask-chars', values['max-subtask-chars'],
+      '--steps', values.steps, '--questions', values.questions, '--group', values.group, '--lr', values.lr, '--r', values.r,
+      '--targets', 'all', '--eval-every', values['eval-every'], '--seed', String(seed), '--out', out,
+    ],
+    io,
+  );
+  if (code !== 0) throw new Error(`baton train exited with ${code}`);
+  const metrics = (await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as GrpoStepMetrics);
+  const { heldOut } = await readBuiltInTaskSet(tasks, seed);
+  const baselines = await hindsightBaselines(routingWorkflows(EXPERTS_POOL.length, MAX_STEPS), heldOut, EXPERTS_POOL.map(createSimulatedWorker));
+  const curve = metrics.filter((m) => m.heldOutAccuracy !== undefined).map((m) => ({ step: m.step, samples: m.step * Number(values.questions) * Number(values.group), heldOutAccuracy: m.heldOutAccuracy! }));
+  const final = curve.at(-1)?.heldOutAccuracy ?? Number.NaN;
+  const summary = {
+    bench: 'learn',
+    tasks,
+    heldOutQuestions: heldOut.length,
+    settings: { steps: Number(values.steps), questions: Number(values.questions), group: Number(values.group), lr: Number(values.lr), r: Number(values.r), seed },
+    curve,
+    rewardMean: metrics.map((m) => round(m.rewardMean)),
+    workerChoicesLastStep: metrics.at(-1)?.workerChoices,
+    baselines: { randomRouting: round(baselines.randomRouting), bestFixed: round(baselines.bestFixed.accuracy), bestPerKind: round(baselines.bestPerKind.accuracy) },
+    final,
+    gapClosed: round((final - baselines.randomRouting) / (baselines.bestPerKind.accuracy - baselines.randomRouting)),
+    timeS: Math.round((performance.now() - started) / 1000),
+  };
+  if (values.plot) await writeFile(values.plot, plot(curve, baselines, `${tasks}: held-out accuracy of a Conductor trained from scratch`));
+  console.log(JSON.stringify(summary));
+} finally {
+  if (!values.keep) await rm(work, { recursive: true, force: true });
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+/** The held-out accuracy curve over samples seen, with the hindsight baselines as horizontal lines. */
+function plot(curve: { samples: number; heldOutAccuracy: number }[], b: HindsightBaselines, title: string): string {
+  const [W, H, left, right, top, bottom] = [640, 360, 56, 150, 36, 44];
+  const maxX = Math.max(1, ...curve.map((p) => p.samples));
+  const x = (v: number) => left + ((W - left - right) * v) / maxX;
+  const y = (v: number) => top + (H - top - bottom) * (1 - v);
+  const lines = [
+    { label: `best per kind ${pct(b.bestPerKind.accuracy)}`, value: b.bestPerKind.accuracy, color: '#2a7' },
+    { label: `best fixed ${pct(b.bestFixed.accuracy)}`, value: b.bestFixed.accuracy, color: '#c80' },
+    { label: `random routing ${pct(b.randomRouting)}`, value: b.randomRouting, color: '#888' },
+  ];
+  const path = curve.map((p, i) => `${i ? 'L' : 'M'}${x(p.samples).toFixed(1)},${y(p.heldOutAccuracy).toFixed(1)}`).join(' ');
+  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">
+<rect width="${W}" height="${H}" fill="#fff"/>
+<text x="${left}" y="20" font-size="14">${title}</text>
+${ticks.map((t) => `<line x1="${left}" x2="${W - right}" y1="${y(t)}" y2="${y(t)}" stroke="#eee"/><text x="${left - 8}" y="${y(t) + 4}" text-anchor="end">${pct(t)}</text>`).join('\n')}
+${lines.map((l) => `<line x1="${left}" x2="${W - right}" y1="${y(l.value)}" y2="${y(l.value)}" stroke="${l.color}" stroke-dasharray="6 4"/><text x="${W - right + 6}" y="${y(l.value) + 4}" fill="${l.color}">${l.label}</text>`).join('\n')}
+<path d="${path}" fill="none" stroke="#25c" stroke-width="2"/>
+${curve.map((p) => `<circle cx="${x(p.samples).toFixed(1)}" cy="${y(p.heldOutAccuracy).toFixed(1)}" r="3" fill="#25c"/>`).join('\n')}
+<text x="${(left + W - right) / 2}" y="${H - 10}" text-anchor="middle">training samples (questions x group x steps)</text>
+<line x1="${left}" x2="${W - right}" y1="${y(0)}" y2="${y(0)}" stroke="#333"/>
+<line x1="${left}" x2="${left}" y1="${y(0)}" y2="${y(1)}" stroke="#333"/>
+</svg>
+`;
+}
+
+function pct(v: number): string {
+  return `${Math.round(v * 100)}%`;
+}

@@ -1,0 +1,12 @@
+/** Evaluation: methods over items and repeats, stored as episodes, reported with errors, cost and a plot. */
+export { CONDUCTOR_SPEC_HELP, METHOD_SPEC_HELP, parseConductorSpec, parseMethodSpec, type ConductorSpec, type MethodSpec } from './method-spec.ts';
+export type { EvalMethod, MethodRun } from './eval-method.ts';
+export { buildMethods, poolWorkerConductor, type BuiltMethods, type MethodContext } from './methods/build-methods.ts';
+export { createPolicyConductor, type PolicyConductorOptions } from './methods/policy-conductor.ts';
+export { memoryCallLog, recordingPool, type CallLog, type LoggedCall } from './call-log.ts';
+export { evalTags, isFinished, runKeyOf, type RunKey } from './run-key.ts';
+export { runEvaluation, type EvalProgress, type EvaluationInput, type EvaluationResult } from './run-evaluation.ts';
+export { itemAccuracy, mean, percentile } from './statistics.ts';
+export { buildReport, paretoFront, type EvalReport, type MethodReport } from './report.ts';
+export { reportMarkdown } from './report-markdown.ts';
+export { reportPlotSvg } from './plot-svg.ts';

@@ -1,0 +1,150 @@
+/**
+ * The evaluation report, computed from the stored episodes alone (so it can be recomputed by anyone
+ * holding them): per method accuracy with its standard error over items (statistics.ts), tokens of the
+ * Conductor and of the workers, dollars, latency percentiles, calls per question, the malformed-workflow
+ * rate, and infrastructure failures counted apart (never scored as wrong). The oracle row counts a run
+ * (item, repeat) right when any single worker's run of it is right; it costs what all of them cost.
+ */
+import type { Episode } from '../../episodes/index.ts';
+import { itemAccuracy, mean, percentile } from './statistics.ts';
+import { runKeyOf, type RunKey } from './run-key.ts';
+
+export interface MethodReport {
+  method: string;
+  /** Finished runs (item x repeat). */
+  runs: number;
+  /** Graded runs: finished, gradable, no infrastructure failure. */
+  graded: number;
+  correct: number;
+  accuracy: number;
+  /** Standard error of the accuracy over items (see itemAccuracy). */
+  stderr: number;
+  /** Runs a worker or the Conductor failed for reasons outside the method (excluded from accuracy). */
+  infraFailures: number;
+  /** Runs without a grade: the task has no grader here (e.g. code before the sandbox). */
+  ungraded: number;
+  /** Runs whose workflow did not parse, over runs. */
+  malformedRate: number;
+  /** Mean tokens (input + output) per run. */
+  tokensPerQuestion: { conductor: number; workers: number };
+  costUsd: { total: number; perQuestion: number; unknownRuns: number };
+  latencyMs: { p50: number; p95: number };
+  callsPerQuestion: number;
+}
+
+export interface EvalReport {
+  evaluation: Record<string, unknown>;
+  methods: MethodReport[];
+  /** Methods on the accuracy-versus-dollars Pareto front (no other is at least as accurate and as cheap, and better in one). */
+  pareto: string[];
+}
+
+interface RunFacts {
+  key: RunKey;
+  graded: boolean;
+  correct: boolean;
+  infra: boolean;
+  malformed: boolean;
+  conductorTokens: number;
+  workerTokens: number;
+  costUsd: number | null;
+  latencyMs: number;
+  calls: number;
+}
+
+const tokens = (u: { input: number; output: number } | undefined) => (u ? u.input + u.output : 0);
+
+function factsOf(e: Episode, key: RunKey): RunFacts {
+  const rounds = [{ completion: e.completion, steps: e.steps }, ...e.rounds];
+  const steps = rounds.flatMap((r) => r.steps);
+  const conductorTokens = rounds.reduce((s, r) => s + tokens(r.completion.usage), 0);
+  const infra = e.status === 'infra-error' || e.reward?.infraError === true;
+  return {
+    key,
+    graded: e.reward !== undefined && !infra,
+    correct: e.reward?.correct === true && !infra,
+    infra,
+    malformed: e.status === 'format-error',
+    conductorTokens,
+    workerTokens: steps.reduce((s, st) => s + tokens(st.usage), 0),
+    costUsd: e.totals.costUsd,
+    latencyMs: e.totals.latencyMs,
+    // A step the executor never started made no call; a Conductor with usage made one per round.
+    calls: steps.filter((s) => s.attempts > 0).length + rounds.filter((r) => r.completion.usage).length,
+  };
+}
+
+function summarise(method: string, runs: RunFacts[]): MethodReport {
+  const byItem = new Map<string, boolean[]>();
+  for (const r of runs) if (r.graded) byItem.set(r.key.item, [...(byItem.get(r.key.item) ?? []), r.correct]);
+  const { accuracy, stderr } = itemAccuracy(byItem);
+  const known = runs.filter((r) => r.costUsd !== null).map((r) => r.costUsd!);
+  const total = known.reduce((s, x) => s + x, 0);
+  return {
+    method,
+    runs: runs.length,
+    graded: runs.filter((r) => r.graded).length,
+    correct: runs.filter((r) => r.correct).length,
+    accuracy,
+    stderr,
+    infraFailures: runs.filter((r) => r.infra).length,
+    ungraded: runs.filter((r) => !r.graded && !r.infra).length,
+    malformedRate: mean(runs.map((r) => (r.malformed ? 1 : 0))),
+    tokensPerQuestion: { conductor: mean(runs.map((r) => r.conductorTokens)), workers: mean(runs.map((r) => r.workerTokens)) },
+    costUsd: { total, perQuestion: known.length ? total / known.length : NaN, unknownRuns: runs.length - known.length },
+    latencyMs: { p50: percentile(runs.map((r) => r.latencyMs), 50), p95: percentile(runs.map((r) => r.latencyMs), 95) },
+    callsPerQuestion: mean(runs.map((r) => r.calls)),
+  };
+}
+
+/** One oracle run per (item, repeat) that some single worker ran. */
+function oracleRuns(singles: RunFacts[][]): RunFacts[] {
+  const groups = new Map<string, RunFacts[]>();
+  for (const r of singles.flat()) {
+    const k = JSON.stringify([r.key.item, r.key.repeat]);
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  return [...groups.values()].map((g) => {
+    const graded = g.filter((r) => r.graded);
+    const costs = g.map((r) => r.costUsd);
+    return {
+      key: { method: 'oracle', item: g[0].key.item, repeat: g[0].key.repeat },
+      graded: graded.length > 0,
+      correct: graded.some((r) => r.correct),
+      infra: graded.length === 0 && g.some((r) => r.infra),
+      malformed: false,
+      conductorTokens: 0,
+      workerTokens: g.reduce((s, r) => s + r.workerTokens, 0),
+      costUsd: costs.includes(null) ? null : costs.reduce((s, c) => s! + c!, 0),
+      latencyMs: Math.max(...g.map((r) => r.latencyMs)),
+      calls: g.reduce((s, r) => s + r.calls, 0),
+    };
+  });
+}
+
+export function paretoFront(rows: readonly Pick<MethodReport, 'method' | 'accuracy' | 'costUsd'>[]): string[] {
+  const points = rows.filter((r) => Number.isFinite(r.accuracy) && Number.isFinite(r.costUsd.perQuestion));
+  return points
+    .filter((p) => !points.some((q) => q !== p && q.accuracy >= p.accuracy && q.costUsd.perQuestion <= p.costUsd.perQuestion && (q.accuracy > p.accuracy || q.costUsd.perQuestion < p.costUsd.perQuestion)))
+    .map((p) => p.method);
+}
+
+/**
+ * The report of evaluation `evalId` over `methods` (in that order) from its episodes; episodes of other
+ * evaluations, of other methods and unfinished ones are ignored. `oracle` adds the oracle row over the
+ * pool's single:<worker> methods.
+ */
+export function buildReport(
+  episodes: Iterable<Episode>,
+  opts: { evalId: string; methods: readonly string[]; oracle?: { singles: readonly string[] }; evaluation?: Record<string, unknown> },
+): EvalReport {
+  const runs = new Map<string, RunFacts[]>(opts.methods.map((m) => [m, []]));
+  for (const e of episodes) {
+    const key = runKeyOf(e, opts.evalId);
+    if (!key || e.status === 'aborted' || e.status === 'budget') continue;
+    runs.get(key.method)?.push(factsOf(e, key));
+  }
+  const methods = opts.methods.map((m) => summarise(m, runs.get(m)!));
+  if (opts.oracle) methods.push(summarise('oracle', oracleRuns(opts.oracle.singles.map((s) => runs.get(s) ?? []))));
+  return { evaluation: { id: opts.evalId, ...opts.evaluation }, methods, pareto: paretoFront(methods) };
+}

@@ -1,0 +1,75 @@
+/**
+ * One Conductor completion scored as a training rollout scores it: run on the pool as an episode
+ * (runEpisode with a fixed Conductor answering that completion; a malformed workflow scores the
+ * scheme's formatError without calling a worker), then the reward GRPO would train on, or none where
+ * the run hit an infrastructure failure (a worker down, a budget stop) or could not be graded.
+ * rolloutGroup and the reward server (src/node/reward-server.ts) both score through here, so a reward
+ * served to an outside trainer is the reward Baton's own loop would have given.
+ * Test: test/unit/core/rl/rollout.test.ts, test/unit/node/commands/serve-reward.test.ts.
+ */
+import type { Episode } from '../episodes/index.ts';
+import { createFixedConductor, runEpisode, type BudgetLedger, type CallSlots } from '../orchestra/index.ts';
+import type { WorkerModel } from '../providers/index.ts';
+import { PAPER_REWARD, type RewardScheme } from '../reward/index.ts';
+import type { Task } from '../task.ts';
+import { DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
+
+/** Each reward component on its own, so a curve can show which one moved. */
+export interface RewardComponents {
+  /** The final answer was graded correct (1) or not (0). */
+  correct: number;
+  /** The workflow parsed (1) or not (0). */
+  format: number;
+  /** Dollars the workflow's worker calls cost (0 where unknown). */
+  costUsd: number;
+}
+
+export interface ScoreOptions {
+  maxSteps?: number;
+  access?: AccessMode;
+  /** PAPER_REWARD by default; its costWeight is the cost-aware reward's lambda (per dollar). */
+  rewardScheme?: Readonly<RewardScheme>;
+  /** The episode's group id, and its tags (e.g. the step). */
+  group?: string;
+  tags?: string[];
+  /** Name of the policy in the episode's conductor record. */
+  conductorModel?: string;
+  /** A dollar cap shared with other runs. */
+  budget?: BudgetLedger;
+  /** A cap on worker calls in flight shared with other runs. */
+  slots?: CallSlots;
+  signal?: AbortSignal;
+}
+
+export interface ScoredCompletion {
+  episode: Episode;
+  /** What GRPO trains on (the scheme's value, cost term included); undefined when the run is left out of training. */
+  reward?: number;
+  components?: RewardComponents;
+}
+
+/** The reward an episode trains with, or undefined for an infrastructure failure or an ungraded run. */
+export function trainingReward(episode: Episode): Pick<ScoredCompletion, 'reward' | 'components'> {
+  const reward = episode.reward;
+  if (!reward || reward.infraError) return {};
+  return { reward: reward.value, components: { correct: reward.correct ? 1 : 0, format: reward.format ? 1 : 0, costUsd: episode.totals.costUsd ?? 0 } };
+}
+
+export async function scoreCompletion(task: Task, pool: readonly WorkerModel[], completion: string, options: ScoreOptions = {}): Promise<ScoredCompletion> {
+  const episode = await runEpisode({
+    task,
+    pool: [...pool],
+    conductor: createFixedConductor(completion, options.conductorModel),
+    options: {
+      maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+      access: options.access ?? 'binary',
+      rewardScheme: options.rewardScheme ?? PAPER_REWARD,
+      ...(options.group !== undefined ? { group: options.group } : {}),
+      tags: options.tags ?? [],
+    },
+    ...(options.budget ? { budget: options.budget } : {}),
+    ...(options.slots ? { slots: options.slots } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return { episode, ...trainingReward(episode) };
+}

@@ -1,0 +1,300 @@
+/**
+ * `baton eval`: methods (the Conductor, single workers, the oracle, Mixture-of-Agents, random routing,
+ * round-robin, self-reflection, fixed plans) over a data set and a pool, repeated, with a progress line
+ * on stderr. Writes OUT/eval.json (its settings), OUT/episodes.jsonl (every finished run, tagged with
+ * the evaluation), OUT/calls.jsonl (every worker call, so a resumed run pays for none twice), and at the
+ * end, or at a Stop, OUT/report.json, OUT/report.md and OUT/plot.svg. `--resume` with the same --out
+ * continues a killed or stopped evaluation. Test: test/unit/node/commands/eval.test.ts.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  buildMethods,
+  buildReport,
+  memoryCallLog,
+  reportMarkdown,
+  reportPlotSvg,
+  runEvaluation,
+  type EvalProgress,
+} from '../../core/bench/index.ts';
+import { DEMO_POOL, type WorkerSpec } from '../../core/providers/index.ts';
+import { mergeReplayTables, parseRouteLlmCsv } from '../../core/providers/replay/index.ts';
+import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
+import { TASK_KINDS, type TaskKind } from '../../core/task.ts';
+import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
+import { conductorMaker, type ConductorMaker } from '../conductors.ts';
+import { BUILT_IN_DATASETS, loadDataset } from '../eval-data.ts';
+import { appendCall, appendEpisode, readCallLog, readEpisodeLog } from '../eval-log.ts';
+import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
+import { outputDir } from '../out-dir.ts';
+import { parsePoolFile } from '../pool-file.ts';
+import { buildPool } from './run.ts';
+
+const USAGE = `usage: baton eval --dataset D --pool P --method M [--method M ...] [--out DIR] [options]
+       baton eval --out DIR --resume [--budget USD] [--concurrency K]
+
+Runs every method on every item, --repeats times, and reports accuracy (± standard error over items),
+tokens, dollars, latency, calls per question and malformed workflows per method. A progress line goes
+to stderr; OUT/report.json, OUT/report.md and OUT/plot.svg (accuracy against dollars, Pareto front)
+are written at the end or at Ctrl-C. Every run is kept in OUT/episodes.jsonl; --resume continues.
+
+options:
+  --dataset D          ${BUILT_IN_DATASETS.join(' | ')} (from data/), a .jsonl, .csv or .parquet file,
+                       or hf:owner/name[:config[:split]] (the Hugging Face datasets server; pages cached)
+  --map F=COL,...      which columns hold question, answer, kind, choices (COL or COL1|COL2|..) and id
+                       (default: columns of those names)
+  --kind K             kind of rows without one: ${TASK_KINDS.filter((k) => k !== 'open').join(' | ')}
+                       (default: number for a numeric answer, exact otherwise)
+  --skip-bad           leave out rows that cannot be used, and list them (default: stop and list them)
+  --subjects LIST      MMLU subjects, comma-separated (default: all 57)
+  --offset N           skip the first N items; --limit N: then take at most N
+  --pool P             a pool file, demo (four simulated workers) or experts (simulated, kind experts)
+  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
+  --method M           conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] |
+                       random | round-robin | self-reflect:<worker>,<k> | fixed:<plan file>, where <choice> is
+                       fixed:<file> | worker:<id> | engine:<dir>[,lora=<dir>][,max-tokens=N] | remote:<model>@<url>
+  --lora DIR           adapter for conductor:engine: choices that name none
+  --repeats R          runs of each method on each item (default 1)
+  --concurrency K      runs at once (default 4)
+  --seed S             seeds simulated workers (S + repeat), random routing and engine sampling (default 0)
+  --budget USD         dollars the whole evaluation may spend on workers; no call starts that could pass it
+  --max-steps K        most steps of a Conductor's or random workflow (default ${DEFAULT_MAX_STEPS})
+  --max-tokens N       output tokens per step (default: the worker's, else 4096)
+  --timeout MS         time limit of each worker call
+  --hf-endpoint URL    the datasets server (default: $BATON_HF_ENDPOINT, else Hugging Face's)
+  --cache-dir DIR      where Hub pages are kept (default: $BATON_CACHE_DIR, else ./.baton-cache)
+  --out DIR            a new or empty directory (default ./eval-<id>; with --resume: the evaluation to continue)
+  --resume             continue the evaluation in --out
+`;
+
+/** Everything the evaluation depends on, kept in OUT/eval.json so --resume runs the same one. */
+interface EvalSettings {
+  id: string;
+  dataset: string;
+  /** The data file --dataset names, absolute. */
+  datasetFile?: string;
+  map?: string;
+  kind?: TaskKind;
+  skipBad: boolean;
+  subjects?: string[];
+  offset: number;
+  limit?: number;
+  pool: string;
+  replay: string[];
+  methods: string[];
+  lora?: string;
+  repeats: number;
+  concurrency: number;
+  seed: number;
+  budgetUsd?: number;
+  maxSteps: number;
+  maxTokens?: number;
+  timeoutMs?: number;
+  hfEndpoint?: string;
+}
+
+const FLAGS = {
+  dataset: { type: 'string' },
+  map: { type: 'string' },
+  kind: { type: 'string' },
+  'skip-bad': { type: 'boolean' },
+  subjects: { type: 'string' },
+  offset: { type: 'string' },
+  limit: { type: 'string' },
+  pool: { type: 'string' },
+  replay: { type: 'string', multiple: true },
+  method: { type: 'string', multiple: true },
+  lora: { type: 'string' },
+  repeats: { type: 'string' },
+  concurrency: { type: 'string' },
+  seed: { type: 'string' },
+  budget: { type: 'string' },
+  'max-steps': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  timeout: { type: 'string' },
+  'hf-endpoint': { type: 'string' },
+  'cache-dir': { type: 'string' },
+  out: { type: 'string' },
+  resume: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
+
+function atLeast(flag: string, value: number | undefined, min: number): number | undefined {
+  if (value !== undefined && !(value >= min)) throw new CliError(`--${flag} must be at least ${min}, got ${value}`, 2);
+  return value;
+}
+
+function settingsFromFlags(values: Values, io: CliIo): EvalSettings {
+  for (const flag of ['dataset', 'pool'] as const) if (!values[flag]?.trim()) throw new CliError(`--${flag} is required (see baton eval --help)`, 2);
+  if (!values.method?.length) throw new CliError('--method is required, once per method (see baton eval --help)', 2);
+  const kind = values.kind as TaskKind | undefined;
+  if (kind !== undefined && (!TASK_KINDS.includes(kind) || kind === 'open')) throw new CliError(`--kind must be one of ${TASK_KINDS.filter((k) => k !== 'open').join(', ')}, got "${values.kind}"`, 2);
+  const path = (p: string) => resolve(io.cwd, p);
+  const isFile = !(BUILT_IN_DATASETS as readonly string[]).includes(values.dataset!) && !values.dataset!.startsWith('hf:');
+  const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
+  return {
+    id: crypto.randomUUID().slice(0, 8),
+    dataset: values.dataset!,
+    ...optional('datasetFile', isFile ? path(values.dataset!) : undefined),
+    ...optional('map', values.map),
+    ...optional('kind', kind),
+    skipBad: values['skip-bad'] ?? false,
+    ...optional('subjects', values.subjects?.split(',').map((s) => s.trim()).filter(Boolean)),
+    offset: atLeast('offset', intFlag('offset', values.offset, 0), 0)!,
+    ...optional('limit', atLeast('limit', intFlag('limit', values.limit), 1)),
+    pool: values.pool === 'demo' || values.pool === 'experts' ? values.pool : path(values.pool!),
+    replay: (values.replay ?? []).map(path),
+    methods: values.method,
+    ...optional('lora', values.lora === undefined ? undefined : path(values.lora)),
+    repeats: atLeast('repeats', intFlag('repeats', values.repeats, 1), 1)!,
+    concurrency: atLeast('concurrency', intFlag('concurrency', values.concurrency, 4), 1)!,
+    seed: intFlag('seed', values.seed, 0)!,
+    ...optional('budgetUsd', atLeast('budget', numberFlag('budget', values.budget), 0)),
+    maxSteps: atLeast('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS), 1)!,
+    ...optional('maxTokens', atLeast('max-tokens', intFlag('max-tokens', values['max-tokens']), 1)),
+    ...optional('timeoutMs', atLeast('timeout', intFlag('timeout', values.timeout), 1)),
+    ...optional('hfEndpoint', values['hf-endpoint'] ?? io.env.BATON_HF_ENDPOINT),
+  };
+}
+
+async function poolSpecs(s: EvalSettings, io: CliIo): Promise<WorkerSpec[]> {
+  if (s.pool === 'demo') return [...DEMO_POOL];
+  if (s.pool === 'experts') return [...EXPERTS_POOL];
+  return parsePoolFile(await readTextFlag(io, 'pool', s.pool), s.pool);
+}
+
+const clock = (ms: number) => {
+  const total = Math.round(ms / 1000);
+  return total >= 60 ? `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s` : `${total}s`;
+};
+
+function progressLine(p: EvalProgress): string {
+  const accuracy = p.graded > 0 ? `accuracy ${(p.correct / p.graded).toFixed(3)} (${p.correct}/${p.graded})` : 'accuracy –';
+  const left = p.etaMs === undefined ? '' : `  ~${clock(p.etaMs)} left`;
+  return `eval ${p.done}/${p.total} runs  ${accuracy}  $${p.costUsd.toFixed(4)}  ${clock(p.elapsedMs)}${left}\n`;
+}
+
+export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(argv, FLAGS);
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  let out: string | undefined;
+  let settings: EvalSettings;
+  if (values.resume) {
+    if (!values.out) throw new CliError('--resume needs --out DIR, the evaluation to continue', 2);
+    out = resolve(io.cwd, values.out);
+    settings = JSON.parse(await readTextFlag(io, 'out', join(out, 'eval.json'))) as EvalSettings;
+    if (values.budget !== undefined) settings.budgetUsd = atLeast('budget', numberFlag('budget', values.budget), 0);
+    if (values.concurrency !== undefined) settings.concurrency = atLeast('concurrency', intFlag('concurrency', values.concurrency), 1)!;
+  } else {
+    settings = settingsFromFlags(values, io);
+  }
+
+  let lastHubLine = 0;
+  const data = await loadDataset({
+    dataset: settings.dataset,
+    ...(settings.datasetFile ? { file: settings.datasetFile } : {}),
+    ...(settings.map ? { map: settings.map } : {}),
+    ...(settings.subjects ? { subjects: settings.subjects } : {}),
+    ...(settings.kind ? { kind: settings.kind } : {}),
+    offset: settings.offset,
+    ...(settings.limit !== undefined ? { limit: settings.limit } : {}),
+    skipBad: settings.skipBad,
+    cwd: io.cwd,
+    ...(settings.hfEndpoint ? { hfEndpoint: settings.hfEndpoint } : {}),
+    cacheDir: resolve(io.cwd, values['cache-dir'] ?? io.env.BATON_CACHE_DIR ?? '.baton-cache'),
+    onProgress: (read, total) => {
+      if (read < total && performance.now() - lastHubLine < 1000) return;
+      lastHubLine = performance.now();
+      io.stderr(`reading ${settings.dataset}: ${read}/${total} rows\n`);
+    },
+  });
+  for (const b of data.bad) io.stderr(`skipped ${settings.dataset} line ${b.line}: ${b.reason}\n`);
+  if (data.tasks.length === 0) throw new CliError(`--dataset ${settings.dataset}: no items to evaluate${data.bad.length ? ` (${data.bad.length} bad rows skipped)` : ''}`);
+
+  const specs = await poolSpecs(settings, io);
+  const replay = settings.replay.length
+    ? mergeReplayTables(await Promise.all(settings.replay.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))))
+    : undefined;
+  const pools = await Promise.all(Array.from({ length: settings.repeats }, (_, r) => buildPool(specs, io.env, replay, settings.seed + r)));
+
+  const makers: ConductorMaker[] = [];
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  try {
+    const built = await buildMethods(settings.methods, {
+      workers: specs,
+      maxSteps: settings.maxSteps,
+      resolveConductor: async (spec, method) => {
+        const maker = await conductorMaker(spec, { cwd: io.cwd, env: io.env, ...(settings.lora ? { lora: settings.lora } : {}) }, specs.map((w) => w.id), `--method ${method}`);
+        makers.push(maker);
+        return maker.make;
+      },
+    });
+    // Only now, with every input read and every method built: a mistake leaves no directory behind.
+    out ??= await outputDir(io, values.out ?? `eval-${settings.id}`, []);
+    if (!values.resume) await writeFile(join(out, 'eval.json'), `${JSON.stringify(settings, null, 2)}\n`);
+    for (const name of built.added) io.stderr(`oracle: adding ${name} (the oracle is read from every worker's single runs)\n`);
+    const files = { episodes: join(out, 'episodes.jsonl'), calls: join(out, 'calls.jsonl') };
+    const stored = await readEpisodeLog(files.episodes);
+    const calls = memoryCallLog(await readCallLog(files.calls), (c) => appendCall(files.calls, c));
+    let lastLine = 0;
+    const result = await runEvaluation({
+      id: settings.id,
+      items: data.tasks,
+      methods: built.methods,
+      repeats: settings.repeats,
+      concurrency: settings.concurrency,
+      pool: (r) => pools[r],
+      seed: settings.seed,
+      ...(settings.budgetUsd !== undefined ? { budgetUsd: settings.budgetUsd } : {}),
+      runOptions: {
+        maxSteps: settings.maxSteps,
+        ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+        ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+        retryCutStreams: true,
+      },
+      stored,
+      calls,
+      signal: controller.signal,
+      onEpisode: (e) => appendEpisode(files.episodes, e),
+      onProgress: (p) => {
+        if (p.done < p.total && performance.now() - lastLine < 1000) return;
+        lastLine = performance.now();
+        io.stderr(progressLine(p));
+      },
+    });
+    const names = built.methods.map((m) => m.name);
+    const report = buildReport(result.episodes, {
+      evalId: settings.id,
+      methods: names,
+      ...(built.oracle ? { oracle: { singles: specs.map((w) => `single:${w.id}`) } } : {}),
+      evaluation: {
+        dataset: settings.dataset,
+        items: data.tasks.length,
+        skippedRows: data.bad.length,
+        repeats: settings.repeats,
+        pool: specs.map((w) => w.id),
+        seed: settings.seed,
+        runs: result.episodes.length,
+        remaining: result.remaining,
+        ...(built.added.length ? { addedForOracle: built.added } : {}),
+      },
+    });
+    await writeFile(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(join(out, 'report.md'), reportMarkdown(report));
+    await writeFile(join(out, 'plot.svg'), reportPlotSvg(report));
+    io.stdout(`${reportMarkdown(report)}\nwritten to ${out}\n`);
+    if (result.overBudget) io.stderr(`stopped: the --budget of $${settings.budgetUsd} is spent; ${result.remaining} runs left (raise it and --resume)\n`);
+    if (result.stopped) io.stderr(`stopped with ${result.remaining} runs left; continue with: baton eval --out ${out} --resume\n`);
+    return result.stopped ? 130 : 0;
+  } finally {
+    process.off('SIGINT', stop);
+    for (const m of makers) m.close();
+  }
+}

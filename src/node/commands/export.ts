@@ -1,0 +1,132 @@
+/**
+ * `baton export trl|verl`: a task set and everything an outside RL engine needs to train the Conductor on
+ * it with Baton's reward server: the rows as JSONL and Parquet in the engine's columns, the Python reward
+ * module (standard library only), a launch script and configuration with the paper's recipe, the pool
+ * and a README (start the server, train, bring the adapter back).
+ */
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Task } from '../../core/task.ts';
+import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
+import { exportReadme } from '../export/export-readme.ts';
+import { trlConfig, trlLaunch, verlLaunch, type LaunchOptions } from '../export/launch-files.ts';
+import { writeTrlParquet, writeVerlParquet } from '../export/parquet.ts';
+import { EXPORT_DEFAULTS, PAPER_RECIPE } from '../export/recipe.ts';
+import { trlRows, verlRows } from '../export/task-rows.ts';
+import { CliError, intFlag, parseFlags, type CliIo } from '../io.ts';
+import { outputDir } from '../out-dir.ts';
+import { readPoolFlag } from '../pool-file.ts';
+import { REWARD_KINDS } from '../reward-request.ts';
+import { BUILTIN_DATASETS, readTasksFlag } from '../task-file.ts';
+
+const ENGINES = ['trl', 'verl'] as const;
+type Engine = (typeof ENGINES)[number];
+
+/** The paper's base model. */
+const DEFAULT_MODEL = 'Qwen/Qwen2.5-7B-Instruct';
+const DEFAULT_REWARD_URL = 'http://127.0.0.1:8400/v1/reward';
+const PYTHON = new URL('../export/python/', import.meta.url);
+
+const USAGE = `usage: baton export trl|verl --tasks T --pool P --out DIR [options]
+
+Writes what TRL (GRPOTrainer) or verl needs to train the Conductor on a GPU cluster, rewarded by
+baton serve-reward: the tasks as train.parquet and train.jsonl (Baton's Conductor prompt for each
+question and the pool, with answer and kind), baton_reward.py (the reward functions, Python standard
+library only), a launch script and configuration with the paper's recipe, pool.json and README.md.
+
+options:
+  --tasks T          a JSONL of {question, answer, kind, choices?}, experts (split train/held-out by --seed),
+                     or a dataset Baton ships: ${Object.keys(BUILTIN_DATASETS).join(', ')}
+  --pool P           the pool the prompts are written for: a pool file, demo or experts
+  --out DIR          a new or empty directory
+  --model HF_ID      base model (default ${DEFAULT_MODEL}, the paper's)
+  --lora | --full    LoRA adapter (default) or full fine-tuning (the paper's)
+  --reward-url URL   the reward server the module calls by default (default ${DEFAULT_REWARD_URL})
+  --max-steps N      most steps per workflow (default ${DEFAULT_MAX_STEPS}); give serve-reward the same
+  --seed S           seed of the experts split (default 0)
+`;
+
+function checkTasks(tasks: Task[], source: string): void {
+  if (tasks.length === 0) throw new CliError(`--tasks ${source} holds no tasks`);
+  const ungradable = tasks.findIndex((t) => !(REWARD_KINDS as readonly string[]).includes(t.kind) || !t.answer?.trim());
+  if (ungradable >= 0) {
+    throw new CliError(`--tasks ${source}: task ${ungradable + 1} (kind "${tasks[ungradable].kind}") cannot be rewarded: the reward server grades ${REWARD_KINDS.join(', ')} with a gold answer`);
+  }
+}
+
+const jsonl = (rows: object[]) => rows.map((r) => `${JSON.stringify(r)}\n`).join('');
+
+export async function exportCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags(
+    argv,
+    {
+      tasks: { type: 'string' },
+      pool: { type: 'string' },
+      out: { type: 'string' },
+      model: { type: 'string' },
+      lora: { type: 'boolean' },
+      full: { type: 'boolean' },
+      'reward-url': { type: 'string' },
+      'max-steps': { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const engine = positionals[0] as Engine;
+  if (positionals.length !== 1 || !ENGINES.includes(engine)) throw new CliError(`say which engine: baton export trl|verl (got ${positionals.join(' ') || 'none'})`, 2);
+  for (const flag of ['tasks', 'pool'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton export --help)`, 2);
+  if (values.lora && values.full) throw new CliError('--lora and --full exclude each other', 2);
+  const mode = values.full ? 'full' : 'lora';
+  const rewardUrl = values['reward-url'] ?? DEFAULT_REWARD_URL;
+  if (!/^https?:\/\/[^\s"'\\]+$/.test(rewardUrl)) throw new CliError(`--reward-url must be an http(s) URL, got "${rewardUrl}"`, 2);
+  const maxSteps = intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS)!;
+  if (maxSteps < 1) throw new CliError('--max-steps must be at least 1', 2);
+  const seed = intFlag('seed', values.seed, 0)!;
+
+  const pool = await readPoolFlag(io, values.pool!);
+  const { train, heldOut } = await readTasksFlag(io, values.tasks!, seed);
+  checkTasks([...train, ...heldOut], values.tasks!);
+  const out = await outputDir(io, values.out, []);
+  const format = { maxSteps };
+
+  const sets = [
+    ['train', train],
+    ['test', heldOut],
+  ] as const;
+  for (const [split, tasks] of sets) {
+    if (tasks.length === 0) continue;
+    if (engine === 'trl') {
+      const rows = trlRows(tasks, pool, format);
+      await writeFile(join(out, `${split}.jsonl`), jsonl(rows));
+      writeTrlParquet(join(out, `${split}.parquet`), rows);
+    } else {
+      const rows = verlRows(tasks, pool, format, split);
+      await writeFile(join(out, `${split}.jsonl`), jsonl(rows));
+      writeVerlParquet(join(out, `${split}.parquet`), rows);
+    }
+  }
+
+  const reward = await readFile(new URL('baton_reward.py', PYTHON), 'utf8');
+  await writeFile(join(out, 'baton_reward.py'), reward.replace(/^DEFAULT_URL = .*$/m, `DEFAULT_URL = ${JSON.stringify(rewardUrl)}`));
+  const model = values.model ?? DEFAULT_MODEL;
+  const launch: LaunchOptions = { model, mode, rewardUrl, heldOut: heldOut.length > 0 };
+  if (engine === 'trl') {
+    await copyFile(new URL('train_trl.py', PYTHON), join(out, 'train_trl.py'));
+    await writeFile(join(out, 'grpo_config.json'), `${JSON.stringify(trlConfig(launch), null, 2)}\n`);
+  }
+  await writeFile(join(out, 'launch.sh'), engine === 'trl' ? trlLaunch(launch) : verlLaunch(launch), { mode: 0o755 });
+  await writeFile(join(out, 'pool.json'), `${JSON.stringify({ workers: pool }, null, 2)}\n`);
+  const facts = { engine, model, mode, rewardUrl, maxSteps, tasks: values.tasks!, train: train.length, heldOut: heldOut.length, workers: pool.length } as const;
+  await writeFile(join(out, 'README.md'), exportReadme(facts));
+  await writeFile(
+    join(out, 'baton-export.json'),
+    `${JSON.stringify({ ...facts, serveReward: `npx baton serve-reward --pool pool.json --max-steps ${maxSteps}`, recipe: PAPER_RECIPE, exportDefaults: EXPORT_DEFAULTS }, null, 2)}\n`,
+  );
+  io.stdout(`${JSON.stringify({ out, engine, train: train.length, heldOut: heldOut.length, mode, model })}\n`);
+  return 0;
+}

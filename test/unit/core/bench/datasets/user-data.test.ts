@@ -1,0 +1,98 @@
+/** A user's JSONL, CSV and Parquet data through a field mapping; every unusable row named by its line. */
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { describe, expect, it } from 'vitest';
+import { badRowsError, csvRows, jsonlRows, mapRows, parquetRows, parseFieldMap } from '../../../../../src/core/bench/datasets/index.ts';
+
+const MAP = parseFieldMap('question=prompt,answer=gold,kind=type,choices=options,id=uid');
+const OPTS = { defaultKind: 'exact' as const, dataset: 'mine' };
+
+describe('parseFieldMap', () => {
+  it('maps named fields and keeps the defaults for the rest', () => {
+    expect(parseFieldMap('question=problem')).toEqual({ question: 'problem', answer: 'answer', kind: 'kind', choices: ['choices'], id: 'id' });
+    expect(parseFieldMap('choices=A|B|C|D,answer=correct').choices).toEqual(['A', 'B', 'C', 'D']);
+    expect(() => parseFieldMap('question')).toThrow(/field=column/);
+    expect(() => parseFieldMap('prompt=q')).toThrow(/field one of question, answer, kind, choices, id/);
+  });
+});
+
+describe('JSONL', () => {
+  const text = [
+    '{"prompt": "2+2?", "gold": 4, "type": "number", "uid": "a"}',
+    '',
+    '{"prompt": "Capital of France?", "gold": "B", "type": "mcq", "options": ["Lyon", "Paris", "Nice"], "uid": "b"}',
+    '{"prompt": "broken", ',
+    '{"prompt": "no answer", "type": "number", "uid": "c"}',
+    '{"prompt": "Odd kind", "gold": "x", "type": "poem", "uid": "d"}',
+    '[1, 2]',
+    '{"prompt": "mcq without options", "gold": "A", "type": "mcq", "uid": "e"}',
+    '{"prompt": "again", "gold": "1", "type": "number", "uid": "a"}',
+    '{"prompt": "Say hi", "gold": "hi", "uid": "f"}',
+  ].join('\n');
+
+  it('maps good rows and names every bad one by its line', () => {
+    const { tasks, bad } = mapRows(jsonlRows(text), MAP, OPTS);
+    expect(tasks).toEqual([
+      { question: '2+2?', answer: '4', kind: 'number', dataset: 'mine', itemId: 'a' },
+      { question: 'Capital of France?\nA. Lyon\nB. Paris\nC. Nice', answer: 'B', kind: 'mcq', dataset: 'mine', itemId: 'b', choices: ['Lyon', 'Paris', 'Nice'] },
+      { question: 'Say hi', answer: 'hi', kind: 'exact', dataset: 'mine', itemId: 'f' },
+    ]);
+    expect(bad.map((b) => b.line)).toEqual([4, 5, 6, 7, 8, 9]);
+    expect(bad[0].reason).toMatch(/not valid JSON/);
+    expect(bad[1].reason).toBe('no answer in column "gold"');
+    expect(bad[2].reason).toMatch(/kind "poem" is not one of/);
+    expect(bad[3].reason).toBe('expected a JSON object');
+    expect(bad[4].reason).toMatch(/needs its options/);
+    expect(bad[5].reason).toBe('id "a" was already used on line 1');
+    expect(badRowsError('mine.jsonl', bad, 'line').message).toMatch(/^mine\.jsonl: 6 rows cannot be used: line 4: not valid JSON.*line 9: id "a" was already used on line 1\. .*--skip-bad/);
+  });
+});
+
+describe('a row without a kind', () => {
+  it('takes the default kind, or without one the kind its answer suggests', () => {
+    const rows = jsonlRows('{"question": "a", "answer": "1,200"}\n{"question": "b", "answer": "Paris"}\n{"question": "c", "answer": "-0.5", "kind": "math"}');
+    expect(mapRows(rows, parseFieldMap(''), { dataset: 'd' }).tasks.map((t) => t.kind)).toEqual(['number', 'exact', 'math']);
+    expect(mapRows(rows, parseFieldMap(''), { dataset: 'd', defaultKind: 'math' }).tasks.map((t) => t.kind)).toEqual(['math', 'math', 'math']);
+  });
+});
+
+describe('CSV', () => {
+  it('numbers rows by the line they start on, across quoted line breaks, and reads options from columns', () => {
+    const text = 'q,ans,A,B,C\n"Which is a\nprime?",1,4,7,9\n"short row",0\n"What is 3?",2,one,two,three\n"empty answer",,x,y,z\n';
+    const { tasks, bad } = mapRows(csvRows(text), parseFieldMap('question=q,answer=ans,choices=A|B|C'), { defaultKind: 'mcq', dataset: 'd' });
+    // MMLU-style option indices become letters; ids default to the line.
+    expect(tasks.map((t) => [t.itemId, t.answer, t.choices])).toEqual([
+      ['2', 'B', ['4', '7', '9']],
+      ['5', 'C', ['one', 'two', 'three']],
+    ]);
+    expect(bad).toEqual([
+      { line: 4, reason: '2 fields where the header has 5' },
+      { line: 6, reason: 'no answer in column "ans"' },
+    ]);
+  });
+});
+
+describe('Parquet', () => {
+  it('reads a file written by a Parquet writer, mapping columns and reporting bad rows by row number', async () => {
+    const buffer = parquetWriteBuffer({
+      columnData: [
+        { name: 'problem', data: ['1+1?', '2+3?', '', 'Pick one'], type: 'STRING' },
+        { name: 'solution', data: ['2', '5', '7', '0'], type: 'STRING' },
+        { name: 'level', data: ['number', 'number', 'number', 'mcq'], type: 'STRING' },
+        { name: 'opts', data: [null, null, null, '["red", "blue"]'], type: 'STRING' },
+        { name: 'n', data: [10, 11, 12, 13], type: 'INT32' },
+      ],
+    });
+    const rows = await parquetRows(buffer);
+    const { tasks, bad } = mapRows(rows, parseFieldMap('question=problem,answer=solution,kind=level,choices=opts,id=n'), OPTS);
+    expect(tasks.map((t) => [t.itemId, t.question, t.answer, t.kind])).toEqual([
+      ['10', '1+1?', '2', 'number'],
+      ['11', '2+3?', '5', 'number'],
+      ['13', 'Pick one\nA. red\nB. blue', 'A', 'mcq'],
+    ]);
+    expect(bad).toEqual([{ line: 3, reason: 'no question in column "problem"' }]);
+  });
+
+  it('says so when the bytes are not Parquet', async () => {
+    await expect(parquetRows(new TextEncoder().encode('question,answer\n').buffer)).rejects.toThrow(/Not a Parquet file/);
+  });
+});

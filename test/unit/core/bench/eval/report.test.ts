@@ -1,0 +1,75 @@
+/** The report's pieces on hand-made runs: percentiles, the error formula's small cases, the Pareto front, the table and the plot. */
+import { describe, expect, it } from 'vitest';
+import { buildReport, itemAccuracy, paretoFront, percentile, reportMarkdown, reportPlotSvg, evalTags } from '../../../../../src/core/bench/index.ts';
+import type { Episode } from '../../../../../src/core/episodes/index.ts';
+import { makeEpisode } from '../../../../support/episode-factory.ts';
+import { seededRandom } from '../../../../../src/core/random.ts';
+
+describe('statistics', () => {
+  it('takes nearest-rank percentiles', () => {
+    expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
+    expect(percentile([5, 1, 4, 2, 3], 95)).toBe(5);
+    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
+    expect(percentile([], 50)).toBeNaN();
+  });
+
+  it('gives sqrt(p(1-p)/(n-1)) with one repeat, and averages repeats within an item first', () => {
+    const one = new Map([['a', [true]], ['b', [false]], ['c', [true]], ['d', [true]]]);
+    expect(itemAccuracy(one).accuracy).toBe(0.75);
+    expect(itemAccuracy(one).stderr).toBeCloseTo(Math.sqrt((0.75 * 0.25) / 3), 12);
+    // Items right 1 in 2, 2 in 2 and 0 in 1: (0.5 + 1 + 0) / 3 = 0.5 over items, where runs would say 3/5.
+    const two = new Map([['a', [true, false]], ['b', [true, true]], ['c', [false]]]);
+    expect(itemAccuracy(two).accuracy).toBeCloseTo(0.5, 12);
+    expect(itemAccuracy(two).items).toBe(3);
+  });
+});
+
+describe('paretoFront', () => {
+  it('keeps the methods no other beats on both accuracy and dollars', () => {
+    const row = (method: string, accuracy: number, usd: number) => ({ method, accuracy, costUsd: { total: 0, perQuestion: usd, unknownRuns: 0 } });
+    const rows = [row('cheap', 0.5, 0.001), row('dominated', 0.5, 0.01), row('best', 0.9, 0.02), row('pricey', 0.85, 0.05), row('mid', 0.7, 0.005), row('nan', NaN, 0)];
+    expect(paretoFront(rows)).toEqual(['cheap', 'best', 'mid']);
+  });
+});
+
+function tagged(e: Episode, method: string, item: string, repeat: number): Episode {
+  return { ...e, tags: evalTags('r', { method, item, repeat }) };
+}
+
+describe('buildReport', () => {
+  const rng = seededRandom(3);
+  const episodes = Array.from({ length: 40 }, (_, i) => tagged(makeEpisode(rng), i % 2 ? 'a' : 'b', `q${i >> 1}`, 0));
+
+  it('counts infrastructure failures apart, malformed workflows, calls and tokens from the episodes', () => {
+    const report = buildReport(episodes, { evalId: 'r', methods: ['a', 'b'] });
+    for (const row of report.methods) {
+      const mine = episodes.filter((e) => e.tags.includes(`method:${row.method}`) && e.status !== 'aborted' && e.status !== 'budget');
+      const infra = mine.filter((e) => e.status === 'infra-error' || e.reward?.infraError);
+      expect(row.runs).toBe(mine.length);
+      expect(row.infraFailures).toBe(infra.length);
+      expect(row.graded).toBe(mine.filter((e) => e.reward && !infra.includes(e)).length);
+      expect(row.graded + row.infraFailures + row.ungraded).toBe(row.runs);
+      expect(row.malformedRate).toBeCloseTo(mine.filter((e) => e.status === 'format-error').length / mine.length, 12);
+      const workerTokens = mine.flatMap((e) => [...e.steps, ...e.rounds.flatMap((r) => r.steps)]).reduce((s, st) => s + st.usage.input + st.usage.output, 0);
+      expect(row.tokensPerQuestion.workers).toBeCloseTo(workerTokens / mine.length, 9);
+    }
+    expect(buildReport(episodes, { evalId: 'other', methods: ['a'] }).methods[0].runs).toBe(0);
+  });
+
+  it('writes a Markdown row per method and an SVG point per method with the front drawn', () => {
+    const report = buildReport(episodes, { evalId: 'r', methods: ['a', 'b'] });
+    const md = reportMarkdown(report);
+    expect(md.split('\n').filter((l) => l.startsWith('| a |') || l.startsWith('| b |'))).toHaveLength(2);
+    const svg = reportPlotSvg({ ...report, pareto: ['a', 'b'] });
+    expect(svg.match(/<circle class="method"/g)).toHaveLength(report.methods.filter((m) => Number.isFinite(m.costUsd.perQuestion) && Number.isFinite(m.accuracy)).length);
+    expect(svg).toContain('data-method="a"');
+  });
+
+  it('moves the label of a tying method down a line instead of printing over the other', () => {
+    const report = buildReport(episodes, { evalId: 'r', methods: ['a'] });
+    const twin = { ...report.methods[0], method: 'twin' };
+    const svg = reportPlotSvg({ ...report, methods: [report.methods[0], twin] });
+    const labelY = (name: string) => Number(new RegExp(`<text x="[^"]+" y="([^"]+)">${name}</text>`).exec(svg)![1]);
+    expect(Math.abs(labelY('a') - labelY('twin'))).toBeGreaterThanOrEqual(14);
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * `baton eval` as a user runs it: their own files through --map (JSONL, CSV, Parquet), a Hub dataset
+ * through a stand-in datasets server, a simulated pool; the report recomputed from OUT/episodes.jsonl;
+ * and a CLI killed mid-run and resumed, counting calls at a fake OpenAI-compatible server.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvalReport } from '../../../../src/core/bench/index.ts';
+import type { Episode } from '../../../../src/core/episodes/index.ts';
+import type { WorkerSpec } from '../../../../src/core/providers/index.ts';
+import { main } from '../../../../src/node/cli.ts';
+import { recordingIo } from '../../../support/cli-io.ts';
+import { startFakeDatasetsServer, type FakeDatasetsServer } from '../../../support/fake-datasets-server.ts';
+import { startFakeProviderServer, type FakeProviderServer } from '../../../support/fake-provider-server.ts';
+
+const POOL: WorkerSpec[] = [
+  { id: 'good', provider: 'simulated', model: 'g', price: { input: 1, output: 4 }, simulated: { skill: { default: 0.85 }, latencyMs: 0, outputTokens: 30 } },
+  { id: 'poor', provider: 'simulated', model: 'p', price: { input: 0.2, output: 0.8 }, simulated: { skill: { default: 0.3 }, latencyMs: 0, outputTokens: 30 } },
+];
+
+const ROWS = Array.from({ length: 30 }, (_, i) => ({ q: `What is ${i + 2} times ${i + 5}?`, a: (i + 2) * (i + 5), key: `k${i}` }));
+
+let dir: string;
+const newDir = () => (dir = mkdtempSync(join(tmpdir(), 'baton-eval-')));
+const write = (name: string, text: string | Uint8Array) => writeFileSync(join(dir, name), text);
+const read = (path: string) => readFileSync(join(dir, path), 'utf8');
+const episodesOf = (out: string): Episode[] => read(`${out}/episodes.jsonl`).trim().split('\n').map((l) => JSON.parse(l));
+
+async function baton(...args: string[]) {
+  const io = recordingIo(dir);
+  const code = await main(['eval', ...args], io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe('baton eval on a user file', () => {
+  it('maps the fields, runs every method, and writes a report that the stored episodes reproduce', async () => {
+    newDir();
+    write('pool.json', JSON.stringify({ workers: POOL }));
+    write('sums.jsonl', ROWS.map((r) => JSON.stringify(r)).join('\n'));
+    const r = await baton('--dataset', 'sums.jsonl', '--map', 'question=q,answer=a,id=key', '--kind', 'number', '--pool', 'pool.json',
+      '--method', 'single:good', '--method', 'oracle', '--method', 'moa', '--method', 'random', '--repeats', '2', '--seed', '4', '--out', 'out');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/oracle: adding single:poor/);
+    expect(r.err).toMatch(/eval 240\/240 runs {2}accuracy 0\.\d{3} \(\d+\/240\) {2}\$\d+\.\d{4}/);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(['calls.jsonl', 'episodes.jsonl', 'eval.json', 'plot.svg', 'report.json', 'report.md']);
+
+    const report = JSON.parse(read('out/report.json')) as EvalReport;
+    const episodes = episodesOf('out');
+    expect(episodes).toHaveLength(30 * 2 * 4);
+    expect(report.methods.map((m) => m.method)).toEqual(['single:good', 'moa', 'random', 'single:poor', 'oracle']);
+    for (const row of report.methods.filter((m) => m.method !== 'oracle')) {
+      // Per item: the mean of its repeats; accuracy: their mean; error: their sample SD / sqrt(items).
+      const perItem = new Map<string, number[]>();
+      for (const e of episodes.filter((x) => x.tags.includes(`method:${row.method}`))) {
+        const item = e.tags.find((t) => t.startsWith('item:'))!.slice(5);
+        perItem.set(item, [...(perItem.get(item) ?? []), e.reward!.correct ? 1 : 0]);
+      }
+      const means = [...perItem.values()].map((xs) => xs.reduce((a, b) => a + b) / xs.length);
+      const m = means.reduce((a, b) => a + b) / means.length;
+      const se = Math.sqrt(means.reduce((s, x) => s + (x - m) ** 2, 0) / (means.length - 1) / means.length);
+      expect(row.accuracy, row.method).toBeCloseTo(m, 12);
+      expect(row.stderr, row.method).toBeCloseTo(se, 12);
+      expect(row.costUsd.total).toBeCloseTo(episodes.filter((x) => x.tags.includes(`method:${row.method}`)).reduce((s, e) => s + e.totals.costUsd!, 0), 12);
+    }
+    const oracle = report.methods.find((m) => m.method === 'oracle')!;
+    for (const single of ['single:good', 'single:poor']) expect(oracle.accuracy).toBeGreaterThanOrEqual(report.methods.find((m) => m.method === single)!.accuracy);
+    expect(episodes[0].task).toMatchObject({ kind: 'number', dataset: 'sums.jsonl' });
+    expect(new Set(episodes.map((e) => e.task.itemId))).toEqual(new Set(ROWS.map((x) => x.key)));
+    expect(read('out/report.md').split('\n').filter((l) => /^\| (single|moa|random|oracle)/.test(l))).toHaveLength(5);
+    expect(read('out/plot.svg').match(/<circle class="method"/g)).toHaveLength(5);
+    expect(r.out).toBe(`${read('out/report.md')}\nwritten to ${join(dir, 'out')}\n`);
+  });
+
+  it('stops on bad CSV rows with their lines and makes no --out; --skip-bad reports them and goes on', async () => {
+    newDir();
+    write('pool.json', JSON.stringify(POOL));
+    write('set.csv', 'question,answer\n"What is 2+2?",4\n"no answer",\n"What is\n3+3?",6\nstray\n');
+    const stopped = await baton('--dataset', 'set.csv', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:good', '--out', 'out');
+    expect(stopped.code).toBe(1);
+    expect(stopped.err).toBe('baton eval: set.csv: 2 rows cannot be used: line 3: no answer in column "answer"; line 6: 1 fields where the header has 2. Fix them, change --map, or pass --skip-bad to leave them out.\n');
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    const skipped = await baton('--dataset', 'set.csv', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:good', '--skip-bad', '--out', 'out');
+    expect(skipped.code, skipped.err).toBe(0);
+    expect(skipped.err).toContain('skipped set.csv line 3: no answer in column "answer"\nskipped set.csv line 6: 1 fields where the header has 2\n');
+    expect(episodesOf('out').map((e) => e.task.itemId)).toEqual(expect.arrayContaining(['2', '4']));
+    expect(JSON.parse(read('out/report.json')).evaluation).toMatchObject({ items: 2, skippedRows: 2 });
+  });
+
+  it('reads Parquet through the mapping, with --offset and --limit', async () => {
+    newDir();
+    write('pool.json', JSON.stringify(POOL));
+    write('set.parquet', new Uint8Array(parquetWriteBuffer({
+      columnData: [
+        { name: 'problem', data: ROWS.map((r) => r.q), type: 'STRING' },
+        { name: 'solution', data: ROWS.map((r) => r.a), type: 'INT32' },
+        { name: 'kind', data: ROWS.map(() => 'number'), type: 'STRING' },
+      ],
+    })));
+    const r = await baton('--dataset', 'set.parquet', '--map', 'question=problem,answer=solution', '--offset', '5', '--limit', '4', '--pool', 'pool.json', '--method', 'single:good', '--out', 'out');
+    expect(r.code, r.err).toBe(0);
+    expect(episodesOf('out').map((e) => [e.task.itemId, e.task.answer]).sort()).toEqual([['6', '70'], ['7', '88'], ['8', '108'], ['9', '130']]);
+  });
+});
+
+describe('baton eval on the built-in sets', () => {
+  it('reads MMLU by subject and leaves HumanEval ungraded until code can be run', async () => {
+    newDir();
+    write('pool.json', JSON.stringify(POOL));
+    const mmlu = await baton('--dataset', 'mmlu', '--subjects', 'anatomy,virology', '--limit', '3', '--offset', '134', '--pool', 'pool.json', '--method', 'single:good', '--out', 'm');
+    expect(mmlu.code, mmlu.err).toBe(0);
+    const tasks = episodesOf('m').map((e) => e.task);
+    // anatomy has 135 questions: the window takes its last and virology's first two.
+    expect(tasks.map((t) => t.itemId).sort()).toEqual(['anatomy/134', 'virology/0', 'virology/1']);
+    expect(tasks.every((t) => t.kind === 'mcq' && /^[ABCD]$/.test(t.answer!))).toBe(true);
+    expect((await baton('--dataset', 'mmlu', '--subjects', 'astrology', '--pool', 'pool.json', '--method', 'single:good', '--out', 'x')).err).toMatch(/no MMLU subject astrology/);
+
+    const code = await baton('--dataset', 'humaneval', '--limit', '2', '--pool', 'pool.json', '--method', 'single:good');
+    expect(code.code, code.err).toBe(0);
+    const out = code.out.trim().split('\n').at(-1)!.replace('written to ', '');
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as EvalReport;
+    expect(report.methods[0]).toMatchObject({ runs: 2, graded: 0, ungraded: 2, accuracy: null });
+    expect(JSON.parse(readFileSync(join(out, 'episodes.jsonl'), 'utf8').split('\n')[0]).task).toMatchObject({ kind: 'code', itemId: expect.stringMatching(/^HumanEval\/[01]$/) });
+  });
+});
+
+describe('baton eval on a Hub dataset', () => {
+  let hub: FakeDatasetsServer;
+  beforeAll(async () => {
+    hub = await startFakeDatasetsServer({ 'me/sums': { configs: { main: { test: ROWS.map((r) => ({ question: r.q, answer: String(r.a) })) } } } });
+  });
+  afterAll(() => hub.close());
+
+  it('pages through the datasets server with progress, and reads its cache the second time', async () => {
+    newDir();
+    write('pool.json', JSON.stringify(POOL));
+    const args = ['--dataset', 'hf:me/sums', '--kind', 'number', '--limit', '25', '--pool', 'pool.json', '--method', 'single:poor', '--hf-endpoint', hub.url, '--cache-dir', 'cache'];
+    const first = await baton(...args, '--out', 'a');
+    expect(first.code, first.err).toBe(0);
+    expect(first.err).toContain('reading hf:me/sums: 25/25 rows\n');
+    const requests = hub.requests.length;
+    expect(hub.requests.filter((r) => r.path === '/rows').map((r) => r.query.length)).toEqual(['25']);
+    expect(episodesOf('a')[0].task.dataset).toBe('me/sums:main:test');
+    expect(new Set(episodesOf('a').map((e) => e.task.itemId))).toEqual(new Set(Array.from({ length: 25 }, (_, i) => String(i + 1))));
+    const second = await baton(...args, '--out', 'b');
+    expect(second.code, second.err).toBe(0);
+    expect(hub.requests).toHaveLength(requests);
+    expect(episodesOf('b')).toHaveLength(25);
+  });
+});
+
+describe('baton eval killed and resumed', () => {
+  let server: FakeProviderServer;
+  beforeAll(async () => {
+    server = await startFakeProviderServer({ fallback: { text: 'So it is <answer>42</answer>', firstByteDelayMs: 120, usage: { input: 50, output: 10 } } });
+  });
+  afterAll(() => server.close());
+
+  it('finishes after a kill without making any finished call again', async () => {
+    newDir();
+    const workers: WorkerSpec[] = ['alpha', 'beta'].map((m) => ({ id: m, provider: 'openai-compatible', model: m, baseUrl: `${server.url}/v1`, price: { input: 1, output: 1 } }));
+    write('pool.json', JSON.stringify({ workers }));
+    write('plan.txt', 'model_id = [1, 0]\nsubtasks = ["Draft an answer in <answer></answer> tags.", "Check the draft; answer in <answer></answer> tags."]\naccess_list = [[], "all"]\n');
+    write('set.jsonl', ROWS.slice(0, 12).map((r) => JSON.stringify({ question: r.q, answer: '42', id: r.key })).join('\n'));
+    const args = ['eval', '--dataset', 'set.jsonl', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:alpha', '--method', 'fixed:plan.txt', '--concurrency', '3', '--out', 'out'];
+    // Every run's calls: 12 items x (1 + 2).
+    const needed = 12 * 3;
+
+    const child = spawn(process.execPath, [resolve('bin/baton.js'), ...args], { cwd: dir, stdio: 'ignore' });
+    const lines = (f: string) => (existsSync(join(dir, 'out', f)) ? read(`out/${f}`).split('\n').filter(Boolean).length : 0);
+    await new Promise<void>((done, fail) => {
+      const poll = setInterval(() => {
+        if (lines('episodes.jsonl') >= 4) {
+          clearInterval(poll);
+          child.kill('SIGKILL');
+          done();
+        }
+      }, 10);
+      child.once('exit', () => {
+        clearInterval(poll);
+        fail(new Error('baton eval ended before it was killed'));
+      });
+    });
+    await new Promise((done) => child.once('exit', done));
+    await server.settled();
+    const killedAt = lines('episodes.jsonl');
+    expect(killedAt).toBeLessThan(24);
+    expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
+    // What the killed run had logged whole; a call answered but not yet logged when it died is the only kind asked again.
+    const logged = read('out/calls.jsonl').split('\n').slice(0, -1).length;
+    expect(logged).toBeGreaterThan(killedAt);
+    const before = server.requests.length;
+
+    const io = recordingIo(dir);
+    const code = await main(['eval', '--out', 'out', '--resume'], io);
+    expect(code, io.err).toBe(0);
+    await server.settled();
+    expect(server.requests.length - before).toBe(needed - logged);
+    const completed = new Set(server.requests.filter((r) => r.outcome === 'completed').map((r) => JSON.stringify([r.model, r.body.messages])));
+    expect(completed.size).toBe(needed);
+    expect(lines('calls.jsonl')).toBe(needed);
+    const report = JSON.parse(read('out/report.json')) as EvalReport;
+    expect(report.methods.map((m) => [m.method, m.runs, m.accuracy])).toEqual([['single:alpha', 12, 1], ['fixed:plan.txt', 12, 1]]);
+    expect(episodesOf('out')).toHaveLength(24);
+  }, 60_000);
+});
