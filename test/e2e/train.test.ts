@@ -54,13 +54,21 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   app = await openApp({ hash: '#/train' });
   const { page } = app;
   await page.getByRole('heading', { level: 1, name: 'Train' }).waitFor();
-  const set = async (label: string, value: string) => page.getByLabel(label, { exact: false }).first().fill(value);
+  // A field's name is its label's text, a hint after it included.
+  const set = async (label: string, value: string) => page.getByLabel(new RegExp(`^${label}\\b`)).fill(value);
   await set('Steps', '2');
   await set('Questions per step', '2');
   await set('Samples per question', '2');
   await set('Max completion tokens', '40');
   await set('Held-out every', '0');
+  const longest = async () => Number(/sequences of up to (\d+) tokens/.exec((await page.getByTestId('memory-estimate').textContent()) ?? '')?.[1] ?? NaN);
   await expect.poll(() => page.getByTestId('memory-estimate').textContent(), { timeout: 60_000 }).toMatch(/GPU memory for training: about [\d.]+ [KM]B/);
+  // MMLU and GSM8K questions (a chunk loaded on demand) make far longer sequences than the short generated ones.
+  const short = await longest();
+  await page.getByLabel('Question set').selectOption('experts');
+  await expect.poll(longest, { timeout: 60_000 }).toBeGreaterThan(short + 150);
+  await page.getByLabel('Question set').selectOption('experts-short');
+  await expect.poll(longest, POLL).toBe(short);
 
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect.poll(() => page.getByTestId('train-status').textContent(), POLL).toMatch(/Starting|Training/);

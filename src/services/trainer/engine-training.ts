@@ -16,7 +16,7 @@ import { initLoraAdapter, type ModelConfig } from '../../engine/model/index.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
 import type { TrainingMemory } from '../../engine/train/index.ts';
 import { buildWorker, describeSource, EngineHost, type EngineModelChoice, type LoadProgress } from '../conductor/index.ts';
-import { expertsTasks } from './experts-tasks.ts';
+import { trainingTasks } from './training-tasks.ts';
 import type { TrainingConfig } from './training-config.ts';
 
 /** What runGrpo runs over, and how to free it. */
@@ -105,11 +105,11 @@ export function engineTraining(host = new EngineHost()): { prepare: PrepareTrain
   };
   return {
     async estimate(config) {
-      const [loaded, tasks] = await Promise.all([loadModel(config, () => {}), expertsTasks(config.seed)]);
+      const [loaded, tasks] = await Promise.all([loadModel(config, () => {}), trainingTasks(config.tasks, config.seed)]);
       return estimateFor(config, loaded.model.config, loaded.tokenizer, tasks);
     },
     async prepare(config, keys, onPhase, signal) {
-      const [loaded, tasks, pool] = await Promise.all([loadModel(config, onPhase, signal), expertsTasks(config.seed), poolOf(config.pool, keys, config.seed)]);
+      const [loaded, tasks, pool] = await Promise.all([loadModel(config, onPhase, signal), trainingTasks(config.tasks, config.seed), poolOf(config.pool, keys, config.seed)]);
       const { model, tokenizer } = loaded;
       onPhase('Preparing the trainer');
       const [{ EnginePolicy }, { GpuTrainer }, { workflowConstraintFor }] = await Promise.all([
@@ -133,7 +133,8 @@ export function engineTraining(host = new EngineHost()): { prepare: PrepareTrain
         policy: trainablePolicy(new EnginePolicy(model, tokenizer), trainer),
         pool,
         tasks: { train: tasks.train, heldOut: heldOutSample(tasks.heldOut, config.heldOut) },
-        constraint: (workers) => workflowConstraintFor(tokenizer, model.config.vocabSize, { ...format, workers, allowReasoning: false, recursion: false }),
+        constraint: (workers) =>
+          workflowConstraintFor(tokenizer, model.config.vocabSize, { ...format, workers, allowReasoning: false, recursion: false, maxSubtaskChars: config.maxSubtaskChars }),
         conductorModel: describeSource(config.model),
         close: () => {
           trainer.destroy();

@@ -12,6 +12,11 @@ export interface TrainingConfig {
   preset: 'experts' | 'pool';
   /** The workers (the experts pool, or a copy of the user's), without keys. */
   pool: WorkerSpec[];
+  /**
+   * The questions, of the experts pool's two kinds (multiple choice, arithmetic): 'experts-short', short
+   * generated ones (a dozen tokens, fast steps), or 'experts', MMLU and GSM8K from data/ (a hundred and more).
+   */
+  tasks: 'experts-short' | 'experts';
   /** The Conductor being trained: the demo Conductor, or a model of the user's (Hub repo or URL). */
   model: EngineModelSource;
   steps: number;
@@ -23,6 +28,8 @@ export interface TrainingConfig {
   /** LoRA rank; alpha is 2r. */
   r: number;
   maxCompletionTokens: number;
+  /** Longest subtask text the format constraint allows: short keeps an untrained Conductor's noise, and its steps, short. */
+  maxSubtaskChars: number;
   /** Most steps per workflow. */
   maxSteps: number;
   /** Held-out accuracy every this many steps (0: never). */
@@ -35,13 +42,16 @@ export interface TrainingConfig {
 
 export const DEFAULT_TRAINING: Omit<TrainingConfig, 'pool'> = {
   preset: 'experts',
+  tasks: 'experts-short',
   model: { from: 'demo' },
   steps: 20,
   questions: 4,
   group: 4,
-  lr: 1e-3,
+  // The learning rate of baton train's recipe for small Conductors (README): 1e-3 barely moves an r-8 adapter in 20 steps.
+  lr: 1e-2,
   r: 8,
-  maxCompletionTokens: 80,
+  maxCompletionTokens: 56,
+  maxSubtaskChars: 6,
   maxSteps: 2,
   evalEvery: 5,
   heldOut: 8,
@@ -57,6 +67,7 @@ export const TRAINING_LIMITS = {
   lr: [1e-7, 1],
   r: [1, 256],
   maxCompletionTokens: [8, 4096],
+  maxSubtaskChars: [1, 1000],
   maxSteps: [1, 10],
   evalEvery: [0, 10_000],
   heldOut: [1, 200],

@@ -1,15 +1,18 @@
 /**
- * The experts preset's questions in the tab: GSM8K and a few short MMLU subjects from data/, bundled
- * into a chunk of their own that only a training run loads, split by core's expertsTaskSet (the same
- * draw `baton train --tasks experts` makes from the whole of data/, here over fewer MMLU subjects).
+ * The Train page's questions: 'experts-short', generated (core's shortExpertsTaskSet, as `baton train
+ * --tasks experts-short`), or 'experts', GSM8K and a few short MMLU subjects from data/, bundled into a
+ * chunk of their own that only such a run loads, split by core's expertsTaskSet (the draw `baton train
+ * --tasks experts` makes from the whole of data/, here over fewer MMLU subjects).
  */
 import { loadGsm8k, loadMmluCsv } from '../../core/bench/datasets/index.ts';
-import { expertsTaskSet, type TaskSplit } from '../../core/providers/simulated/index.ts';
+import { expertsTaskSet, shortExpertsTaskSet, type TaskSplit } from '../../core/providers/simulated/index.ts';
+import type { TrainingConfig } from './training-config.ts';
 
 /** Questions per kind: enough for many steps of a few questions, and a held-out set apart. */
 const PER_KIND = 100;
 
-export async function expertsTasks(seed: number): Promise<TaskSplit> {
+export async function trainingTasks(tasks: TrainingConfig['tasks'], seed: number): Promise<TaskSplit> {
+  if (tasks === 'experts-short') return shortExpertsTaskSet({ seed });
   const [gsm8k, ...mmlu] = await Promise.all([
     import('../../../data/gsm8k/test.jsonl?raw'),
     import('../../../data/mmlu/test/global_facts_test.csv?raw'),
