@@ -6,6 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { loadAime, loadGsm8k, loadMath500, loadMmluCsv, parseJsonl } from '../core/bench/datasets/index.ts';
 import { expertsTaskSet, shortExpertsTaskSet, type TaskSplit } from '../core/providers/simulated/index.ts';
+import { parseCodeGold } from '../core/reward/index.ts';
 import { TASK_KINDS, type Task, type TaskKind } from '../core/task.ts';
 import { CliError, readTextFlag, type CliIo } from './io.ts';
 
@@ -16,8 +17,15 @@ export function parseTaskFile(text: string, source: string): Task[] {
     const where = `${source}, line ${i + 1}`;
     if (typeof r.question !== 'string' || r.question.trim() === '') throw new CliError(`${where}: "question" must be a non-empty string`);
     if (typeof r.answer !== 'string') throw new CliError(`${where}: "answer" must be a string (the gold answer the reward grades against)`);
-    if (!TASK_KINDS.includes(r.kind as TaskKind) || r.kind === 'open' || r.kind === 'code') {
-      throw new CliError(`${where}: "kind" must be one of ${TASK_KINDS.filter((k) => k !== 'open' && k !== 'code').join(', ')}, got ${JSON.stringify(r.kind)}`);
+    if (!TASK_KINDS.includes(r.kind as TaskKind) || r.kind === 'open') {
+      throw new CliError(`${where}: "kind" must be one of ${TASK_KINDS.filter((k) => k !== 'open').join(', ')}, got ${JSON.stringify(r.kind)}`);
+    }
+    if (r.kind === 'code') {
+      try {
+        parseCodeGold(r.answer);
+      } catch (e) {
+        throw new CliError(`${where}: ${(e as Error).message}`);
+      }
     }
     const choices = Array.isArray(r.choices) && r.choices.every((c) => typeof c === 'string') ? { choices: r.choices as string[] } : {};
     return {

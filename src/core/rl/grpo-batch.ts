@@ -12,6 +12,8 @@ export interface GrpoBatchCompletion {
   ids: number[];
   reward: number;
   oldLogprobs?: number[];
+  /** Which tokens the loss counts (GrpoLossSequence.mask); absent: all. */
+  mask?: number[];
 }
 
 export interface GrpoBatchGroup {
@@ -33,6 +35,7 @@ export interface GrpoSequence {
   group: number;
   reward: number;
   oldLogprobs?: number[];
+  mask?: number[];
 }
 
 const invalid = (message: string): never => {
@@ -110,6 +113,7 @@ export function flattenGrpoBatch(batch: GrpoBatch): GrpoSequence[] {
       group: g,
       reward: c.reward,
       ...(c.oldLogprobs ? { oldLogprobs: c.oldLogprobs } : {}),
+      ...(c.mask ? { mask: c.mask } : {}),
     })),
   );
 }

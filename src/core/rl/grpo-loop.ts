@@ -14,7 +14,7 @@ import { BatonError } from '../errors/index.ts';
 import type { Episode } from '../episodes/index.ts';
 import type { WorkerModel } from '../providers/index.ts';
 import { hashString, seededRandom } from '../random.ts';
-import type { RewardScheme } from '../reward/index.ts';
+import type { CodeRunner, RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import type { AccessMode } from '../workflow/index.ts';
 import type { GrpoBatch } from './grpo-batch.ts';
@@ -81,6 +81,8 @@ export interface GrpoDeps {
   heldOut: readonly Task[];
   /** Format-constrained sampling for a pool size (the engine's tokenizer builds it). */
   constraint?: ConstraintForPool;
+  /** The sandbox that grades code tasks (a worker thread in Node, a web worker in the tab). */
+  codeRunner?: CodeRunner;
   /** Continue this run instead of starting afresh. */
   resume?: GrpoCheckpoint;
   checkpoints?: CheckpointStore;
@@ -124,7 +126,7 @@ function batchOf(groups: readonly RolloutGroup[]): GrpoBatch {
       .filter((g) => g.samples.length > 0)
       .map((g) => ({
         promptIds: g.promptIds,
-        completions: g.samples.map((s) => ({ ids: s.completion.tokens, reward: s.reward, oldLogprobs: s.completion.logprobs })),
+        completions: g.samples.map((s) => ({ ids: s.completion.tokens, reward: s.reward, oldLogprobs: s.completion.logprobs, ...(s.mask ? { mask: s.mask } : {}) })),
       })),
   };
 }
@@ -162,6 +164,7 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       ...(cfg.prompt ? { prompt: cfg.prompt } : {}),
       ...(cfg.rewardScheme ? { rewardScheme: cfg.rewardScheme } : {}),
       ...(deps.constraint ? { constraint: deps.constraint } : {}),
+      ...(deps.codeRunner ? { codeRunner: deps.codeRunner } : {}),
       ...(cfg.conductorModel ? { conductorModel: cfg.conductorModel } : {}),
       ...(signal ? { signal } : {}),
     });

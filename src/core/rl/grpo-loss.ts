@@ -46,6 +46,20 @@ export interface GrpoLossSequence {
   /** log p(token) under the reference (the base, adapter off); needed when beta > 0. */
   refLogprobs?: ArrayLike<number>;
   advantage: number;
+  /**
+   * TRL's completion_mask: 0 for a token the loss leaves out, 1 (or absent) for one it counts. Format-
+   * constrained sampling leaves out the tokens the constraint forced (completionMask in rollout.ts):
+   * their probability under the mask was 1, whatever the policy, so they carry no signal.
+   */
+  mask?: ArrayLike<number>;
+}
+
+/** Tokens the loss counts of a completion of `length` tokens. */
+export function countedTokens(length: number, mask?: ArrayLike<number>): number {
+  if (!mask) return length;
+  let n = 0;
+  for (let t = 0; t < mask.length; t++) if (mask[t] !== 0) n++;
+  return n;
 }
 
 /** TRL's clip_ratio/* metrics: fractions of completion tokens whose ratio was clipped. */
@@ -98,7 +112,7 @@ export function grpoTokenWeights(lengths: readonly number[], options: Pick<GrpoL
 export function grpoLoss(
   sequences: readonly GrpoLossSequence[],
   options: GrpoLossOptions,
-  weights: ArrayLike<number> = grpoTokenWeights(sequences.map((s) => s.logprobs.length), options),
+  weights: ArrayLike<number> = grpoTokenWeights(sequences.map((s) => countedTokens(s.logprobs.length, s.mask)), options),
 ): GrpoLossResult {
   checkInputs(sequences, options, weights);
   const low = 1 - options.epsilonLow;
@@ -112,13 +126,14 @@ export function grpoLoss(
   let lowMin = Infinity;
   let highMax = -Infinity;
   const dlogprobs = sequences.map((s, i) => {
-    const { logprobs, oldLogprobs, refLogprobs, advantage: A } = s;
+    const { logprobs, oldLogprobs, refLogprobs, advantage: A, mask } = s;
     const T = logprobs.length;
     const w = weights[i];
     const dlogp = new Float64Array(T); // (T)
     let seqLow = 0;
     let seqHigh = 0;
     for (let t = 0; t < T; t++) {
+      if (mask && mask[t] === 0) continue;
       const logp = logprobs[t];
       const rho = oldLogprobs === undefined ? 1 : Math.exp(logp - oldLogprobs[t]);
       const clamped = Math.min(Math.max(rho, low), high);
@@ -142,13 +157,14 @@ export function grpoLoss(
       if (rho < low && A < 0) seqLow++;
       if (rho > high && A > 0) seqHigh++;
     }
-    tokens += T;
+    const counted = countedTokens(T, mask);
+    tokens += counted;
     lowClipped += seqLow;
     highClipped += seqHigh;
     // Per-sequence fractions; an empty completion has none (TRL's NaN, skipped by nanmin/nanmax).
-    if (T > 0) {
-      lowMin = Math.min(lowMin, seqLow / T);
-      highMax = Math.max(highMax, seqHigh / T);
+    if (counted > 0) {
+      lowMin = Math.min(lowMin, seqLow / counted);
+      highMax = Math.max(highMax, seqHigh / counted);
     }
     return dlogp;
   });
@@ -184,6 +200,7 @@ function checkInputs(sequences: readonly GrpoLossSequence[], options: GrpoLossOp
     const T = s.logprobs.length;
     if (s.oldLogprobs !== undefined && s.oldLogprobs.length !== T) fail(`Sequence ${i}: ${s.oldLogprobs.length} old logprobs for ${T} tokens.`);
     if (s.refLogprobs !== undefined && s.refLogprobs.length !== T) fail(`Sequence ${i}: ${s.refLogprobs.length} reference logprobs for ${T} tokens.`);
+    if (s.mask !== undefined && s.mask.length !== T) fail(`Sequence ${i}: a mask of ${s.mask.length} for ${T} tokens.`);
     if (options.beta > 0 && s.refLogprobs === undefined) fail(`Sequence ${i} has no reference logprobs, which beta ${options.beta} > 0 needs.`);
     if (!Number.isFinite(s.advantage)) fail(`Sequence ${i}: advantage ${s.advantage} is not finite.`);
   });

@@ -10,7 +10,7 @@ import { BatonError } from '../errors/index.ts';
 import { groupAdvantages } from './advantages.ts';
 import type { DifferentiablePolicy } from './differentiable-policy.ts';
 import { flattenGrpoBatch, groupRewards, type GrpoBatch } from './grpo-batch.ts';
-import { grpoLoss, grpoTokenWeights, type GrpoLossSequence } from './grpo-loss.ts';
+import { countedTokens, grpoLoss, grpoTokenWeights, type GrpoLossSequence } from './grpo-loss.ts';
 import type { TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
 
 export async function grpoStep(policy: DifferentiablePolicy, batch: GrpoBatch, options: TrainStepOptions): Promise<TrainStepResult> {
@@ -23,7 +23,7 @@ export async function grpoStep(policy: DifferentiablePolicy, batch: GrpoBatch, o
   const sequences = flattenGrpoBatch(batch);
   const advantages = groupAdvantages(groupRewards(batch), options.scaleRewards).flat();
   const weights = grpoTokenWeights(
-    sequences.map((s) => s.ids.length - s.completionStart),
+    sequences.map((s) => countedTokens(s.ids.length - s.completionStart, s.mask)),
     grpo,
   );
   const all: GrpoLossSequence[] = [];
@@ -38,11 +38,14 @@ export async function grpoStep(policy: DifferentiablePolicy, batch: GrpoBatch, o
       advantage: advantages[start + i],
       ...(s.oldLogprobs ? { oldLogprobs: s.oldLogprobs } : {}),
       ...(ref ? { refLogprobs: ref[i] } : {}),
+      ...(s.mask ? { mask: s.mask } : {}),
     }));
     const { dlogprobs } = grpoLoss(lossInputs, grpo, weights.subarray(start, start + part.length));
     await policy.backward(dlogprobs);
     all.push(...lossInputs);
-    for (const e of scores.entropy) for (let t = 0; t < e.length; t++) entropySum += e[t];
+    scores.entropy.forEach((e, i) => {
+      for (let t = 0; t < e.length; t++) if (part[i].mask?.[t] !== 0) entropySum += e[t];
+    });
   }
   const whole = grpoLoss(all, grpo, weights);
   const applied = await policy.applyGradients();

@@ -10,7 +10,7 @@ export type { LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, Trai
 export type { DifferentiablePolicy, GradientStep, ScoredSequence, SequenceScores } from './differentiable-policy.ts';
 export { grpoStep } from './grpo-step.ts';
 export { trainablePolicy, type StatefulTrainer } from './trainable.ts';
-export { askPrompt, rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup, type RolloutOptions, type RolloutSample } from './rollout.ts';
+export { askPrompt, completionMask, rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup, type RolloutOptions, type RolloutSample } from './rollout.ts';
 export { scoreCompletion, trainingReward, type RewardComponents, type ScoredCompletion, type ScoreOptions } from './score-completion.ts';
 export { runGrpo, stepRandom, type CheckpointStore, type GrpoCheckpoint, type GrpoConfig, type GrpoDeps, type GrpoRunResult } from './grpo-loop.ts';
 export { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';

@@ -8,7 +8,7 @@
  */
 import type { Episode } from '../episodes/index.ts';
 import type { ChatMessage, WorkerModel, WorkerSpec } from '../providers/index.ts';
-import { PAPER_REWARD, type RewardScheme } from '../reward/index.ts';
+import { PAPER_REWARD, type CodeRunner, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
 import type { TokenConstraint } from '../workflow/constrain/index.ts';
@@ -47,11 +47,15 @@ export interface RolloutOptions {
   tags?: string[];
   /** Name of the policy in the episodes' conductor record. */
   conductorModel?: string;
+  /** The sandbox that grades code tasks. */
+  codeRunner?: CodeRunner;
   signal?: AbortSignal;
 }
 
 export interface RolloutSample {
   completion: Completion;
+  /** With a constraint: which of the completion's tokens the loss counts (completionMask). */
+  mask?: number[];
   /** The scalar GRPO trains on: the scheme's value (cost term included). */
   reward: number;
   components: RewardComponents;
@@ -92,6 +96,7 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
         group: options.group,
         tags: options.tags ?? [],
         ...(options.conductorModel !== undefined ? { conductorModel: options.conductorModel } : {}),
+        ...(options.codeRunner ? { codeRunner: options.codeRunner } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // The episode keeps what the policy was shown and sampled, so it can be trained on again offline.
@@ -109,7 +114,34 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
   const excluded: Episode[] = [];
   scored.forEach(({ episode, reward, components }, i) => {
     if (reward === undefined || components === undefined) excluded.push(episode);
-    else samples.push({ completion: completions[i], reward, components, episode });
+    else {
+      const c = completions[i];
+      samples.push({ completion: c, reward, components, episode, ...(constrained ? { mask: completionMask(constrained.constraint, c.tokens, options.maxCompletionTokens) } : {}) });
+    }
   });
   return { task, promptIds: completions[0]?.promptIds ?? [], samples, excluded };
+}
+
+/**
+ * 1 for each token the constraint left the policy a choice at, 0 where it allowed that token alone
+ * (a list's label, a bracket, the end of a budget): under the mask a forced token had probability 1
+ * whatever the weights, so it carries no signal, and its gradient would only be noise in the loss.
+ */
+export function completionMask(constraint: TokenConstraint<unknown>, tokens: readonly number[], maxNewTokens: number): number[] {
+  let state = constraint.start();
+  return tokens.map((id, i) => {
+    const choice = allowsTwo(constraint.mask(state, maxNewTokens - i));
+    state = constraint.advance(state, id);
+    return choice ? 1 : 0;
+  });
+}
+
+function allowsTwo(mask: Uint32Array): boolean {
+  let seen = 0;
+  for (const word of mask) {
+    if (word === 0) continue;
+    seen += (word & (word - 1)) === 0 ? 1 : 2;
+    if (seen >= 2) return true;
+  }
+  return false;
 }

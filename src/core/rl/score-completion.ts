@@ -10,7 +10,7 @@
 import type { Episode } from '../episodes/index.ts';
 import { createFixedConductor, runEpisode, type BudgetLedger, type CallSlots } from '../orchestra/index.ts';
 import type { WorkerModel } from '../providers/index.ts';
-import { PAPER_REWARD, type RewardScheme } from '../reward/index.ts';
+import { PAPER_REWARD, type CodeRunner, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import { DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
 
@@ -38,6 +38,8 @@ export interface ScoreOptions {
   budget?: BudgetLedger;
   /** A cap on worker calls in flight shared with other runs. */
   slots?: CallSlots;
+  /** The sandbox that grades code tasks (without one their runs are ungraded, so left out of training). */
+  codeRunner?: CodeRunner;
   signal?: AbortSignal;
 }
 
@@ -66,6 +68,7 @@ export async function scoreCompletion(task: Task, pool: readonly WorkerModel[], 
       rewardScheme: options.rewardScheme ?? PAPER_REWARD,
       ...(options.group !== undefined ? { group: options.group } : {}),
       tags: options.tags ?? [],
+      ...(options.codeRunner ? { codeRunner: options.codeRunner } : {}),
     },
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.slots ? { slots: options.slots } : {}),

@@ -10,8 +10,6 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { episodeToLine, type Episode } from '../../core/episodes/index.ts';
-import { DEMO_POOL, type WorkerSpec } from '../../core/providers/index.ts';
-import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import { seededRandom } from '../../core/random.ts';
 import { PAPER_REWARD } from '../../core/reward/index.ts';
 import {
@@ -36,9 +34,10 @@ import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-fla
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { parseTargets } from '../lora-targets.ts';
 import { outputDir } from '../out-dir.ts';
-import { parsePoolFile } from '../pool-file.ts';
+import { readPoolFlag } from '../pool-file.ts';
 import { stepOfEpisode, truncateLog } from '../run-log.ts';
 import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-file.ts';
+import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { openNodeModel } from '../webgpu.ts';
 import { buildPool } from './run.ts';
 
@@ -61,7 +60,8 @@ ${ENGINE_FLAGS_HELP}
   --alpha A              new adapter's alpha (default 2 x r)
   --targets LIST         new adapter's modules: q_proj,...,down_proj or all (default q_proj,v_proj)
   --pool P               a pool file, demo (four simulated workers) or experts (issue 11's experts pool)
-  --tasks T              a JSONL of {question, answer, kind, choices?}, experts (MMLU and GSM8K from data/) or
+  --tasks T              a JSONL of {question, answer, kind, choices?} (kind code: answer is the tests' JSON, as
+                         baton grade --kind code takes it; answers run in a Python sandbox), experts (MMLU and GSM8K from data/) or
                          experts-short (generated sums and "which is largest" questions: short prompts, fast
                          training); the built-in sets are split train/held-out by --seed
   --held-out FILE        held-out tasks (JSONL, as --tasks); experts brings its own
@@ -218,12 +218,6 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   };
 }
 
-async function poolSpecs(s: TrainSettings, io: CliIo): Promise<WorkerSpec[]> {
-  if (s.pool === 'demo') return [...DEMO_POOL];
-  if (s.pool === 'experts') return [...EXPERTS_POOL];
-  return parsePoolFile(await readTextFlag(io, 'pool', s.pool), s.pool);
-}
-
 async function taskSets(s: TrainSettings, io: CliIo): Promise<{ train: Task[]; heldOut: Task[] }> {
   const file = async (flag: string, path: string) => parseTaskFile(await readTextFlag(io, flag, path), path);
   const sets = isBuiltInTaskSet(s.tasks) ? await readBuiltInTaskSet(s.tasks, s.seed) : { train: await file('tasks', s.tasks), heldOut: [] };
@@ -267,9 +261,11 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     await writeFile(join(out, 'config.json'), `${JSON.stringify(settings, null, 2)}\n`);
   }
   const resume = values.resume ? await readLatestCheckpoint(join(out, 'checkpoints')) : undefined;
-  const pool = await buildPool(await poolSpecs(settings, io), io.env, undefined, settings.seed);
+  const pool = await buildPool(await readPoolFlag(io, settings.pool), io.env, undefined, settings.seed);
   const { train, heldOut } = await taskSets(settings, io);
 
+  // Code tasks are graded by running the answers in Pyodide worker threads.
+  const codeRunner = [...train, ...heldOut].some((t) => t.kind === 'code') ? createNodeCodeRunner() : undefined;
   const loaded = await openNodeModel({ modelDir: settings.modelDir, ...(settings.weights ? { weights: settings.weights } : {}), withTokenizer: true });
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -341,6 +337,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
           }
         : {}),
       ...(resume ? { resume } : {}),
+      ...(codeRunner ? { codeRunner } : {}),
       checkpoints: checkpointDir(join(out, 'checkpoints')),
       signal: controller.signal,
       onEpisodes: (episodes) => void lines.push(appendFile(episodesFile, episodes.map((e) => `${episodeToLine(e)}\n`).join(''))),
@@ -364,5 +361,6 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     loaded.close();
+    await codeRunner?.close();
   }
 }

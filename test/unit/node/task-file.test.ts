@@ -15,6 +15,12 @@ describe('parseTaskFile', () => {
     expect(() => parseTaskFile('{"question":"q","answer":"1","kind":"open"}', 't.jsonl')).toThrow(/line 1: "kind" must be one of/);
     expect(() => parseTaskFile('{"question":" ","answer":"1","kind":"number"}', 't.jsonl')).toThrow(/line 1: "question"/);
   });
+
+  it('takes code tasks whose answer is the tests as JSON, and names the line of one whose tests do not parse', () => {
+    const gold = JSON.stringify({ tests: [{ input: '2\n', output: '4\n' }] });
+    expect(parseTaskFile(JSON.stringify({ question: 'Double it.', answer: gold, kind: 'code' }), 't.jsonl')[0]).toMatchObject({ kind: 'code', answer: gold });
+    expect(() => parseTaskFile(`{"question":"q","answer":"1","kind":"number"}\n${JSON.stringify({ question: 'q', answer: 'print(1)', kind: 'code' })}`, 't.jsonl')).toThrow(/t\.jsonl, line 2: .*JSON/);
+  });
 });
 
 describe('readExpertsTasks', () => {

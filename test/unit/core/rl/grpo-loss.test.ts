@@ -206,6 +206,33 @@ describe('grpoLoss over micro-batches', () => {
   });
 });
 
+describe('grpoLoss with a completion mask', () => {
+  it('is the loss of the sequences with the masked tokens taken out: same loss, zero gradient there, the rest unchanged', () => {
+    const sequences = randomBatch(37, 4);
+    const random = seededRandom(38);
+    const masked = sequences.map((s) => ({ ...s, mask: Array.from({ length: s.logprobs.length }, () => (random() < 0.4 ? 0 : 1)) }));
+    const kept = (s: (typeof masked)[number], values: ArrayLike<number> | undefined) => (values ? Array.from(values).filter((_, t) => s.mask[t] !== 0) : undefined);
+    const without = masked.map((s) => ({
+      advantage: s.advantage,
+      logprobs: kept(s, s.logprobs)!,
+      ...(s.oldLogprobs ? { oldLogprobs: kept(s, s.oldLogprobs) } : {}),
+      ...(s.refLogprobs ? { refLogprobs: kept(s, s.refLogprobs) } : {}),
+    }));
+    for (const lossType of LOSS_TYPES) {
+      const options = { ...base, lossType };
+      const withMask = grpoLoss(masked, options);
+      const removed = grpoLoss(without, options);
+      expect(withMask.loss).toBeCloseTo(removed.loss, 14);
+      expect(withMask.tokens).toBe(removed.tokens);
+      expect(withMask.kl).toBeCloseTo(removed.kl!, 14);
+      masked.forEach((s, i) => {
+        s.mask.forEach((m, t) => m === 0 && expect(withMask.dlogprobs[i][t]).toBe(0));
+        checkTensor(`${lossType} dlogp kept`, kept(s, withMask.dlogprobs[i])!, Array.from(removed.dlogprobs[i]), EXACT);
+      });
+    }
+  });
+});
+
 describe('grpoLoss input checks', () => {
   it('needs reference logprobs when beta > 0, and matching lengths', () => {
     const [s] = randomBatch(41, 1);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../../src/core/errors/index.ts';
 import { createSimulatedWorker } from '../../../../src/core/providers/simulated/index.ts';
 import type { WorkerModel } from '../../../../src/core/providers/index.ts';
-import { compactPrompt, rolloutGroup, type RolloutOptions } from '../../../../src/core/rl/index.ts';
+import { compactPrompt, completionMask, rolloutGroup, type RolloutOptions } from '../../../../src/core/rl/index.ts';
+import { createWorkflowConstraint } from '../../../../src/core/workflow/constrain/index.ts';
+import { smallVocab } from '../workflow/constrain/tokenizers.ts';
 import type { Task } from '../../../../src/core/task.ts';
 import { buildConductorPrompt } from '../../../../src/core/workflow/index.ts';
 import { ScriptedPolicy, type Choice } from './scripted-policy.ts';
@@ -69,11 +71,13 @@ describe('rolloutGroup', () => {
 
   it('asks for the pool-sized format constraint and its end-of-sequence ids', async () => {
     const policy = new ScriptedPolicy(choices([0, 0, 0, 0]));
-    const constraint = { vocabSize: 1 } as never;
+    // A constraint that allows two tokens at every step, so every sampled token counts in the loss.
+    const constraint = { vocabSize: 2, start: () => 0, advance: () => 0, mask: () => Uint32Array.of(3) } as never;
     const sizes: number[] = [];
-    await rolloutGroup(task, [sim('a', 1), sim('b', 1), sim('c', 1)], policy, { ...OPTIONS, constraint: (w) => (sizes.push(w), { constraint, eosIds: [5, 6] }) });
+    const group = await rolloutGroup(task, [sim('a', 1), sim('b', 1), sim('c', 1)], policy, { ...OPTIONS, constraint: (w) => (sizes.push(w), { constraint, eosIds: [5, 6] }) });
     expect(sizes).toEqual([3]);
     expect(policy.calls[0].options).toMatchObject({ constraint, stopTokens: [5, 6] });
+    for (const s of group.samples) expect(s.mask).toEqual(s.completion.tokens.map(() => 1));
   });
 
   it('samples a prompt given by the caller (no prefill: a fresh answer) and keeps it in the episodes', async () => {
@@ -82,5 +86,24 @@ describe('rolloutGroup', () => {
     const messages = [{ role: 'user', content: `Plan at most 2 steps over models 0-1 as model_id, subtasks and access_list.\nQuestion: ${task.question}` }];
     expect(policy.calls[0]).toMatchObject({ prompt: messages, options: { continueFinal: false } });
     for (const s of group.samples) expect(s.episode.prompt).toEqual(messages);
+  });
+});
+
+describe('completionMask', () => {
+  it('counts the tokens the constraint left a choice at and leaves out those it forced', async () => {
+    const v = await smallVocab();
+    const constraint = createWorkflowConstraint({ ...v, workers: 3, maxSteps: 2, allowReasoning: false });
+    const head = v.tokenizer.encode('model_id = [');
+    const ids = [...v.tokenizer.encode('model_id = [2]\nsubtasks = ["Go"]\naccess_list = [[]]'), v.eosIds[0]];
+    const mask = completionMask(constraint, ids, 200);
+    expect(mask).toHaveLength(ids.length);
+    // Forced: the only opening letter of a list's label here, and the bracket that closes the access list.
+    expect(mask[0]).toBe(0);
+    expect(mask[ids.length - 2]).toBe(0);
+    // Which worker: a choice among three.
+    expect(mask[head.length]).toBe(1);
+    // With a budget of exactly these tokens, nothing but the shortest ending fits after the worker, so fewer choices remain.
+    const tight = completionMask(constraint, ids, ids.length);
+    expect(tight.reduce((a, b) => a + b, 0)).toBeLessThan(mask.reduce((a, b) => a + b, 0));
   });
 });
