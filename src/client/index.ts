@@ -3,6 +3,17 @@
  * contracts of the services behind them. The app reaches web workers only through this folder.
  */
 export { askInService, engineInService, runtimesInService, stopAsk, watchConductorLoads, webllmInService } from './conductor.ts';
+export { trainerInService, watchTraining } from './trainer.ts';
+export {
+  DEFAULT_TRAINING,
+  TRAINING_LIMITS,
+  type LatestGroup,
+  type SampledPlan,
+  type TrainerStatus,
+  type TrainingConfig,
+  type TrainingEstimate,
+  type TrainingProgress,
+} from '../services/trainer/index.ts';
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
 export { createWebCodeRunner } from './sandbox.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
@@ -16,6 +27,7 @@ export {
   type CachedModelFiles,
   type ConductorChoice,
   type ConductorLoadStatus,
+  type EngineAdapterSource,
   type EngineFilesSource,
   type EngineModelChoice,
   type EngineModelSource,

@@ -4,3 +4,5 @@ export { default as ConductorPage } from './conductor/conductor-page.svelte';
 export { default as EpisodesPage } from './episodes/episodes-page.svelte';
 export { default as SettingsPage } from './settings/settings-page.svelte';
 export { default as WorkersPage } from './workers/workers-page.svelte';
+/** The Train page loads when first opened: its charts and forms need not weigh on the app's first paint. */
+export const loadTrainPage = () => import('./train/train-page.svelte');

@@ -4,7 +4,7 @@
  * Content-Security-Policy once, as the page loads; a meta policy can only narrow, never widen, so an origin
  * added later is reachable from the next load on, and the pages say so (missingOrigins).
  */
-import type { ConductorChoice, EngineModelSource } from '../../client/index.ts';
+import type { ConductorChoice, EngineAdapterSource, EngineModelSource } from '../../client/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 
 export const FIXED_CONNECT_SOURCES: readonly string[] = [
@@ -59,7 +59,7 @@ const allowedByFixed = (origin: string) => FIXED_CONNECT_SOURCES.some((source) =
 /** Every URL the app may be asked to reach because of the user's own choices. */
 export function chosenUrls(workers: readonly WorkerSpec[], conductor: ConductorChoice): string[] {
   const urls = workers.flatMap((w) => (w.baseUrl ? [w.baseUrl] : []));
-  const fileUrl = (s: EngineModelSource | undefined) => (s?.from === 'url' ? [s.url] : []);
+  const fileUrl = (s: EngineModelSource | EngineAdapterSource | undefined) => (s?.from === 'url' ? [s.url] : []);
   if (conductor.kind === 'remote-endpoint') urls.push(conductor.baseUrl);
   if (conductor.kind === 'engine-model') urls.push(...fileUrl(conductor.model.source), ...fileUrl(conductor.model.adapter));
   return urls;

@@ -15,3 +15,4 @@ export * from './settings-schema.ts';
 export * from './settings.svelte.ts';
 export * from './storage.svelte.ts';
 export * from './worker-presets.ts';
+export * from './training.svelte.ts';

@@ -5,6 +5,7 @@ export const PAGES = [
   { id: 'ask', title: 'Ask' },
   { id: 'workers', title: 'Workers' },
   { id: 'conductor', title: 'Conductor' },
+  { id: 'train', title: 'Train' },
   { id: 'episodes', title: 'Episodes' },
   { id: 'settings', title: 'Settings' },
 ] as const;

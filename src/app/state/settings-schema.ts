@@ -1,5 +1,5 @@
 import { type AccessMode, DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
-import type { ConductorChoice, EngineFilesSource, EngineModelChoice, EngineModelSource, EngineWeights } from '../../client/index.ts';
+import type { ConductorChoice, EngineAdapterSource, EngineFilesSource, EngineModelChoice, EngineModelSource, EngineWeights } from '../../client/index.ts';
 
 export interface Settings {
   maxSteps: number;
@@ -42,6 +42,12 @@ function filesSource(value: unknown): EngineFilesSource | undefined {
   return undefined;
 }
 
+function adapterSource(value: unknown): EngineAdapterSource | undefined {
+  const v = value as Loose;
+  if (v?.from === 'trained' && typeof v.name === 'string' && v.name) return { from: 'trained', name: v.name };
+  return filesSource(value);
+}
+
 const WEIGHTS: readonly EngineWeights[] = ['auto', 'f32', 'f16', 'int4'];
 
 function engineModel(value: unknown): EngineModelChoice | undefined {
@@ -49,8 +55,14 @@ function engineModel(value: unknown): EngineModelChoice | undefined {
   const source: EngineModelSource | undefined = (v?.source as Loose)?.from === 'demo' ? { from: 'demo' } : filesSource(v?.source);
   if (!source) return undefined;
   const weights = WEIGHTS.find((w) => w === v?.weights) ?? 'auto';
-  const adapter = filesSource(v?.adapter);
-  return { source, weights, ...(adapter ? { adapter } : {}), ...(v?.reasoning === false ? { reasoning: false as const } : {}) };
+  const adapter = adapterSource(v?.adapter);
+  return {
+    source,
+    weights,
+    ...(adapter ? { adapter } : {}),
+    ...(v?.reasoning === false ? { reasoning: false as const } : {}),
+    ...(v?.prompt === 'compact' ? { prompt: 'compact' as const } : {}),
+  };
 }
 
 /** The kinds a choice was stored under before they were named for what they are. */

@@ -6,6 +6,9 @@ export type EngineFilesSource = { from: 'hub'; repo: string } | { from: 'url'; u
 
 export type EngineModelSource = { from: 'demo' } | EngineFilesSource;
 
+/** An adapter may also be one trained on the Train page, kept in this browser (trained-adapters.ts) under its name. */
+export type EngineAdapterSource = EngineFilesSource | { from: 'trained'; name: string };
+
 /** How the weights sit on the GPU: 'auto' is f16 where the GPU has shader-f16, else f32. */
 export type EngineWeights = 'auto' | 'f32' | 'f16' | 'int4';
 
@@ -13,13 +16,18 @@ export interface EngineModelChoice {
   source: EngineModelSource;
   weights: EngineWeights;
   /** A LoRA adapter (PEFT layout) applied beside the weights. */
-  adapter?: EngineFilesSource;
+  adapter?: EngineAdapterSource;
   /**
    * false: the model writes the three lists alone, with no reasoning before them, so every run ends in a
    * workflow that parses within a bounded number of tokens (an untrained or lists-only model would
    * otherwise ramble until its token budget runs out). Absent: reasoning allowed, as the paper's Conductor does.
    */
   reasoning?: false;
+  /**
+   * 'compact': the first round's prompt is the Train page's (core/rl's compactPrompt: the question and the
+   * pool's size, no worked examples), the prompt a trained adapter learnt under. Absent: the Ask prompt.
+   */
+  prompt?: 'compact';
 }
 
 export type ConductorChoice =
@@ -51,8 +59,10 @@ export function hubRepoId(text: string): string | undefined {
 }
 
 /** Says where files come from, for labels and episode records. */
-export function describeSource(source: EngineModelSource): string {
+export function describeSource(source: EngineModelSource | EngineAdapterSource): string {
   switch (source.from) {
+    case 'trained':
+      return `${source.name} (trained in this browser)`;
     case 'demo':
       return 'demo-conductor (untrained, random weights)';
     case 'hub':
@@ -72,7 +82,7 @@ export function describeConductor(choice: ConductorChoice, workerName?: (id: str
     case 'random-routing':
       return RANDOM_ROUTING_LABEL;
     case 'engine-model':
-      return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}${choice.model.reasoning === false ? ', lists only' : ''}`;
+      return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}${choice.model.reasoning === false ? ', lists only' : ''}${choice.model.prompt === 'compact' ? ', short prompt' : ''}`;
     case 'webllm-model':
       return `${choice.modelId} on web-llm`;
     case 'pool-worker': {

@@ -2,6 +2,7 @@
 import { BatonError } from '../../core/errors/index.ts';
 import type { Conductor } from '../../core/orchestra/index.ts';
 import type { WorkerModel } from '../../core/providers/index.ts';
+import type { Task } from '../../core/task.ts';
 import type { AccessMode } from '../../core/workflow/index.ts';
 import { createWebllmConductor } from './webllm/index.ts';
 import { DEMO_ENGINE_MODEL, type ConductorChoice, type EngineModelChoice } from './conductor-choice.ts';
@@ -11,6 +12,8 @@ import { createRandomRoutingConductor } from '../../core/bench/baselines/index.t
 
 export interface ConductorContext {
   pool: WorkerModel[];
+  /** The question being run: a Conductor with a prompt of its own (EngineModelChoice.prompt) renders it. */
+  task?: Task;
   maxSteps: number;
   access: AccessMode;
   /** Builds a worker for a remote endpoint playing the Conductor (loaded lazily with the providers). */
@@ -26,7 +29,12 @@ const GPU_TOO_WEAK = new Set(['engine/no-adapter', 'engine/gpu', 'engine/out-of-
 
 async function onEngine(model: EngineModelChoice, ctx: ConductorContext): Promise<Conductor> {
   const loaded = await ctx.runtimes.readyEngine(model, ctx.signal);
-  return engineConductor(loaded, model, { workers: ctx.pool.length, maxSteps: ctx.maxSteps, access: ctx.access });
+  return engineConductor(loaded, model, {
+    workers: ctx.pool.length,
+    maxSteps: ctx.maxSteps,
+    access: ctx.access,
+    ...(ctx.task ? { task: ctx.task, pool: ctx.pool.map((w) => w.spec) } : {}),
+  });
 }
 
 /**

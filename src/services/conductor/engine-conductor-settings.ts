@@ -6,6 +6,8 @@
  * seed per question, which the episode records, so a run can be repeated.
  */
 import type { Conductor } from '../../core/orchestra/index.ts';
+import type { WorkerSpec } from '../../core/providers/index.ts';
+import type { Task } from '../../core/task.ts';
 import type { AccessMode } from '../../core/workflow/index.ts';
 import type { EngineModelChoice } from './conductor-choice.ts';
 import type { LoadedEngine } from './engine-host.ts';
@@ -22,6 +24,9 @@ export function conductorSampling(seed?: number): { temperature: number; seed: n
 
 export interface EngineRunContext {
   workers: number;
+  /** The question and the pool's specs, for a choice whose prompt is its own (compact). */
+  task?: Task;
+  pool?: WorkerSpec[];
   maxSteps: number;
   access: AccessMode;
   /** Seed of this question's sampling; random unless a test fixes it. */
@@ -35,6 +40,8 @@ export async function engineConductor(engine: LoadedEngine, choice: EngineModelC
   const format = { workers: ctx.workers, maxSteps: ctx.maxSteps, access: ctx.access };
   const maxNewTokens = reasoning ? CONDUCTOR_MAX_NEW_TOKENS : workflowTokenBound({ ...format, ...(demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}) });
   const sampling = conductorSampling(ctx.seed);
+  // Only the first round: a recursion round continues the conversation the first one began.
+  const firstRound = choice.prompt === 'compact' && ctx.task && ctx.pool ? (await import('../../core/rl/index.ts')).compactPrompt(ctx.task, ctx.pool, format) : undefined;
   return createEngineConductor({
     model: engine.model,
     tokenizer: engine.tokenizer,
@@ -44,6 +51,7 @@ export async function engineConductor(engine: LoadedEngine, choice: EngineModelC
     allowReasoning: reasoning,
     ...(demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}),
     maxNewTokens,
+    ...(firstRound ? { firstRoundMessages: firstRound } : {}),
     info: {
       runtime: 'engine',
       model: engine.info.model,

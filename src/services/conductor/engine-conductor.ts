@@ -31,6 +31,8 @@ export interface EngineConductorOptions {
   maxSubtaskChars?: number;
   maxNewTokens: number;
   info: ConductorInfo;
+  /** The first round's prompt in place of the request's (the Train page's compact prompt, which a trained adapter expects). */
+  firstRoundMessages?: ChatMessage[];
   /** Chat template variables, e.g. { enable_thinking: false } for Qwen3. */
   templateArgs?: Record<string, unknown>;
 }
@@ -55,8 +57,12 @@ export function createEngineConductor(options: EngineConductorOptions): Conducto
   return {
     info: options.info,
     async generate(req: ConductorRequest): Promise<ConductorOutput> {
-      const prompt = tokenizer.encodeChat(req.messages, { continueFinal: true, ...(options.templateArgs ? { templateArgs: options.templateArgs } : {}) });
-      const constrained = options.constrain ? constraintOf(isRecursionRound(req.messages)) : undefined;
+      const recursion = isRecursionRound(req.messages);
+      const messages = !recursion && options.firstRoundMessages ? options.firstRoundMessages : req.messages;
+      // The request's messages end with the Ask prompt's prefill; the compact prompt has none.
+      const continueFinal = messages === req.messages || messages.at(-1)?.role === 'assistant';
+      const prompt = tokenizer.encodeChat(messages, { continueFinal, ...(options.templateArgs ? { templateArgs: options.templateArgs } : {}) });
+      const constrained = options.constrain ? constraintOf(recursion) : undefined;
       const constraint = constrained?.constraint;
       let state = constraint?.start();
       // Every end-of-sequence id the constraint allows must end generation: nothing may follow it.

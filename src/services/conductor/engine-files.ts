@@ -6,7 +6,8 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import { filesFromPicked, filesFromUrl, hubUrl, type DownloadProgress, type ModelFiles } from '../../engine/model/index.ts';
-import type { EngineModelSource } from './conductor-choice.ts';
+import type { EngineAdapterSource, EngineModelSource } from './conductor-choice.ts';
+import { trainedAdapterFiles } from './trained-adapters.ts';
 
 /** The Cache Storage cache the engine's downloads live in. */
 export const MODEL_CACHE = 'baton-models';
@@ -86,4 +87,9 @@ export function engineFiles(source: EngineModelSource, picked: File[] | undefine
       }
       return filesFromPicked(picked, source.name);
   }
+}
+
+/** An adapter's files: as a model's, or one trained in this browser, from IndexedDB. */
+export function adapterFiles(source: EngineAdapterSource, picked: File[] | undefined, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal): ModelFiles {
+  return source.from === 'trained' ? trainedAdapterFiles(source.name) : engineFiles(source, picked, onProgress, signal);
 }

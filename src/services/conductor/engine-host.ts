@@ -10,7 +10,7 @@ import { openModel, readPeftAdapter } from '../../engine/model/index.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
 import { describeSource, type EngineModelChoice } from './conductor-choice.ts';
 import { DownloadMeter, type LoadProgress } from './download-meter.ts';
-import { engineFiles, isMissingRecord, MODEL_CACHE } from './engine-files.ts';
+import { adapterFiles, engineFiles, isMissingRecord, MODEL_CACHE } from './engine-files.ts';
 
 export type EngineSupport =
   | { ok: true; software: boolean; f16: boolean; adapter: string }
@@ -187,7 +187,7 @@ export class EngineHost {
 
   /** The loaded model with `choice`'s adapter in place of its own; a wrong adapter leaves the old one on. */
   async #swapAdapter(loaded: LoadedEngine, choice: EngineModelChoice, picked: PickedFiles, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
-    const adapter = choice.adapter ? await readPeftAdapter(engineFiles(choice.adapter, picked.adapterFiles, downloadReport(onProgress), signal), loaded.model.config) : undefined;
+    const adapter = choice.adapter ? await readPeftAdapter(adapterFiles(choice.adapter, picked.adapterFiles, downloadReport(onProgress), signal), loaded.model.config) : undefined;
     checkpointOf(signal)();
     await loaded.model.setLora(adapter);
     const { adapter: _old, ...info } = loaded.info;
@@ -204,7 +204,7 @@ export class EngineHost {
     const files = engineFiles(choice.source, picked.files, report, signal);
     // Opening reads every weight file's header, which brings each file whole into the cache.
     const [opened, tokenizer] = await Promise.all([openModel(files), loadTokenizer(files)]);
-    const adapter = choice.adapter ? await readPeftAdapter(engineFiles(choice.adapter, picked.adapterFiles, report, signal), opened.config) : undefined;
+    const adapter = choice.adapter ? await readPeftAdapter(adapterFiles(choice.adapter, picked.adapterFiles, report, signal), opened.config) : undefined;
     checkpoint();
     // Only now does the previous model give up its GPU memory: a cancelled download leaves it loaded.
     this.unload();

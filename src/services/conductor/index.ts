@@ -8,8 +8,10 @@ export { slotsNeeded, type AskOptions, type AskRequest } from './ask-request.ts'
 export {
   DEMO_ENGINE_MODEL,
   describeConductor,
+  describeSource,
   hubRepoId,
   type ConductorChoice,
+  type EngineAdapterSource,
   type EngineFilesSource,
   type EngineModelChoice,
   type EngineModelSource,
@@ -17,5 +19,8 @@ export {
 } from './conductor-choice.ts';
 export type { ConductorLoadStatus, ConductorRuntime, ConductorRuntimes } from './conductor-runtimes.ts';
 export type { LoadProgress } from './download-meter.ts';
-export type { CachedModelFiles, EngineHost, EngineSupport, LoadedEngineInfo } from './engine-host.ts';
+export { EngineHost, type CachedModelFiles, type EngineSupport, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
+export { readTrainedAdapter, saveTrainedAdapter, trainedAdapterFiles, type TrainedAdapter } from './trained-adapters.ts';
+export { openKeyedDb } from './keyed-db.ts';
+export { buildWorker } from './run-ask.ts';
 export type { WebllmModelChoice, WebllmRuntime } from './webllm/index.ts';

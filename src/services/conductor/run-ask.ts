@@ -11,7 +11,8 @@ import { keySlot } from '../../core/keys/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
 import { slotsNeeded, type AskRequest } from './ask-request.ts';
 
-async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], replay?: ReplayTable): Promise<WorkerModel> {
+/** A pool worker from its spec, with its key from `keys` (by slot); providers load on first use. */
+export async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], replay?: ReplayTable): Promise<WorkerModel> {
   const { createWorkerModel } = await loadProviders();
   const slot = keySlot(spec);
   return createWorkerModel(spec, { apiKey: slot === undefined ? undefined : keys[slot], keyName: slot, replay });
@@ -37,6 +38,7 @@ export async function runAsk(
   const checkpoint = (episode: Episode) => void (saved = saved.then(() => store.put(episode)).catch(() => {}));
   const conductor = await createConductor(request.conductor, {
     pool,
+    task: request.task,
     maxSteps: options.maxSteps,
     access: options.access,
     remoteWorker: (baseUrl, model) => buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys),

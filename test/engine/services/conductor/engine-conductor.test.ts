@@ -70,6 +70,24 @@ describe('createEngineConductor on the demo model', () => {
     out.logprobs?.forEach((lp, i) => expect(lp, `token ${i}`).toBeCloseTo(expected[i], 3));
   });
 
+  it('a trained adapter’s own prompt (the Train page’s compact one) replaces the Ask prompt in the first round only', async () => {
+    const compact = [{ role: 'user' as const, content: 'Plan at most 2 steps over models 0-2.\nQuestion: What is 2 + 3?' }];
+    /** The logprobs the model gives `tokens` after `prompt`: what the Conductor recorded if it sampled after that prompt. */
+    const scored = async (prompt: number[], tokens: number[]) => {
+      const all = await model.logprobs([...prompt, ...tokens], { temperature: 1 });
+      return [...all.subarray(all.length - tokens.length)];
+    };
+    const first = await conductor({ firstRoundMessages: compact }).generate({ messages: MESSAGES });
+    expect(parseWorkflow(first.text, FORMAT).ok).toBe(true);
+    const underCompact = await scored(tokenizer.encodeChat(compact, { continueFinal: false }), first.tokenIds ?? []);
+    first.logprobs?.forEach((lp, i) => expect(lp, `token ${i}`).toBeCloseTo(underCompact[i], 3));
+    // A recursion round (a second user turn) continues the request's own conversation.
+    const round2 = [...MESSAGES.slice(0, -1), { role: 'assistant' as const, content: first.text }, { role: 'user' as const, content: 'Round 2.' }, MESSAGES.at(-1)!];
+    const second = await conductor({ firstRoundMessages: compact }).generate({ messages: round2 });
+    const underRequest = await scored(tokenizer.encodeChat(round2, { continueFinal: true }), second.tokenIds ?? []);
+    second.logprobs?.forEach((lp, i) => expect(lp, `token ${i}`).toBeCloseTo(underRequest[i], 3));
+  });
+
   it('the same seed gives the same completion', async () => {
     const a = await conductor().generate({ messages: MESSAGES });
     const b = await conductor().generate({ messages: MESSAGES });

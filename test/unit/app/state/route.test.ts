@@ -16,10 +16,11 @@ test('routeHref and parseHash round-trip', () => {
 });
 
 test('each page has its own document title, an episode its own', () => {
-  expect(['ask', 'workers', 'conductor', 'episodes', 'settings'].map((page) => pageTitle(parseHash(`#/${page}`)))).toEqual([
+  expect(['ask', 'workers', 'conductor', 'train', 'episodes', 'settings'].map((page) => pageTitle(parseHash(`#/${page}`)))).toEqual([
     'Ask · Baton',
     'Workers · Baton',
     'Conductor · Baton',
+    'Train · Baton',
     'Episodes · Baton',
     'Settings · Baton',
   ]);

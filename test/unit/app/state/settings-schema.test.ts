@@ -31,3 +31,12 @@ test('a choice stored under the old kind names keeps its meaning', () => {
   expect(read({ kind: 'worker', workerId: 'gpt' })).toEqual({ kind: 'pool-worker', workerId: 'gpt' });
   expect(read({ kind: 'remote', baseUrl: 'http://localhost:8000/v1', model: 'c' })).toEqual({ kind: 'remote-endpoint', baseUrl: 'http://localhost:8000/v1', model: 'c' });
 });
+
+test('an adapter trained on the Train page is kept with its prompt; a malformed one is dropped', () => {
+  const model = { source: { from: 'demo' }, weights: 'f32', adapter: { from: 'trained', name: 'train-1-step-2' }, reasoning: false, prompt: 'compact' };
+  expect(readSettings({ conductor: { kind: 'engine-model', model } }).conductor).toEqual({ kind: 'engine-model', model });
+  expect(readSettings({ conductor: { kind: 'engine-model', model: { ...model, adapter: { from: 'trained', name: '' }, prompt: 'long' } } }).conductor).toEqual({
+    kind: 'engine-model',
+    model: { source: { from: 'demo' }, weights: 'f32', reasoning: false },
+  });
+});

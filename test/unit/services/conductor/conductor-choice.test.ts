@@ -34,6 +34,10 @@ describe('describeConductor', () => {
     const model = { source: { from: 'hub', repo: 'a/b' }, weights: 'int4', adapter: { from: 'picked', name: 'lora' } } as const;
     expect(describeConductor({ kind: 'engine-model', model })).toBe("a/b on Baton's engine + lora");
     expect(describeConductor({ kind: 'engine-model', model: { ...model, reasoning: false } })).toBe("a/b on Baton's engine + lora, lists only");
+    const trained = { source: { from: 'demo' }, weights: 'f32', adapter: { from: 'trained', name: 'train-1' }, reasoning: false, prompt: 'compact' } as const;
+    expect(describeConductor({ kind: 'engine-model', model: trained })).toBe(
+      "demo-conductor (untrained, random weights) on Baton's engine + train-1 (trained in this browser), lists only, short prompt",
+    );
     const names = (id: string) => (id === 'w1' ? 'Claude Sonnet' : undefined);
     expect(describeConductor({ kind: 'pool-worker', workerId: 'w1' }, names)).toBe('pool worker Claude Sonnet, prompted');
     expect(describeConductor({ kind: 'pool-worker', workerId: 'gone' }, names)).toBe('pool worker gone (no longer in the pool)');

@@ -1,0 +1,166 @@
+/**
+ * The Train page's state: the settings form, the run's progress as the trainer worker reports it, the
+ * memory estimate, and the actions (Start, Pause, Resume, Stop, export, Use as Conductor). Progress is
+ * replaced whole on every report ($state.raw); the page never waits on the run itself.
+ */
+import { getContext, setContext } from 'svelte';
+import type { WorkerSpec } from '../../core/providers/index.ts';
+import {
+  DEFAULT_TRAINING,
+  hubRepoId,
+  slotsNeeded,
+  trainerInService,
+  watchTraining,
+  type EngineModelSource,
+  type TrainingConfig,
+  type TrainingEstimate,
+  type TrainingProgress,
+} from '../../client/index.ts';
+import { toBatonError } from '../../core/errors/index.ts';
+import type { KeysState } from './keys.svelte.ts';
+import type { SettingsState } from './settings.svelte.ts';
+
+/** The form's fields: a TrainingConfig without the pool, and the model as typed. */
+export interface TrainingForm extends Omit<TrainingConfig, 'pool' | 'model'> {
+  /** Empty: the demo Conductor; else a Hub repo id or a base URL. */
+  model: string;
+}
+
+const formOf = (config: Omit<TrainingConfig, 'pool'>): TrainingForm => ({
+  ...config,
+  model: config.model.from === 'hub' ? config.model.repo : config.model.from === 'url' ? config.model.url : '',
+});
+
+/** The model a form names; undefined when the text is neither a repo id nor a URL. */
+export function modelSourceOf(text: string): EngineModelSource | undefined {
+  const t = text.trim();
+  if (t === '') return { from: 'demo' };
+  if (/^https?:\/\//.test(t) && !hubRepoId(t)) return { from: 'url', url: t.endsWith('/') ? t : `${t}/` };
+  const repo = hubRepoId(t);
+  return repo ? { from: 'hub', repo } : undefined;
+}
+
+/** Whole steps left, at the pace of this session's steps. */
+export function secondsLeft(progress: Pick<TrainingProgress, 'metrics' | 'msPerStep' | 'config'>): number | undefined {
+  const steps = progress.config?.steps;
+  const done = progress.metrics.at(-1)?.step ?? 0;
+  if (steps === undefined || progress.msPerStep === undefined) return undefined;
+  return ((steps - done) * progress.msPerStep) / 1000;
+}
+
+export class TrainingState {
+  form = $state<TrainingForm>(formOf(DEFAULT_TRAINING));
+  progress = $state.raw<TrainingProgress>({ status: 'idle', metrics: [], hasAdapter: false });
+  estimate = $state.raw<TrainingEstimate | undefined>(undefined);
+  estimateError = $state<string | undefined>(undefined);
+  /** An action that failed (a refused start, an export with no step yet). */
+  actionError = $state<string | undefined>(undefined);
+  #connected = false;
+
+  constructor(
+    private readonly keys: KeysState,
+    private readonly settings: SettingsState,
+  ) {}
+
+  /** Follows the worker's progress; the form takes the stored run's settings, so a reload shows what is running. */
+  connect(): void {
+    if (this.#connected) return;
+    this.#connected = true;
+    let first = true;
+    watchTraining((p) => {
+      if (first && p.config) this.form = formOf(p.config);
+      first = false;
+      this.progress = p;
+    }).catch((e: unknown) => {
+      this.#connected = false;
+      this.actionError = toBatonError(e).message;
+    });
+  }
+
+  get busy(): boolean {
+    return ['starting', 'running', 'pausing', 'stopping'].includes(this.progress.status);
+  }
+
+  /** The form as a run's settings; `pool` is the Workers page's, used by the 'pool' preset. */
+  config(pool: WorkerSpec[]): TrainingConfig | undefined {
+    const model = modelSourceOf(this.form.model);
+    if (!model) return undefined;
+    const { model: _, ...rest } = $state.snapshot(this.form);
+    return { ...rest, model, pool: this.form.preset === 'pool' ? ($state.snapshot(pool) as WorkerSpec[]) : [] };
+  }
+
+  async refreshEstimate(pool: WorkerSpec[]): Promise<void> {
+    const config = this.config(pool);
+    if (!config) return;
+    try {
+      this.estimate = await trainerInService().estimate(config);
+      this.estimateError = undefined;
+    } catch (e) {
+      this.estimate = undefined;
+      this.estimateError = toBatonError(e).message;
+    }
+  }
+
+  async start(pool: WorkerSpec[]): Promise<void> {
+    const config = this.config(pool);
+    if (!config) {
+      this.actionError = 'The model must be empty (the demo Conductor), a Hugging Face repo id (owner/name) or an https:// URL.';
+      return;
+    }
+    await this.#act(async () => trainerInService().start(config, await this.#keysFor(config.pool)));
+  }
+
+  async resume(): Promise<void> {
+    await this.#act(async () => trainerInService().resume(await this.#keysFor(this.progress.config?.pool ?? [])));
+  }
+
+  pause(): Promise<void> {
+    return this.#act(() => trainerInService().pause());
+  }
+
+  stop(): Promise<void> {
+    return this.#act(() => trainerInService().stop());
+  }
+
+  /** The newest checkpoint's adapter, as PEFT's two files. */
+  async adapterFiles(): Promise<{ config: Blob; weights: Blob; step: number } | undefined> {
+    let files: { config: Blob; weights: Blob; step: number } | undefined;
+    await this.#act(async () => {
+      const a = await trainerInService().exportAdapter();
+      files = {
+        config: new Blob([a.adapterConfig], { type: 'application/json' }),
+        weights: new Blob([a.adapter as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
+        step: a.step,
+      };
+    });
+    return files;
+  }
+
+  /** Makes the newest adapter the Ask page's Conductor; says whether it did. */
+  async useAsConductor(): Promise<boolean> {
+    let done = false;
+    await this.#act(async () => {
+      const model = await trainerInService().useAsConductor();
+      this.settings.update({ conductor: { kind: 'engine-model', model } });
+      done = true;
+    });
+    return done;
+  }
+
+  #keysFor(pool: WorkerSpec[]): Promise<Record<string, string>> {
+    return this.keys.unlockedKeys(slotsNeeded({ pool, conductor: { kind: 'random-routing' } }));
+  }
+
+  async #act(action: () => Promise<void>): Promise<void> {
+    this.actionError = undefined;
+    try {
+      await action();
+    } catch (e) {
+      this.actionError = toBatonError(e).message;
+    }
+  }
+}
+
+const KEY = Symbol('training');
+export const setTraining = (t: TrainingState): TrainingState => setContext(KEY, t);
+export const useTraining = (): TrainingState => getContext<TrainingState>(KEY);

@@ -1,0 +1,351 @@
+/**
+ * What workers/trainer.worker.ts exposes: the Train page's GRPO run (core/rl's runGrpo over the engine,
+ * engine-training.ts) off the page's thread, as a small state machine the page watches:
+ *
+ *   idle | done | stopped | failed --start--> starting --model loaded--> running --all steps--> done
+ *   starting | running --pause--> pausing --> paused --resume--> starting (from the newest checkpoint)
+ *   starting | running | paused --stop--> stopped (not resumable; its adapter stays exportable)
+ *   any failure --> failed (resumable from the newest checkpoint: nothing stored is lost)
+ *
+ * The run's settings and state, and a checkpoint after every finished step (and on pause), go to
+ * IndexedDB (training-db.ts), so a reload finds the run paused where it was. Every rollout is stored in
+ * the episode store with its group id and tags. The same class runs in-thread in tests, with its
+ * engine part (`prepare`) given. Test: test/unit/services/trainer/trainer-service.test.ts.
+ */
+import { type Episode, type EpisodeStore, episodeStore } from '../../core/episodes/index.ts';
+import { BatonError, toBatonError } from '../../core/errors/index.ts';
+import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
+import { PAPER_REWARD } from '../../core/reward/index.ts';
+import { compactPrompt, runGrpo, type GrpoCheckpoint, type GrpoConfig, type GrpoStepMetrics } from '../../core/rl/index.ts';
+import { saveTrainedAdapter, type EngineModelChoice, type TrainedAdapter } from '../conductor/index.ts';
+import { engineTraining, modelChoiceOf, type PrepareTraining, type TrainingEstimate } from './engine-training.ts';
+import { checkTrainingConfig, type TrainingConfig } from './training-config.ts';
+import { TrainingDb, type StoredRun } from './training-db.ts';
+
+export type TrainerStatus = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'stopped' | 'done' | 'failed';
+
+/** One sampled workflow of the latest group, as the page lists it. */
+export interface SampledPlan {
+  /** "worker label: subtask" per step; empty when the plan did not parse. */
+  steps: string[];
+  parseError?: string;
+  reward: number;
+  correct: boolean;
+}
+
+export interface LatestGroup {
+  step: number;
+  question: string;
+  kind: string;
+  plans: SampledPlan[];
+}
+
+/** Everything the page shows of the run, sent whole on every change. */
+export interface TrainingProgress {
+  status: TrainerStatus;
+  runId?: string;
+  config?: TrainingConfig;
+  /** One entry per finished step, those before a resume included. */
+  metrics: GrpoStepMetrics[];
+  /** What the run does now, in words ("Loading …", "Step 3: sampling and scoring"). */
+  phase?: string;
+  latestGroup?: LatestGroup;
+  /** Mean wall time of this session's steps, for the time left. */
+  msPerStep?: number;
+  error?: { code: string; message: string };
+  /** Something went wrong that did not stop the run (an episode that could not be stored). */
+  warning?: string;
+  /** A checkpoint is stored: its adapter can be exported or used as the Conductor. */
+  hasAdapter: boolean;
+}
+
+export interface TrainerDeps {
+  db: () => Promise<TrainingDb>;
+  prepare: PrepareTraining;
+  estimate: (config: TrainingConfig) => Promise<TrainingEstimate>;
+  episodes: () => Promise<Pick<EpisodeStore, 'putMany'>>;
+  saveAdapter: (adapter: TrainedAdapter) => Promise<void>;
+}
+
+/** The browser's: Baton's engine in this worker, IndexedDB for the run, its checkpoints, episodes and adapters. */
+export function browserTrainerDeps(): TrainerDeps {
+  const engine = engineTraining();
+  return { db: () => TrainingDb.open(), prepare: engine.prepare, estimate: engine.estimate, episodes: episodeStore, saveAdapter: (a) => saveTrainedAdapter(a) };
+}
+
+/** baton train's defaults, where the Train page has no field: TRL's bnpo loss, no KL term, rewards scaled per group. */
+export function grpoConfigOf(config: TrainingConfig, conductorModel: string): GrpoConfig {
+  return {
+    steps: config.steps,
+    questionsPerStep: config.questions,
+    groupSize: config.group,
+    maxCompletionTokens: config.maxCompletionTokens,
+    temperature: 1,
+    train: {
+      grpo: { beta: 0, epsilonLow: 0.2, epsilonHigh: 0.2, lossType: 'bnpo', maxCompletionLength: config.maxCompletionTokens },
+      scaleRewards: 'group',
+      microBatchSize: config.group,
+    },
+    seed: config.seed,
+    maxSteps: config.maxSteps,
+    prompt: compactPrompt,
+    rewardScheme: PAPER_REWARD,
+    evalEvery: config.evalEvery,
+    checkpointEvery: config.checkpointEvery,
+    conductorModel,
+  };
+}
+
+/** The last training group among a step's episodes, for the page. */
+function latestGroupOf(episodes: readonly Episode[]): LatestGroup | undefined {
+  const train = episodes.filter((e) => e.tags.includes('train'));
+  const last = train.at(-1);
+  if (!last) return undefined;
+  const group = train.filter((e) => e.group === last.group);
+  const step = Number(last.tags.find((t) => t.startsWith('step:'))?.slice(5) ?? 0);
+  return {
+    step,
+    question: last.task.question,
+    kind: last.task.kind,
+    plans: group.map((e) => ({
+      steps: (e.workflow?.steps ?? []).map((s) => `${e.pool[s.worker]?.label ?? e.pool[s.worker]?.id ?? `model ${s.worker}`}: ${s.subtask}`),
+      ...(e.parseError ? { parseError: e.parseError } : {}),
+      reward: e.reward?.value ?? 0,
+      correct: e.reward?.correct ?? false,
+    })),
+  };
+}
+
+/** The experts preset's pool is the service's to fill in: the page need not load the simulated workers. */
+const withPool = (config: TrainingConfig): TrainingConfig => (config.preset === 'experts' ? { ...config, pool: [...EXPERTS_POOL] } : config);
+
+const BUSY: readonly TrainerStatus[] = ['starting', 'running', 'pausing', 'stopping'];
+const RESUMABLE: readonly TrainerStatus[] = ['paused', 'failed'];
+
+type Listener = (progress: TrainingProgress) => void;
+
+export class TrainerService {
+  readonly #deps: TrainerDeps;
+  readonly #watchers = new Set<Listener>();
+  #progress: TrainingProgress = { status: 'idle', metrics: [], hasAdapter: false };
+  #db: Promise<TrainingDb> | undefined;
+  readonly #restored: Promise<void>;
+  #controller: AbortController | undefined;
+  /** Where an aborted run ends: paused (resumable) or stopped. */
+  #ending: 'paused' | 'stopped' = 'paused';
+  #run: Promise<void> = Promise.resolve();
+
+  constructor(deps: TrainerDeps = browserTrainerDeps()) {
+    this.#deps = deps;
+    this.#restored = this.#restore();
+  }
+
+  /** Calls `listener` with the current progress and then with every change. */
+  async watch(listener: Listener): Promise<void> {
+    await this.#restored;
+    this.#watchers.add(listener);
+    listener(this.#progress);
+  }
+
+  async progress(): Promise<TrainingProgress> {
+    await this.#restored;
+    return this.#progress;
+  }
+
+  /** A new run (the stored one, if any, is replaced); returns once it is under way. `keys` by slot, for the pool's workers. */
+  async start(config: TrainingConfig, keys: Record<string, string> = {}): Promise<void> {
+    await this.#restored;
+    this.#refuseWhileBusy();
+    const run: StoredRun = { runId: crypto.randomUUID(), config: checkTrainingConfig(withPool(config)), status: 'running', startedAt: new Date().toISOString() };
+    await (await this.#openDb()).putRun(run);
+    this.#replace({ status: 'starting', runId: run.runId, config: run.config, metrics: [], hasAdapter: false });
+    this.#launch(run, keys, undefined);
+  }
+
+  /** Continues the stored run from its newest checkpoint (from its start when it had none). */
+  async resume(keys: Record<string, string> = {}): Promise<void> {
+    await this.#restored;
+    this.#refuseWhileBusy();
+    const db = await this.#openDb();
+    const stored = await db.run();
+    if (!stored || !RESUMABLE.includes(this.#progress.status)) {
+      throw new BatonError({ code: 'run/config', message: 'There is no paused run to resume: start one.' });
+    }
+    const checkpoint = await db.latestCheckpoint(stored.runId);
+    const { error: _, ...run } = { ...stored, status: 'running' as const };
+    await db.putRun(run);
+    this.#replace({ status: 'starting', runId: run.runId, config: run.config, metrics: checkpoint?.metrics ?? [], hasAdapter: checkpoint !== undefined });
+    this.#launch(run, keys, checkpoint);
+  }
+
+  /** Stops the run after its current step's update; the last finished step is checkpointed. Resolves once paused. */
+  async pause(): Promise<void> {
+    await this.#end('paused');
+  }
+
+  /** Ends the run for good (a paused one too); its newest checkpoint stays, to export. */
+  async stop(): Promise<void> {
+    await this.#end('stopped');
+  }
+
+  async estimate(config: TrainingConfig): Promise<TrainingEstimate> {
+    return this.#deps.estimate(checkTrainingConfig(withPool(config)));
+  }
+
+  /** The newest checkpoint's adapter, PEFT files. */
+  async exportAdapter(): Promise<{ adapterConfig: string; adapter: Uint8Array; step: number }> {
+    const checkpoint = await this.#latest();
+    return { adapterConfig: checkpoint.state.adapterConfig, adapter: checkpoint.state.adapter, step: checkpoint.step };
+  }
+
+  /** Keeps the newest checkpoint's adapter for the Ask path and returns the engine model choice that loads it. */
+  async useAsConductor(): Promise<EngineModelChoice> {
+    const checkpoint = await this.#latest();
+    const config = this.#progress.config!;
+    // A new name per use: the Conductor worker reloads an adapter only when the choice names another.
+    const name = `train-${this.#progress.runId!.slice(0, 8)}-step-${checkpoint.step}-${Date.now().toString(36)}`;
+    await this.#deps.saveAdapter({ name, adapterConfig: checkpoint.state.adapterConfig, adapter: checkpoint.state.adapter, savedAt: new Date().toISOString() });
+    // The prompt and the lists-only format it was trained with.
+    return { ...modelChoiceOf(config), adapter: { from: 'trained', name }, reasoning: false, prompt: 'compact' };
+  }
+
+  async #latest(): Promise<GrpoCheckpoint> {
+    await this.#restored;
+    const runId = this.#progress.runId;
+    const checkpoint = runId ? await (await this.#openDb()).latestCheckpoint(runId) : undefined;
+    if (!checkpoint) throw new BatonError({ code: 'data/not-found', message: 'No step has finished yet, so there is no adapter: wait for the first step.' });
+    return checkpoint;
+  }
+
+  #openDb(): Promise<TrainingDb> {
+    this.#db ??= this.#deps.db().catch((e: unknown) => {
+      this.#db = undefined;
+      throw e;
+    });
+    return this.#db;
+  }
+
+  async #restore(): Promise<void> {
+    try {
+      const db = await this.#openDb();
+      const run = await db.run();
+      if (!run) return;
+      const checkpoint = await db.latestCheckpoint(run.runId);
+      // A run stored as running lost its tab mid-step: it resumes from its newest checkpoint like a paused one.
+      const status: TrainerStatus = run.status === 'running' ? 'paused' : run.status;
+      this.#progress = {
+        status,
+        runId: run.runId,
+        config: run.config,
+        metrics: checkpoint?.metrics ?? [],
+        hasAdapter: checkpoint !== undefined,
+        ...(run.error ? { error: run.error } : {}),
+      };
+    } catch (e) {
+      const err = toBatonError(e, 'store/io');
+      this.#progress = { status: 'idle', metrics: [], hasAdapter: false, error: { code: err.code, message: err.message } };
+    }
+  }
+
+  #refuseWhileBusy(): void {
+    if (BUSY.includes(this.#progress.status)) throw new BatonError({ code: 'run/config', message: 'A training run is under way: pause or stop it first.' });
+  }
+
+  async #end(ending: 'paused' | 'stopped'): Promise<void> {
+    await this.#restored;
+    const { status } = this.#progress;
+    if (status === 'starting' || status === 'running' || (status === 'pausing' && ending === 'stopped')) {
+      this.#ending = ending;
+      this.#set({ status: ending === 'paused' ? 'pausing' : 'stopping', phase: 'Finishing the current step' });
+      this.#controller?.abort();
+    } else if (ending === 'stopped' && RESUMABLE.includes(status)) {
+      const run = await (await this.#openDb()).run();
+      if (run) await (await this.#openDb()).putRun({ ...run, status: 'stopped' });
+      this.#set({ status: 'stopped', phase: undefined });
+    }
+    await this.#run;
+  }
+
+  #launch(run: StoredRun, keys: Record<string, string>, resume: GrpoCheckpoint | undefined): void {
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.#ending = 'paused';
+    this.#run = this.#execute(run, keys, resume, controller.signal);
+  }
+
+  async #execute(run: StoredRun, keys: Record<string, string>, resume: GrpoCheckpoint | undefined, signal: AbortSignal): Promise<void> {
+    const db = await this.#openDb();
+    const { config } = run;
+    let session: Awaited<ReturnType<PrepareTraining>> | undefined;
+    let writes = Promise.resolve();
+    try {
+      session = await this.#deps.prepare(config, keys, (phase) => this.#set({ phase }), signal);
+      signal.throwIfAborted();
+      const firstStep = resume?.step ?? 0;
+      const started = performance.now();
+      const store = this.#deps.episodes();
+      const tags = ['train-page', `run:${run.runId.slice(0, 8)}`];
+      const checkpoints = db.checkpoints(run.runId);
+      this.#set({ status: 'running', phase: `Step ${firstStep + 1}: sampling and scoring workflows` });
+      const result = await runGrpo(grpoConfigOf(config, session.conductorModel), {
+        policy: session.policy,
+        pool: session.pool,
+        tasks: session.tasks.train,
+        heldOut: session.tasks.heldOut,
+        ...(session.constraint ? { constraint: session.constraint } : {}),
+        ...(resume ? { resume } : {}),
+        checkpoints: {
+          save: async (c) => {
+            await checkpoints.save(c);
+            this.#set({ hasAdapter: true });
+          },
+        },
+        signal,
+        onEpisodes: (episodes) => {
+          const latestGroup = latestGroupOf(episodes);
+          if (latestGroup) this.#set({ latestGroup });
+          const tagged = episodes.map((e) => ({ ...e, tags: [...e.tags, ...tags] }));
+          writes = writes
+            .then(async () => (await store).putMany(tagged))
+            .catch((e: unknown) => this.#set({ warning: `Some episodes of the run could not be stored: ${toBatonError(e, 'store/io').message}` }));
+        },
+        onStep: (m) => {
+          const done = m.step >= config.steps;
+          this.#set({
+            metrics: [...this.#progress.metrics, m],
+            msPerStep: (performance.now() - started) / (m.step - firstStep),
+            ...(signal.aborted || done ? {} : { phase: `Step ${m.step + 1}: sampling and scoring workflows` }),
+          });
+        },
+      });
+      await writes;
+      const status = result.stopped ? this.#ending : 'done';
+      await db.putRun({ ...run, status });
+      this.#set({ status, phase: undefined, metrics: result.metrics });
+    } catch (e) {
+      await writes;
+      if (signal.aborted) {
+        await db.putRun({ ...run, status: this.#ending });
+        this.#set({ status: this.#ending, phase: undefined });
+      } else {
+        const err = toBatonError(e, 'engine/gpu');
+        const error = { code: err.code, message: err.message };
+        await db.putRun({ ...run, status: 'failed', error }).catch(() => {});
+        this.#set({ status: 'failed', phase: undefined, error });
+      }
+    } finally {
+      session?.close();
+    }
+  }
+
+  #replace(progress: TrainingProgress): void {
+    this.#progress = progress;
+    for (const listener of this.#watchers) listener(progress);
+  }
+
+  #set(patch: Partial<TrainingProgress>): void {
+    const next = { ...this.#progress, ...patch };
+    for (const key of Object.keys(patch) as (keyof TrainingProgress)[]) if (patch[key] === undefined) delete next[key];
+    this.#replace(next);
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * A Train page run's settings, plain data that crosses to the trainer worker and is stored with the
+ * run (training-db.ts) so a reload resumes the very same run. The defaults suit any WebGPU, a software
+ * one included: a few short sequences a step on the demo Conductor (baton train's settings, scaled down).
+ */
+import { BatonError } from '../../core/errors/index.ts';
+import type { WorkerSpec } from '../../core/providers/index.ts';
+import type { EngineModelSource } from '../conductor/index.ts';
+
+export interface TrainingConfig {
+  /** 'experts': the experts pool (one worker best at multiple choice, another at arithmetic); 'pool': the Workers page's pool. */
+  preset: 'experts' | 'pool';
+  /** The workers (the experts pool, or a copy of the user's), without keys. */
+  pool: WorkerSpec[];
+  /**
+   * The questions, of the experts pool's two kinds (multiple choice, arithmetic): 'experts-short', short
+   * generated ones (a dozen tokens, fast steps), or 'experts', MMLU and GSM8K from data/ (a hundred and more).
+   */
+  tasks: 'experts-short' | 'experts';
+  /** The Conductor being trained: the demo Conductor, or a model of the user's (Hub repo or URL). */
+  model: EngineModelSource;
+  steps: number;
+  /** Questions per step (Q). */
+  questions: number;
+  /** Workflows sampled per question (G). */
+  group: number;
+  lr: number;
+  /** LoRA rank; alpha is 2r. */
+  r: number;
+  maxCompletionTokens: number;
+  /** Longest subtask text the format constraint allows: short keeps an untrained Conductor's noise, and its steps, short. */
+  maxSubtaskChars: number;
+  /** Most steps per workflow. */
+  maxSteps: number;
+  /** Held-out accuracy every this many steps (0: never). */
+  evalEvery: number;
+  /** Held-out questions evaluated (one greedy plan each). */
+  heldOut: number;
+  checkpointEvery: number;
+  seed: number;
+}
+
+export const DEFAULT_TRAINING: Omit<TrainingConfig, 'pool'> = {
+  preset: 'experts',
+  tasks: 'experts-short',
+  model: { from: 'demo' },
+  steps: 20,
+  questions: 4,
+  group: 4,
+  // The learning rate of baton train's recipe for small Conductors (README): 1e-3 barely moves an r-8 adapter in 20 steps.
+  lr: 1e-2,
+  r: 8,
+  maxCompletionTokens: 56,
+  maxSubtaskChars: 6,
+  maxSteps: 2,
+  evalEvery: 5,
+  heldOut: 8,
+  checkpointEvery: 1,
+  seed: 0,
+};
+
+/** Each number's allowed range: beyond it a run cannot work (G < 2 has nothing to compare) or cannot fit a tab. */
+export const TRAINING_LIMITS = {
+  steps: [1, 10_000],
+  questions: [1, 64],
+  group: [2, 64],
+  lr: [1e-7, 1],
+  r: [1, 256],
+  maxCompletionTokens: [8, 4096],
+  maxSubtaskChars: [1, 1000],
+  maxSteps: [1, 10],
+  evalEvery: [0, 10_000],
+  heldOut: [1, 200],
+  checkpointEvery: [1, 10_000],
+  seed: [0, 2 ** 31 - 1],
+} as const satisfies Partial<Record<keyof TrainingConfig, readonly [number, number]>>;
+
+/** Throws 'run/config' naming the first setting out of range, in words the page shows as they are. */
+export function checkTrainingConfig(config: TrainingConfig): TrainingConfig {
+  for (const [key, [min, max]] of Object.entries(TRAINING_LIMITS) as [keyof typeof TRAINING_LIMITS, readonly [number, number]][]) {
+    const value = config[key];
+    const whole = key !== 'lr';
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) {
+      throw new BatonError({ code: 'run/config', message: `"${key}" must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${value}.`, data: { key, value } });
+    }
+  }
+  if (config.pool.length < 1) throw new BatonError({ code: 'run/config', message: 'The pool is empty: add workers on the Workers page, or train on the experts pool.' });
+  return config;
+}
