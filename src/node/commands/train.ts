@@ -45,6 +45,7 @@ const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
 const SCALINGS: readonly RewardScaling[] = ['group', 'batch', 'none'];
 
 const USAGE = `usage: baton train --model DIR --pool FILE|demo|experts --tasks FILE|experts --out DIR [options]
+       baton train --config FILE [flags that override it]
        baton train --resume DIR [--steps N]
 
 GRPO on a LoRA adapter of the Conductor: each step samples --group workflows for each of --questions
@@ -89,6 +90,8 @@ ${ENGINE_FLAGS_HELP}
   --micro-batch M        sequences per forward/backward pass (default: --group)
   --seed S               seeds the adapter, question draws and sampling (default 0)
   --out DIR              a new or empty directory
+  --config FILE          these settings as a JSON object named as the flags ({"model": "DIR", "steps": 30,
+                         "constrain": true, ...}); flags given besides override it
   --resume DIR           continue the run in DIR from its newest checkpoint
 `;
 
@@ -243,8 +246,35 @@ function progressLine(m: GrpoStepMetrics, s: TrainSettings, msPerStep: number): 
   return `${parts.join('  ')}\n`;
 }
 
+/**
+ * --config FILE: a JSON object of the same settings as flags ({"model": "tiny", "steps": 30, "constrain":
+ * true, ...}), read as if its flags came first, so flags on the command line override it.
+ */
+async function withConfigFile(argv: string[], io: CliIo): Promise<string[]> {
+  const at = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
+  if (at < 0) return argv;
+  const file = argv[at].includes('=') ? argv[at].slice('--config='.length) : argv[at + 1];
+  if (!file) throw new CliError('--config needs a file', 2);
+  const rest = [...argv.slice(0, at), ...argv.slice(at + (argv[at].includes('=') ? 1 : 2))];
+  let config: unknown;
+  try {
+    config = JSON.parse(await readTextFlag(io, 'config', resolve(io.cwd, file)));
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`--config ${file}: not JSON (${(e as Error).message})`, 2);
+  }
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new CliError(`--config ${file}: must be a JSON object of settings named as the flags`, 2);
+  const flags = Object.entries(config).flatMap(([key, value]): string[] => {
+    if (!(key in FLAGS) || key === 'config' || key === 'resume' || key === 'help') throw new CliError(`--config ${file}: "${key}" is not a setting of baton train (see --help)`, 2);
+    if (typeof value === 'boolean') return value ? [`--${key}`] : [];
+    if (typeof value !== 'string' && typeof value !== 'number') throw new CliError(`--config ${file}: "${key}" must be a string, a number or a boolean`, 2);
+    return [`--${key}`, String(value)];
+  });
+  return [...flags, ...rest];
+}
+
 export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, FLAGS);
+  const { values } = parseFlags(await withConfigFile(argv, io), FLAGS);
   if (values.help) {
     io.stdout(USAGE);
     return 0;

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,5 +36,17 @@ describe('baton train flags', () => {
     const { code, err } = await run(...argv);
     expect(code).toBe(2);
     expect(err).toMatch(message);
+  });
+
+  it('reads settings from --config as if they were flags given first, which the command line overrides', async () => {
+    await writeFile(join(root, 'run.json'), JSON.stringify({ model: 'm', pool: 'experts', tasks: 'experts', group: 1, constrain: true }));
+    expect((await run('--config', 'run.json')).err).toMatch(/--group must be at least 2/);
+    // A flag on the command line wins over the file's value, so the run gets past --group to the next check.
+    expect((await run('--config', 'run.json', '--group', '4', '--mu', '0')).err).toMatch(/--mu must be at least 1/);
+    await writeFile(join(root, 'odd.json'), JSON.stringify({ model: 'm', learning_rate: 0.1 }));
+    expect((await run('--config=odd.json')).err).toMatch(/odd\.json: "learning_rate" is not a setting of baton train/);
+    await writeFile(join(root, 'bad.json'), '{"model": ');
+    expect((await run('--config', 'bad.json')).err).toMatch(/bad\.json: not JSON/);
+    expect((await run('--config', 'missing.json')).err).toMatch(/--config: cannot read .*missing\.json/);
   });
 });
