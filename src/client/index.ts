@@ -4,18 +4,10 @@
  */
 export { askInService, engineInService, runtimesInService, stopAsk, watchConductorLoads, webllmInService } from './conductor.ts';
 export { trainerInService, watchTraining } from './trainer.ts';
-export {
-  DEFAULT_TRAINING,
-  TRAINING_LIMITS,
-  type LatestGroup,
-  type SampledPlan,
-  type TrainerStatus,
-  type TrainingConfig,
-  type TrainingEstimate,
-  type TrainingProgress,
-} from '../services/trainer/index.ts';
+export type { LatestGroup, SampledPlan, TrainerStatus, TrainingConfig, TrainingEstimate, TrainingProgress } from '../services/trainer/index.ts';
+// By path: the trainer service's index holds the whole training stack, which the page's first paint must not carry.
+export { DEFAULT_TRAINING, TRAINING_LIMITS } from '../services/trainer/training-config.ts';
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
-export { createWebCodeRunner } from './sandbox.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
 export {
   DEMO_ENGINE_MODEL,

@@ -1,7 +1,8 @@
 /**
  * The page's Python sandbox for code grading: a CodeRunner over web workers (workers/sandbox.worker.ts)
  * under the page's Content-Security-Policy, each terminated at a run's time limit and replaced by a
- * fresh one for the next run (core/reward's KillableCodeRunner).
+ * fresh one for the next run (core/reward's KillableCodeRunner). Not re-exported by client/index.ts: it
+ * brings core/reward's graders, so a page imports this module lazily, off the app's first paint.
  */
 import { wrap } from 'comlink';
 import { KillableCodeRunner, type CodeRunner, type SandboxThread } from '../core/reward/index.ts';

@@ -1,5 +1,6 @@
 // A page with only the Python sandbox: tests call window.gradeCode through the client's web-worker runner.
-import { createWebCodeRunner } from '../../../src/client/index.ts';
+// From its module, not client/index.ts: the runner brings core/reward's graders, which the app's first paint must not carry (a page loads it lazily).
+import { createWebCodeRunner } from '../../../src/client/sandbox.ts';
 import { gradeCode, type CodeGradeResult } from '../../../src/core/reward/index.ts';
 
 declare global {

@@ -10,3 +10,4 @@ export { itemAccuracy, mean, percentile } from './statistics.ts';
 export { buildReport, paretoFront, type EvalReport, type MethodReport } from './report.ts';
 export { reportMarkdown } from './report-markdown.ts';
 export { reportPlotSvg } from './plot-svg.ts';
+export { hindsightBaselines, routingWorkflows, type HindsightBaselines, type ScoredWorkflow } from './hindsight.ts';

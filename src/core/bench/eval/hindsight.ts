@@ -3,7 +3,7 @@
  * worker answers alone) or two (a worker answers, another checks it seeing the first), scored on the
  * set; the best single one, the best one for each task kind, and random routing (their mean: the
  * accuracy of a Conductor that draws one of them uniformly). A trained Conductor is measured against
- * these (bench/learn.ts, LEARNING.md). Test: test/unit/core/bench/baselines/hindsight.test.ts.
+ * these (bench/learn.ts, LEARNING.md). Test: test/unit/core/bench/eval/hindsight.test.ts.
  */
 import { executeWorkflow } from '../../orchestra/index.ts';
 import type { WorkerModel } from '../../providers/index.ts';
