@@ -3,7 +3,7 @@
  * it) is trained by `baton train` on the experts pool (simulated workers: one right on multiple
  * choice, one on arithmetic, two weak generalists), and its held-out accuracy (one greedy plan per
  * question) is set beside what routing alone reaches with hindsight on the same held-out questions:
- * random routing, the best fixed workflow and the best workflow per task kind (core/bench/baselines
+ * random routing, the best fixed workflow and the best workflow per task kind (core/bench/eval
  * hindsight.ts). gapClosed is (final - random routing) / (best per kind - random routing).
  *
  * Run: npm run bench:learn -- [--tasks experts-short|experts] [--steps 30] [--questions 4] [--group 8]
