@@ -5,7 +5,7 @@
  * requests in flight.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { closedPort } from '../../support/closed-port.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -29,15 +29,6 @@ const plan = (...workers: number[]) =>
   `Let me route this.\nmodel_id = [${workers.join(', ')}]\nsubtasks = [${workers.map(() => '"Solve it; answer in <answer></answer> tags."').join(', ')}]\naccess_list = [${workers.map(() => '[]').join(', ')}]`;
 
 const QUESTION = { question: 'What is 17 * 23?', answer: '391', kind: 'number' };
-
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe('reward server', () => {
   let dir: string;

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { closedPort } from '../../../support/closed-port.ts';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -18,14 +18,6 @@ import { recordingIo } from '../../../support/cli-io.ts';
 
 const HAS_PYTHON = spawnSync('python3', ['--version']).status === 0;
 const TOKEN = 'test-token-1';
-
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 const sim = (id: string, skill: number, latencyMs = 0) => ({
   id,
