@@ -165,8 +165,9 @@ describe('runEvaluation', () => {
     expect(second.remaining).toBe(0);
     expect(second.episodes).toHaveLength(ITEMS.length * 2 * 3);
     // A call answered from the log takes as long as it first did: a chain of steps is no faster for having been cut.
+    // (Up to a millisecond a step of slack: a timer may fire that much before the clock the steps are timed by says.)
     for (const e of second.episodes.filter((x) => x.tags.includes('method:self-reflect:mid,3'))) {
-      expect(e.totals.latencyMs).toBeGreaterThanOrEqual(e.steps.reduce((t, st) => t + st.latencyMs, 0) - 1);
+      expect(e.totals.latencyMs).toBeGreaterThanOrEqual(e.steps.reduce((t, st) => t + st.latencyMs, 0) - e.steps.length);
     }
     // Every call finished once: the very calls the uninterrupted run made, none of them twice.
     expect([...calls.finished].sort()).toEqual(needed);
