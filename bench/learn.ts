@@ -8,7 +8,7 @@
  *
  * Run: npm run bench:learn -- [--tasks experts-short|experts] [--steps 30] [--questions 4] [--group 8]
  *        [--lr 1e-2] [--r 8] [--eval-every 5] [--seed 1] [--max-completion-tokens 56]
- *        [--max-subtask-chars 6] [--plot FILE.svg] [--keep DIR]
+ *        [--max-subtask-chars 6] [--max-steps 2] [--plot FILE.svg] [--keep DIR]
  * Prints one JSON line; --plot writes the curve beside the baselines as an SVG (bench/LEARNING.md).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -35,6 +35,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     'max-completion-tokens': { type: 'string', default: '56' },
     'max-subtask-chars': { type: 'string', default: '6' },
+    'max-steps': { type: 'string', default: '2' },
     plot: { type: 'string' },
     keep: { type: 'string' },
   },
@@ -42,7 +43,8 @@ const { values } = parseArgs({
 const tasks = values.tasks;
 if (!isBuiltInTaskSet(tasks)) throw new Error(`--tasks must be experts or experts-short, got ${tasks}`);
 const seed = Number(values.seed);
-const MAX_STEPS = 2;
+const MAX_STEPS = Number(values['max-steps']);
+if (MAX_STEPS !== 1 && MAX_STEPS !== 2) throw new Error(`--max-steps must be 1 or 2, got ${MAX_STEPS}`);
 
 const work = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), 'baton-bench-learn-'));
 const started = performance.now();
@@ -70,7 +72,7 @@ try {
     bench: 'learn',
     tasks,
     heldOutQuestions: heldOut.length,
-    settings: { steps: Number(values.steps), questions: Number(values.questions), group: Number(values.group), lr: Number(values.lr), r: Number(values.r), seed },
+    settings: { maxSteps: MAX_STEPS, steps: Number(values.steps), questions: Number(values.questions), group: Number(values.group), lr: Number(values.lr), r: Number(values.r), seed },
     curve,
     rewardMean: metrics.map((m) => round(m.rewardMean)),
     workerChoicesLastStep: metrics.at(-1)?.workerChoices,
