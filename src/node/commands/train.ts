@@ -1,9 +1,10 @@
 /**
- * `baton train`: GRPO on a LoRA adapter of a Conductor with Baton's engine on Dawn (core/rl's runGrpo
- * over EnginePolicy and GpuTrainer): Q questions x G sampled workflows a step, run on a worker pool,
- * rewarded, one update. Writes OUT/config.json (the run's settings), OUT/metrics.jsonl (one line a
- * step), OUT/episodes.jsonl (every rollout), OUT/checkpoints/ (checkpoint-dir.ts) and, at the end,
- * OUT/adapter/ in PEFT layout. Ctrl-C checkpoints the last finished step and stops; `--resume OUT`
+ * `baton train`: GRPO on a LoRA adapter of a Conductor, or on every weight (--full), with Baton's engine
+ * on Dawn (core/rl's runGrpo over EnginePolicy and GpuTrainer): Q questions x G sampled workflows a
+ * step, run on a worker pool, rewarded, one update. Writes OUT/config.json (the run's settings),
+ * OUT/metrics.jsonl (one line a step), OUT/episodes.jsonl (every rollout), OUT/checkpoints/
+ * (checkpoint-dir.ts) and, at the end, OUT/adapter/ in PEFT layout or, with --full, OUT/model/ (a
+ * whole model directory, model-dir.ts). Ctrl-C checkpoints the last finished step and stops; `--resume OUT`
  * continues from the newest checkpoint as if never stopped (settings from OUT/config.json; --steps
  * may extend the run).
  */
@@ -15,6 +16,7 @@ import { PAPER_REWARD } from '../../core/reward/index.ts';
 import {
   askPrompt,
   compactPrompt,
+  isWeightsState,
   runGrpo,
   trainablePolicy,
   type GrpoConfig,
@@ -33,6 +35,7 @@ import { checkpointDir, readLatestCheckpoint } from '../checkpoint-dir.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { parseTargets } from '../lora-targets.ts';
+import { writeModelDir } from '../model-dir.ts';
 import { outputDir } from '../out-dir.ts';
 import { readPoolFlag } from '../pool-file.ts';
 import { stepOfEpisode, truncateLog } from '../run-log.ts';
@@ -44,7 +47,7 @@ import { buildPool } from './run.ts';
 const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
 const SCALINGS: readonly RewardScaling[] = ['group', 'batch', 'none'];
 
-const USAGE = `usage: baton train --model DIR --pool FILE|demo|experts --tasks FILE|experts --out DIR [options]
+const USAGE = `usage: baton train --model DIR --pool FILE|demo|experts --tasks FILE|experts --out DIR [--full] [options]
        baton train --config FILE [flags that override it]
        baton train --resume DIR [--steps N]
 
@@ -52,7 +55,8 @@ GRPO on a LoRA adapter of the Conductor: each step samples --group workflows for
 questions, runs them on the pool, rewards them (0 malformed, 0.5 wrong, 1 right, minus --cost-weight x
 dollars) and takes one AdamW step. A progress line per step goes to stderr; OUT/metrics.jsonl gets one
 JSON line a step, OUT/episodes.jsonl every rollout, OUT/checkpoints/ a checkpoint every
---checkpoint-every steps (and at the end, and on Ctrl-C), OUT/adapter/ the final adapter (PEFT layout).
+--checkpoint-every steps (and at the end, and on Ctrl-C), OUT/adapter/ the final adapter (PEFT layout), or
+with --full OUT/model/ the whole trained model (config, F32 model.safetensors, tokenizer files).
 
 options:
 ${ENGINE_FLAGS_HELP}
@@ -60,6 +64,8 @@ ${ENGINE_FLAGS_HELP}
   --r R                  new adapter's rank (default 8)
   --alpha A              new adapter's alpha (default 2 x r)
   --targets LIST         new adapter's modules: q_proj,...,down_proj or all (default q_proj,v_proj)
+  --full                 train every weight instead of an adapter (f32 master weights: --weights f32, the
+                         default then; beta 0, as there is no frozen reference); refused where it does not fit
   --pool P               a pool file, demo (four simulated workers) or experts (issue 11's experts pool)
   --tasks T              a JSONL of {question, answer, kind, choices?} (kind code: answer is the tests' JSON, as
                          baton grade --kind code takes it; answers run in a Python sandbox), experts (MMLU and GSM8K from data/) or
@@ -100,6 +106,8 @@ interface TrainSettings {
   modelDir: string;
   loraDir?: string;
   weights?: 'f32' | 'f16' | 'int4';
+  /** Every weight trains (f32), not a LoRA adapter. */
+  full?: boolean;
   lora: { r: number; alpha: number; targets: string[] };
   pool: string;
   tasks: string;
@@ -134,6 +142,7 @@ const FLAGS = {
   r: { type: 'string' },
   alpha: { type: 'string' },
   targets: { type: 'string' },
+  full: { type: 'boolean' },
   pool: { type: 'string' },
   tasks: { type: 'string' },
   'held-out': { type: 'string' },
@@ -187,10 +196,13 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   const epsilon = numberFlag('epsilon', values.epsilon, 0.2)!;
   const temperature = numberFlag('temperature', values.temperature, 1)!;
   if (!(temperature > 0)) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
+  const beta = numberFlag('beta', values.beta, 0)!;
+  const full = values.full ?? false;
+  if (full) checkFull(choice, beta);
   return {
     modelDir: choice.modelDir,
     ...(choice.loraDir ? { loraDir: choice.loraDir } : {}),
-    ...(choice.weights ? { weights: choice.weights } : {}),
+    ...(full ? { weights: 'f32' as const, full } : choice.weights ? { weights: choice.weights } : {}),
     lora: { r, alpha: numberFlag('alpha', values.alpha, 2 * r)!, targets: parseTargets(values.targets) },
     pool: path(values.pool!),
     tasks: path(values.tasks!),
@@ -201,7 +213,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     ...(values['pool-size'] === undefined ? {} : { poolSize: atLeast('pool-size', intFlag('pool-size', values['pool-size'])!, 1) }),
     mu: atLeast('mu', intFlag('mu', values.mu, 1)!, 1),
     lr: numberFlag('lr', values.lr, 1e-4)!,
-    beta: numberFlag('beta', values.beta, 0)!,
+    beta,
     epsilon,
     epsilonHigh: numberFlag('epsilon-high', values['epsilon-high'], epsilon)!,
     lossType,
@@ -219,6 +231,15 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     microBatch: atLeast('micro-batch', intFlag('micro-batch', values['micro-batch'], group)!, 1),
     seed: intFlag('seed', values.seed, 0)!,
   };
+}
+
+/** Full fine-tuning updates f32 master weights in place and keeps no frozen copy for a KL reference. */
+function checkFull(choice: ReturnType<typeof parseEngineFlags>, beta: number): void {
+  if (choice.loraDir) throw new CliError('--full trains every weight of --model; --lora starts a LoRA run: give one or the other', 2);
+  if (choice.weights && choice.weights !== 'f32') {
+    throw new CliError(`--full trains f32 master weights, but --weights is ${choice.weights}: leave --weights out (f32 then) or train a LoRA adapter over the ${choice.weights} base`, 2);
+  }
+  if (beta > 0) throw new CliError(`--full has no KL reference (it would need a frozen copy of every weight): --beta must be 0, got ${beta}`, 2);
 }
 
 async function taskSets(s: TrainSettings, io: CliIo): Promise<{ train: Task[]; heldOut: Task[] }> {
@@ -303,9 +324,11 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     const { model, tokenizer } = loaded;
     const config = model.config;
-    const lora = settings.loraDir
-      ? await readPeftAdapter(filesFromDir(settings.loraDir), config)
-      : initLoraAdapter(config, { r: settings.lora.r, alpha: settings.lora.alpha, targetModules: settings.lora.targets, dropout: 0, baseModel: settings.modelDir }, seededRandom(settings.seed));
+    const lora = settings.full
+      ? undefined
+      : settings.loraDir
+        ? await readPeftAdapter(filesFromDir(settings.loraDir), config)
+        : initLoraAdapter(config, { r: settings.lora.r, alpha: settings.lora.alpha, targetModules: settings.lora.targets, dropout: 0, baseModel: settings.modelDir }, seededRandom(settings.seed));
     const sampler = new EnginePolicy(model, tokenizer!);
     const prompt = settings.prompt === 'compact' ? compactPrompt : askPrompt;
     const format = { maxSteps: settings.maxSteps, access: 'binary' as const };
@@ -313,8 +336,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     const specs = pool.map((w) => w.spec);
     const longestPrompt = Math.max(...[...train, ...heldOut].map((t) => sampler.promptIds(prompt(t, specs, format), false).length + 8));
     const trainer = await GpuTrainer.create(model, {
-      wrt: 'lora',
-      lora,
+      ...(lora ? { wrt: 'lora' as const, lora } : { wrt: 'weights' as const }),
       optimizer: { lr: settings.lr },
       limits: { microBatchSequences: settings.microBatch, maxSequenceLength: longestPrompt + settings.maxCompletionTokens },
     });
@@ -380,9 +402,13 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     const state = await trainer.exportState();
     trainer.destroy();
     if (!result.stopped) {
-      await mkdir(join(out, 'adapter'), { recursive: true });
-      await writeFile(join(out, 'adapter', ADAPTER_CONFIG), state.adapterConfig);
-      await writeFile(join(out, 'adapter', ADAPTER_WEIGHTS), state.adapter);
+      if (isWeightsState(state)) {
+        await writeModelDir(join(out, 'model'), settings.modelDir, state.weights);
+      } else {
+        await mkdir(join(out, 'adapter'), { recursive: true });
+        await writeFile(join(out, 'adapter', ADAPTER_CONFIG), state.adapterConfig);
+        await writeFile(join(out, 'adapter', ADAPTER_WEIGHTS), state.adapter);
+      }
     }
     if (result.overBudget) io.stderr(`stopped after step ${result.step}: the --budget of $${settings.budgetUsd} is spent\n`);
     const last = result.metrics.at(-1);
