@@ -20,6 +20,7 @@ import { compactPrompt, loraState, runGrpo, type GrpoCheckpoint, type GrpoConfig
 import { saveTrainedAdapter, type EngineModelChoice, type TrainedAdapter } from '../conductor/index.ts';
 import { engineTraining, modelChoiceOf, type PrepareTraining, type TrainingEstimate } from './engine-training.ts';
 import { checkTrainingConfig, type TrainingConfig } from './training-config.ts';
+import { trainBundleZip } from './train-bundle-export.ts';
 import { TrainingDb, type StoredRun } from './training-db.ts';
 
 export type TrainerStatus = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'stopped' | 'done' | 'failed';
@@ -190,6 +191,11 @@ export class TrainerService {
 
   async estimate(config: TrainingConfig): Promise<TrainingEstimate> {
     return this.#deps.estimate(checkTrainingConfig(withPool(config)));
+  }
+
+  /** The run as set, packed for a GPU server (a zip of baton.mjs, its config, tasks, pool and README; train-bundle-export.ts). */
+  async exportTrainBundle(config: TrainingConfig): Promise<Uint8Array> {
+    return trainBundleZip(checkTrainingConfig(withPool(config)));
   }
 
   /** The newest checkpoint's adapter, PEFT files. */
