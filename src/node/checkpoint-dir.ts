@@ -10,7 +10,7 @@
  */
 import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isWeightsState, type CheckpointStore, type GrpoCheckpoint, type TrainingState } from '../core/rl/index.ts';
+import { isWeightsState, type CheckpointStore, type GrpoCheckpoint, type GrpoStepMetrics, type TrainingState } from '../core/rl/index.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, SINGLE_FILE } from '../engine/model/index.ts';
 import { CliError } from './io.ts';
 
@@ -37,9 +37,9 @@ async function readState(dir: string): Promise<TrainingState> {
   return { adapterConfig: await readFile(join(dir, ADAPTER_CONFIG), 'utf8'), adapter: new Uint8Array(await readFile(join(dir, ADAPTER_WEIGHTS))), optimizer };
 }
 
-export function checkpointDir(dir: string): CheckpointStore {
+export function checkpointDir<M = GrpoStepMetrics>(dir: string): CheckpointStore<M> {
   return {
-    async save(c: GrpoCheckpoint): Promise<void> {
+    async save(c: GrpoCheckpoint<M>): Promise<void> {
       const name = nameOf(c.step);
       const partial = join(dir, `${name}.partial`);
       await rm(partial, { recursive: true, force: true });
@@ -55,7 +55,7 @@ export function checkpointDir(dir: string): CheckpointStore {
 }
 
 /** The newest complete checkpoint in DIR; a CliError when there is none. */
-export async function readLatestCheckpoint(dir: string): Promise<GrpoCheckpoint> {
+export async function readLatestCheckpoint<M = GrpoStepMetrics>(dir: string): Promise<GrpoCheckpoint<M>> {
   let name: string;
   try {
     name = (await readFile(join(dir, LATEST), 'utf8')).trim();
@@ -63,6 +63,6 @@ export async function readLatestCheckpoint(dir: string): Promise<GrpoCheckpoint>
     throw new CliError(`no checkpoint in ${dir} (no "${LATEST}" file): the run stopped before its first checkpoint; start it again`, 2);
   }
   const at = join(dir, name);
-  const meta = JSON.parse(await readFile(join(at, META), 'utf8')) as Omit<GrpoCheckpoint, 'state'>;
+  const meta = JSON.parse(await readFile(join(at, META), 'utf8')) as Omit<GrpoCheckpoint<M>, 'state'>;
   return { ...meta, state: await readState(at) };
 }

@@ -17,3 +17,5 @@ export { runGrpo, stepRandom, type CheckpointStore, type GrpoCheckpoint, type Gr
 export { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
 export { compactPrompt } from './compact-prompt.ts';
 export { BUNDLE_SCRIPT, trainBundleFiles, type TrainBundleInput } from './train-bundle.ts';
+export { groupsFromEpisodes, type EpisodeGroup, type EpisodeGroupsReport, type EpisodeTokenizer } from './episode-groups.ts';
+export { offlineStepGroups, runOfflineGrpo, type OfflineGrpoConfig, type OfflineGrpoDeps, type OfflineStepMetrics } from './offline-grpo.ts';

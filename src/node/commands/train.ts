@@ -19,9 +19,11 @@ import {
   isWeightsState,
   runGrpo,
   trainablePolicy,
+  type GrpoCheckpoint,
   type GrpoConfig,
   type GrpoLossType,
   type GrpoStepMetrics,
+  type OfflineStepMetrics,
   type RewardScaling,
 } from '../../core/rl/index.ts';
 import type { Task } from '../../core/task.ts';
@@ -39,6 +41,7 @@ import { writeModelDir } from '../model-dir.ts';
 import { outputDir } from '../out-dir.ts';
 import { readPoolFlag } from '../pool-file.ts';
 import { stepOfEpisode, truncateLog } from '../run-log.ts';
+import { longestGroupSequence, readEpisodeGroups, trainFromEpisodes } from '../train-from-episodes.ts';
 import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-file.ts';
 import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { openNodeModel } from '../webgpu.ts';
@@ -49,6 +52,7 @@ const SCALINGS: readonly RewardScaling[] = ['group', 'batch', 'none'];
 
 const USAGE = `usage: baton train --model DIR --pool FILE|demo|experts --tasks FILE|experts --out DIR [--full] [options]
        baton train --config FILE [flags that override it]
+       baton train --model DIR --from-episodes FILE --out DIR [options]
        baton train --resume DIR [--steps N]
 
 GRPO on a LoRA adapter of the Conductor: each step samples --group workflows for each of --questions
@@ -72,7 +76,10 @@ ${ENGINE_FLAGS_HELP}
                          experts-short (generated sums and "which is largest" questions: short prompts, fast
                          training); the built-in sets are split train/held-out by --seed
   --held-out FILE        held-out tasks (JSONL, as --tasks); experts brings its own
-  --steps N              optimiser steps (default 20)
+  --from-episodes FILE   offline GRPO on stored groups instead of sampling: an episodes JSONL (the Episodes page's
+                         export, or a run's episodes.jsonl); episodes sharing a group id form a group, their stored
+                         rewards its advantages; --questions groups a step, in file order; no pool or tasks needed
+  --steps N              optimiser steps (default 20; with --from-episodes one pass over the groups)
   --questions Q          questions per step (default 4)
   --group G              workflows sampled per question (default 8)
   --pool-size K          randomised pools: each training question sees K of the workers, shuffled (default: all, in order)
@@ -108,6 +115,8 @@ interface TrainSettings {
   weights?: 'f32' | 'f16' | 'int4';
   /** Every weight trains (f32), not a LoRA adapter. */
   full?: boolean;
+  /** Offline GRPO on this episodes file's groups (train-from-episodes.ts); steps 0: one pass over them. */
+  fromEpisodes?: string;
   lora: { r: number; alpha: number; targets: string[] };
   pool: string;
   tasks: string;
@@ -143,6 +152,7 @@ const FLAGS = {
   alpha: { type: 'string' },
   targets: { type: 'string' },
   full: { type: 'boolean' },
+  'from-episodes': { type: 'string' },
   pool: { type: 'string' },
   tasks: { type: 'string' },
   'held-out': { type: 'string' },
@@ -183,7 +193,8 @@ const atLeast = (flag: string, value: number, min: number) => {
 
 function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   const choice = parseEngineFlags(values, io.cwd);
-  for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
+  const fromEpisodes = values['from-episodes'];
+  if (fromEpisodes === undefined) for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
   const lossType = (values['loss-type'] ?? 'bnpo') as GrpoLossType;
   if (!LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
   const scaleRewards = (values['scale-rewards'] ?? 'group') as RewardScaling;
@@ -204,10 +215,11 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     ...(choice.loraDir ? { loraDir: choice.loraDir } : {}),
     ...(full ? { weights: 'f32' as const, full } : choice.weights ? { weights: choice.weights } : {}),
     lora: { r, alpha: numberFlag('alpha', values.alpha, 2 * r)!, targets: parseTargets(values.targets) },
-    pool: path(values.pool!),
-    tasks: path(values.tasks!),
+    pool: path(values.pool ?? ''),
+    tasks: path(values.tasks ?? ''),
+    ...(fromEpisodes === undefined ? {} : { fromEpisodes: resolve(io.cwd, fromEpisodes) }),
     ...(values['held-out'] ? { heldOut: resolve(io.cwd, values['held-out']) } : {}),
-    steps: atLeast('steps', intFlag('steps', values.steps, 20)!, 1),
+    steps: fromEpisodes !== undefined && values.steps === undefined ? 0 : atLeast('steps', intFlag('steps', values.steps, 20)!, 1),
     questions: atLeast('questions', intFlag('questions', values.questions, 4)!, 1),
     group,
     ...(values['pool-size'] === undefined ? {} : { poolSize: atLeast('pool-size', intFlag('pool-size', values['pool-size'])!, 1) }),
@@ -311,9 +323,10 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     out = await outputDir(io, values.out, [settings.modelDir]);
     await writeFile(join(out, 'config.json'), `${JSON.stringify(settings, null, 2)}\n`);
   }
-  const resume = values.resume ? await readLatestCheckpoint(join(out, 'checkpoints')) : undefined;
-  const pool = await buildPool(await readPoolFlag(io, settings.pool), io.env, undefined, settings.seed);
-  const { train, heldOut } = await taskSets(settings, io);
+  const resume = values.resume ? await readLatestCheckpoint<unknown>(join(out, 'checkpoints')) : undefined;
+  const offline = settings.fromEpisodes !== undefined;
+  const pool = offline ? [] : await buildPool(await readPoolFlag(io, settings.pool), io.env, undefined, settings.seed);
+  const { train, heldOut } = offline ? { train: [], heldOut: [] } : await taskSets(settings, io);
 
   // Code tasks are graded by running the answers in Pyodide worker threads.
   const codeRunner = [...train, ...heldOut].some((t) => t.kind === 'code') ? createNodeCodeRunner() : undefined;
@@ -332,73 +345,91 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     const sampler = new EnginePolicy(model, tokenizer!);
     const prompt = settings.prompt === 'compact' ? compactPrompt : askPrompt;
     const format = { maxSteps: settings.maxSteps, access: 'binary' as const };
-    // Memory preflight: the longest sequence any question can produce, checked before step 1.
+    const stored = offline ? await readEpisodeGroups(io, settings.fromEpisodes!, sampler, tokenizer!) : undefined;
+    // Memory preflight: the longest sequence any question (or stored group) can produce, checked before step 1.
     const specs = pool.map((w) => w.spec);
-    const longestPrompt = Math.max(...[...train, ...heldOut].map((t) => sampler.promptIds(prompt(t, specs, format), false).length + 8));
+    const longest = stored
+      ? longestGroupSequence(stored.groups)
+      : Math.max(...[...train, ...heldOut].map((t) => sampler.promptIds(prompt(t, specs, format), false).length + 8)) + settings.maxCompletionTokens;
     const trainer = await GpuTrainer.create(model, {
       ...(lora ? { wrt: 'lora' as const, lora } : { wrt: 'weights' as const }),
       optimizer: { lr: settings.lr },
-      limits: { microBatchSequences: settings.microBatch, maxSequenceLength: longestPrompt + settings.maxCompletionTokens },
+      limits: { microBatchSequences: settings.microBatch, maxSequenceLength: longest },
     });
-    const grpo: GrpoConfig = {
-      steps: settings.steps,
-      questionsPerStep: settings.questions,
-      groupSize: settings.group,
-      iterations: settings.mu,
-      ...(settings.poolSize === undefined ? {} : { poolSize: settings.poolSize }),
-      maxCompletionTokens: settings.maxCompletionTokens,
-      temperature: settings.temperature,
-      train: {
-        grpo: { beta: settings.beta, epsilonLow: settings.epsilon, epsilonHigh: settings.epsilonHigh, lossType: settings.lossType, maxCompletionLength: settings.maxCompletionTokens },
-        scaleRewards: settings.scaleRewards,
-        microBatchSize: settings.microBatch,
-      },
-      seed: settings.seed,
-      maxSteps: settings.maxSteps,
-      prompt,
-      rewardScheme: { ...PAPER_REWARD, costWeight: settings.costWeight },
-      evalEvery: settings.evalEvery,
-      ...(settings.budgetUsd === undefined ? {} : { budgetUsd: settings.budgetUsd }),
-      checkpointEvery: settings.checkpointEvery,
-      conductorModel: settings.modelDir,
+    const update = {
+      grpo: { beta: settings.beta, epsilonLow: settings.epsilon, epsilonHigh: settings.epsilonHigh, lossType: settings.lossType, maxCompletionLength: settings.maxCompletionTokens },
+      scaleRewards: settings.scaleRewards,
+      microBatchSize: settings.microBatch,
     };
-    const metricsFile = join(out, 'metrics.jsonl');
-    const episodesFile = join(out, 'episodes.jsonl');
-    // The logs restart from the checkpoint: steps after it are run again, identically.
-    await writeFile(metricsFile, (resume?.metrics ?? []).map((m) => `${JSON.stringify(m)}\n`).join(''));
-    if (resume) await truncateLog(episodesFile, resume.step, (e) => stepOfEpisode(e as Episode));
     await mkdir(join(out, 'checkpoints'), { recursive: true });
-    const started = performance.now();
-    const firstStep = resume?.step ?? 0;
-    const lines: Promise<void>[] = [];
-    const result = await runGrpo(grpo, {
-      policy: trainablePolicy(sampler, trainer),
-      pool,
-      tasks: train,
-      heldOut,
-      ...(settings.constrain
-        ? {
-            constraint: (workers: number) =>
-              workflowConstraintFor(tokenizer!, config.vocabSize, {
-                ...format,
-                workers,
-                allowReasoning: false,
-                recursion: false,
-                ...(settings.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: settings.maxSubtaskChars }),
-              }),
-          }
-        : {}),
-      ...(resume ? { resume } : {}),
-      ...(codeRunner ? { codeRunner } : {}),
-      checkpoints: checkpointDir(join(out, 'checkpoints')),
-      signal: controller.signal,
-      onEpisodes: (episodes) => void lines.push(appendFile(episodesFile, episodes.map((e) => `${episodeToLine(e)}\n`).join(''))),
-      onStep: (m) => {
-        lines.push(appendFile(metricsFile, `${JSON.stringify(m)}\n`));
-        io.stderr(progressLine(m, settings, (performance.now() - started) / (m.step - firstStep)));
-      },
-    });
-    await Promise.all(lines);
+    const trainOnPool = async () => {
+      const grpo: GrpoConfig = {
+        steps: settings.steps,
+        questionsPerStep: settings.questions,
+        groupSize: settings.group,
+        iterations: settings.mu,
+        ...(settings.poolSize === undefined ? {} : { poolSize: settings.poolSize }),
+        maxCompletionTokens: settings.maxCompletionTokens,
+        temperature: settings.temperature,
+        train: update,
+        seed: settings.seed,
+        maxSteps: settings.maxSteps,
+        prompt,
+        rewardScheme: { ...PAPER_REWARD, costWeight: settings.costWeight },
+        evalEvery: settings.evalEvery,
+        ...(settings.budgetUsd === undefined ? {} : { budgetUsd: settings.budgetUsd }),
+        checkpointEvery: settings.checkpointEvery,
+        conductorModel: settings.modelDir,
+      };
+      const metricsFile = join(out, 'metrics.jsonl');
+      const episodesFile = join(out, 'episodes.jsonl');
+      // The logs restart from the checkpoint: steps after it are run again, identically.
+      await writeFile(metricsFile, (resume?.metrics ?? []).map((m) => `${JSON.stringify(m)}\n`).join(''));
+      if (resume) await truncateLog(episodesFile, resume.step, (e) => stepOfEpisode(e as Episode));
+      const started = performance.now();
+      const firstStep = resume?.step ?? 0;
+      const lines: Promise<void>[] = [];
+      const online = await runGrpo(grpo, {
+        policy: trainablePolicy(sampler, trainer),
+        pool,
+        tasks: train,
+        heldOut,
+        ...(settings.constrain
+          ? {
+              constraint: (workers: number) =>
+                workflowConstraintFor(tokenizer!, config.vocabSize, {
+                  ...format,
+                  workers,
+                  allowReasoning: false,
+                  recursion: false,
+                  ...(settings.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: settings.maxSubtaskChars }),
+                }),
+            }
+          : {}),
+        ...(resume ? { resume: resume as GrpoCheckpoint } : {}),
+        ...(codeRunner ? { codeRunner } : {}),
+        checkpoints: checkpointDir(join(out, 'checkpoints')),
+        signal: controller.signal,
+        onEpisodes: (episodes) => void lines.push(appendFile(episodesFile, episodes.map((e) => `${episodeToLine(e)}\n`).join(''))),
+        onStep: (m) => {
+          lines.push(appendFile(metricsFile, `${JSON.stringify(m)}\n`));
+          io.stderr(progressLine(m, settings, (performance.now() - started) / (m.step - firstStep)));
+        },
+      });
+      await Promise.all(lines);
+      return online;
+    };
+    const result = stored
+      ? {
+          overBudget: false,
+          ...(await trainFromEpisodes(
+            { ...settings, steps: settings.steps || Math.ceil(stored.groups.length / settings.questions), train: { ...update, temperature: settings.temperature } },
+            stored,
+            trainablePolicy(sampler, trainer),
+            { out, io, signal: controller.signal, ...(resume ? { resume: resume as GrpoCheckpoint<OfflineStepMetrics> } : {}) },
+          )),
+        }
+      : await trainOnPool();
     const state = await trainer.exportState();
     trainer.destroy();
     if (!result.stopped) {
