@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { DEV_CONNECT_SOURCES } from './src/app/state/allowed-origins.ts';
+import { bundleCli, webgpuVersion } from './src/node/cli-bundle.ts';
 
 /**
  * The dev server injects styles inline and talks HMR over a websocket; the built app needs neither, so
@@ -48,8 +49,42 @@ export function pyodideAssets(): Plugin {
   };
 }
 
+/**
+ * The Train page's "Export for a GPU server" packs the `baton` CLI as one file: built here with the app
+ * (and on first request by the dev server), under <base>baton-cli/ beside the webgpu version it needs,
+ * and fetched by the trainer worker only when the user exports.
+ */
+function cliBundle(): Plugin {
+  const files = async (): Promise<Record<string, Uint8Array | string>> => ({
+    'baton.mjs': await bundleCli(),
+    'version.json': `${JSON.stringify({ webgpu: webgpuVersion() })}\n`,
+  });
+  let built: Promise<Record<string, Uint8Array | string>> | undefined;
+  return {
+    name: 'baton-cli-bundle',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const prefix = `${server.config.base}baton-cli/`;
+        const file = req.url?.startsWith(prefix) ? req.url.slice(prefix.length).split('?')[0] : '';
+        if (file !== 'baton.mjs' && file !== 'version.json') return next();
+        built ??= files();
+        built.then(
+          (all) => {
+            res.setHeader('Content-Type', file.endsWith('.mjs') ? 'text/javascript' : 'application/json');
+            res.end(all[file]);
+          },
+          (e: unknown) => next(e),
+        );
+      });
+    },
+    async generateBundle() {
+      for (const [name, source] of Object.entries(await files())) this.emitFile({ type: 'asset', fileName: `baton-cli/${name}`, source });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [svelte(), devCsp(), pyodideAssets()],
+  plugins: [svelte(), devCsp(), pyodideAssets(), cliBundle()],
   // Pyodide's own advice for Vite: its module is used as published, not pre-bundled by the dev server.
   optimizeDeps: { exclude: ['pyodide'] },
   worker: { format: 'es' },

@@ -1,16 +1,17 @@
 /**
  * GRPO checkpoints as a directory (core/rl's CheckpointStore in Node):
- *   DIR/step-000012/adapter_config.json, adapter_model.safetensors   the adapter, PEFT layout
+ *   DIR/step-000012/adapter_config.json, adapter_model.safetensors   the adapter, PEFT layout (LoRA runs)
+ *   DIR/step-000012/model.safetensors                                every weight, F32 (full fine-tuning)
  *   DIR/step-000012/optimizer.bin                                    AdamW's state (the engine's layout)
  *   DIR/step-000012/checkpoint.json                                  {step, seed, metrics}
  *   DIR/latest                                                       the newest complete one's name
  * A checkpoint is written under a temporary name and renamed, and `latest` replaced the same way, so a
  * kill at any moment leaves the previous checkpoint readable.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckpointStore, GrpoCheckpoint } from '../core/rl/index.ts';
-import { ADAPTER_CONFIG, ADAPTER_WEIGHTS } from '../engine/model/index.ts';
+import { isWeightsState, type CheckpointStore, type GrpoCheckpoint, type GrpoStepMetrics, type TrainingState } from '../core/rl/index.ts';
+import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, SINGLE_FILE } from '../engine/model/index.ts';
 import { CliError } from './io.ts';
 
 const OPTIMIZER = 'optimizer.bin';
@@ -19,16 +20,31 @@ const LATEST = 'latest';
 
 const nameOf = (step: number) => `step-${String(step).padStart(6, '0')}`;
 
-export function checkpointDir(dir: string): CheckpointStore {
+async function writeState(dir: string, state: TrainingState): Promise<void> {
+  if (isWeightsState(state)) {
+    await writeFile(join(dir, SINGLE_FILE), state.weights);
+  } else {
+    await writeFile(join(dir, ADAPTER_CONFIG), state.adapterConfig);
+    await writeFile(join(dir, ADAPTER_WEIGHTS), state.adapter);
+  }
+  await writeFile(join(dir, OPTIMIZER), state.optimizer);
+}
+
+async function readState(dir: string): Promise<TrainingState> {
+  const optimizer = new Uint8Array(await readFile(join(dir, OPTIMIZER)));
+  const full = await access(join(dir, SINGLE_FILE)).then(() => true, () => false);
+  if (full) return { weights: new Uint8Array(await readFile(join(dir, SINGLE_FILE))), optimizer };
+  return { adapterConfig: await readFile(join(dir, ADAPTER_CONFIG), 'utf8'), adapter: new Uint8Array(await readFile(join(dir, ADAPTER_WEIGHTS))), optimizer };
+}
+
+export function checkpointDir<M = GrpoStepMetrics>(dir: string): CheckpointStore<M> {
   return {
-    async save(c: GrpoCheckpoint): Promise<void> {
+    async save(c: GrpoCheckpoint<M>): Promise<void> {
       const name = nameOf(c.step);
       const partial = join(dir, `${name}.partial`);
       await rm(partial, { recursive: true, force: true });
       await mkdir(partial, { recursive: true });
-      await writeFile(join(partial, ADAPTER_CONFIG), c.state.adapterConfig);
-      await writeFile(join(partial, ADAPTER_WEIGHTS), c.state.adapter);
-      await writeFile(join(partial, OPTIMIZER), c.state.optimizer);
+      await writeState(partial, c.state);
       await writeFile(join(partial, META), `${JSON.stringify({ step: c.step, seed: c.seed, metrics: c.metrics })}\n`);
       await rm(join(dir, name), { recursive: true, force: true });
       await rename(partial, join(dir, name));
@@ -39,7 +55,7 @@ export function checkpointDir(dir: string): CheckpointStore {
 }
 
 /** The newest complete checkpoint in DIR; a CliError when there is none. */
-export async function readLatestCheckpoint(dir: string): Promise<GrpoCheckpoint> {
+export async function readLatestCheckpoint<M = GrpoStepMetrics>(dir: string): Promise<GrpoCheckpoint<M>> {
   let name: string;
   try {
     name = (await readFile(join(dir, LATEST), 'utf8')).trim();
@@ -47,13 +63,6 @@ export async function readLatestCheckpoint(dir: string): Promise<GrpoCheckpoint>
     throw new CliError(`no checkpoint in ${dir} (no "${LATEST}" file): the run stopped before its first checkpoint; start it again`, 2);
   }
   const at = join(dir, name);
-  const meta = JSON.parse(await readFile(join(at, META), 'utf8')) as Omit<GrpoCheckpoint, 'state'>;
-  return {
-    ...meta,
-    state: {
-      adapterConfig: await readFile(join(at, ADAPTER_CONFIG), 'utf8'),
-      adapter: new Uint8Array(await readFile(join(at, ADAPTER_WEIGHTS))),
-      optimizer: new Uint8Array(await readFile(join(at, OPTIMIZER))),
-    },
-  };
+  const meta = JSON.parse(await readFile(join(at, META), 'utf8')) as Omit<GrpoCheckpoint<M>, 'state'>;
+  return { ...meta, state: await readState(at) };
 }

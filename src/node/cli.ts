@@ -16,7 +16,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   train: { summary: 'GRPO training of a Conductor on a worker pool (metrics, checkpoints, --resume)', load: async () => (await import('./commands/train.ts')).trainCommand },
   'init-model': { summary: 'a small random-initialised Conductor to train from scratch', load: async () => (await import('./commands/init-model.ts')).initModelCommand },
   'serve-reward': { summary: 'serve rewards over HTTP for an outside RL trainer (TRL, verl)', load: async () => (await import('./commands/serve-reward.ts')).serveRewardCommand },
-  export: { summary: 'tasks, reward module and launch files for TRL or verl (trains against serve-reward)', load: async () => (await import('./commands/export.ts')).exportCommand },
+  export: { summary: 'tasks, reward module and launch files for TRL or verl; train-bundle: a baton train run for a GPU server', load: async () => (await import('./commands/export.ts')).exportCommand },
   adapter: { summary: 'init a LoRA adapter (PEFT layout) | merge one into its base model', load: async () => (await import('./commands/adapter.ts')).adapterCommand },
 };
 

@@ -136,6 +136,20 @@ export class TrainingState {
     return files;
   }
 
+  /** The run as set on the form, packed for a GPU server: a zip to download. */
+  async trainBundle(pool: WorkerSpec[]): Promise<Blob | undefined> {
+    const config = this.config(pool);
+    if (!config) {
+      this.actionError = 'The model must be empty (the demo Conductor), a Hugging Face repo id (owner/name) or an https:// URL.';
+      return undefined;
+    }
+    let zip: Blob | undefined;
+    await this.#act(async () => {
+      zip = new Blob([(await trainerInService().exportTrainBundle(config)) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
+    });
+    return zip;
+  }
+
   /** Makes the newest adapter the Ask page's Conductor; says whether it did. */
   async useAsConductor(): Promise<boolean> {
     let done = false;

@@ -60,18 +60,18 @@ export interface GrpoConfig {
   conductorModel?: string;
 }
 
-/** What resumes a run: the trainer's state after `step`, and the metrics so far. */
-export interface GrpoCheckpoint {
+/** What resumes a run: the trainer's state after `step`, and the metrics so far (an offline run's have their own shape). */
+export interface GrpoCheckpoint<M = GrpoStepMetrics> {
   step: number;
   /** The run's seed: with step, the whole RNG state. */
   seed: number;
   state: TrainingState;
-  metrics: GrpoStepMetrics[];
+  metrics: M[];
 }
 
 /** Where checkpoints go: a directory in Node, IndexedDB in the tab. */
-export interface CheckpointStore {
-  save(checkpoint: GrpoCheckpoint): Promise<void>;
+export interface CheckpointStore<M = GrpoStepMetrics> {
+  save(checkpoint: GrpoCheckpoint<M>): Promise<void>;
 }
 
 export interface GrpoDeps {

@@ -6,7 +6,8 @@ export { grpoLoss, grpoTokenWeights } from './grpo-loss.ts';
 export type { GrpoClipRatio, GrpoLossOptions, GrpoLossResult, GrpoLossSequence, GrpoLossType } from './grpo-loss.ts';
 export { flattenGrpoBatch, groupRewards, parseGrpoBatch, validateGrpoBatch } from './grpo-batch.ts';
 export type { GrpoBatch, GrpoBatchCompletion, GrpoBatchGroup, GrpoSequence } from './grpo-batch.ts';
-export type { LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
+export type { LoraTrainingState, LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult, WeightsTrainingState } from './trainable-policy.ts';
+export { isWeightsState, loraState } from './trainable-policy.ts';
 export type { DifferentiablePolicy, GradientStep, ScoredSequence, SequenceScores } from './differentiable-policy.ts';
 export { grpoStep } from './grpo-step.ts';
 export { trainablePolicy, type StatefulTrainer } from './trainable.ts';
@@ -16,3 +17,6 @@ export { runGrpo, stepRandom, type CheckpointStore, type GrpoCheckpoint, type Gr
 export { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
 export { compactPrompt } from './compact-prompt.ts';
 export { DEMO_CONDUCTOR_FORMAT } from './demo-conductor.ts';
+export { BUNDLE_SCRIPT, trainBundleFiles, type TrainBundleInput } from './train-bundle.ts';
+export { groupsFromEpisodes, type EpisodeGroup, type EpisodeGroupsReport, type EpisodeTokenizer } from './episode-groups.ts';
+export { offlineStepGroups, runOfflineGrpo, type OfflineGrpoConfig, type OfflineGrpoDeps, type OfflineStepMetrics } from './offline-grpo.ts';

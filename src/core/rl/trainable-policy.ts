@@ -1,9 +1,10 @@
 /**
  * A Policy that GRPO can train in place: one optimiser step per trainStep on a GrpoBatch, the loss
- * being core/rl's grpoLoss (so every runtime trains on the same definition). Types only: Baton's
- * engine implements it. mu > 1 updates on one batch (TRL's num_iterations) are mu calls with the same
- * batch carrying old_logprobs. Defaults below are TRL's GRPOConfig's, where Baton keeps them.
+ * being core/rl's grpoLoss (so every runtime trains on the same definition). Types only, besides
+ * telling the two training states apart: Baton's engine implements it. mu > 1 updates on one batch
+ * (TRL's num_iterations) are mu calls with the same batch carrying old_logprobs. Defaults below are TRL's GRPOConfig's, where Baton keeps them.
  */
+import { BatonError } from '../errors/index.ts';
 import type { RewardScaling } from './advantages.ts';
 import type { GrpoBatch } from './grpo-batch.ts';
 import type { GrpoClipRatio, GrpoLossOptions } from './grpo-loss.ts';
@@ -76,14 +77,34 @@ export interface TrainStepResult {
   timeMs: number;
 }
 
-/** What resumes training where it stopped: the adapter and the optimiser. */
-export interface TrainingState {
+/** What resumes LoRA training where it stopped: the adapter and the optimiser (the tab's IndexedDB checkpoints hold this). */
+export interface LoraTrainingState {
   /** adapter_config.json text (PEFT). */
   adapterConfig: string;
   /** adapter_model.safetensors bytes (PEFT names, DESIGN's LoRA contract): also what vLLM, PEFT and TRL load. */
   adapter: Uint8Array;
   /** AdamW moments and step count, in the engine's own layout; opaque outside it. */
   optimizer: Uint8Array;
+}
+
+/** What resumes full fine-tuning where it stopped: every weight and the optimiser. */
+export interface WeightsTrainingState {
+  /** model.safetensors bytes: every weight as F32 under the model's Hugging Face tensor names. */
+  weights: Uint8Array;
+  /** AdamW moments and step count, in the engine's own layout; opaque outside it. */
+  optimizer: Uint8Array;
+}
+
+export type TrainingState = LoraTrainingState | WeightsTrainingState;
+
+export const isWeightsState = (state: TrainingState): state is WeightsTrainingState => 'weights' in state;
+
+/** The adapter of a LoRA run's state; a full fine-tuning state has none to give. */
+export function loraState(state: TrainingState): LoraTrainingState {
+  if (isWeightsState(state)) {
+    throw new BatonError({ code: 'run/config', message: 'This training state holds every weight of a full fine-tuning run, not a LoRA adapter; use its model directory instead.' });
+  }
+  return state;
 }
 
 /** A Policy with GRPO's update; its optimiser (OptimizerOptions) is fixed when it is made, as its schedule spans the run. */
@@ -94,6 +115,6 @@ export interface TrainablePolicy extends Policy {
    */
   trainStep(batch: GrpoBatch, options: TrainStepOptions): Promise<TrainStepResult>;
   exportState(): Promise<TrainingState>;
-  /** Replaces the adapter and optimiser with a state exportState gave (same base model and LoRA shape). */
+  /** Replaces the trained weights (adapter or all) and optimiser with a state exportState gave (same base model and shapes). */
   importState(state: TrainingState): Promise<void>;
 }

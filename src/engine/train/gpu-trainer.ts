@@ -16,21 +16,35 @@
  *    TrainedWeights' buffers across micro-batches.
  * referenceLogprobs is the forward with the adapter left out, keeping nothing. Full fine-tuning has
  * no KL reference: it would need a frozen copy of every weight, which this trainer does not keep, so
- * it refuses referenceLogprobs (grpoStep calls it only when beta > 0).
+ * it refuses referenceLogprobs (grpoStep calls it only when beta > 0). Its training state (exportState)
+ * is every weight as a safetensors file under the model's own tensor names, beside AdamW's moments.
  * Calls must not overlap each other or the model's own passes (grpoStep and the RL loop await each).
  */
 import { BatonError } from '../../core/errors/index.ts';
-import type { DifferentiablePolicy, GradientStep, OptimizerOptions, ScoredSequence, SequenceScores, TrainingState } from '../../core/rl/index.ts';
+import type { DifferentiablePolicy, GradientStep, OptimizerOptions, ScoredSequence, SequenceScores, TrainingState, WeightsTrainingState } from '../../core/rl/index.ts';
 import type { EngineDevice } from '../device/index.ts';
 import { embeddingBackward, ropeTable, tokensById } from '../kernels/index.ts';
-import { filesFromMemory, readPeftAdapter, ropeInvFreq, writePeftAdapter, type LoraAdapter, type LoraWeights } from '../model/index.ts';
+import {
+  elementCount,
+  expectedShapes,
+  filesFromMemory,
+  openTensorSource,
+  readPeftAdapter,
+  ropeInvFreq,
+  SINGLE_FILE,
+  writePeftAdapter,
+  writeSafetensors,
+  type LoraAdapter,
+  type LoraWeights,
+  type TensorToWrite,
+} from '../model/index.ts';
 import { AdamW } from '../optim/index.ts';
-import { encodeEmbedding, Scratch, type GpuLora, type GpuModel } from '../runtime/index.ts';
+import { encodeEmbedding, Scratch, type GpuLora, type GpuModel, type GpuTensor } from '../runtime/index.ts';
 import { encodeHeadBackward, encodeHeadForward, headRowsPerChunk } from './head.ts';
 import { encodeLayerBackward, layerGradients } from './layer-backward.ts';
 import { encodeLayerForward, layerActivations } from './layer-forward.ts';
 import { checkTrainingMemory } from './memory.ts';
-import { TrainedWeights } from './trained-weights.ts';
+import { modelTensors, TrainedWeights } from './trained-weights.ts';
 import type { TrainingPass } from './training-pass.ts';
 
 export interface GpuTrainerOptions {
@@ -197,14 +211,20 @@ export class GpuTrainer implements DifferentiablePolicy {
     return out;
   }
 
-  /** The adapter as trained so far (read back from the GPU) and AdamW's state. LoRA only. */
+  /**
+   * What resumes this training: AdamW's state beside the adapter as trained so far (LoRA) or every
+   * weight (full fine-tuning), read back from the GPU.
+   */
   async exportState(): Promise<TrainingState> {
+    const optimizer = await this.#adamw.exportState();
+    if (!this.#lora) return { weights: await this.weightsFile(), optimizer };
     const files = writePeftAdapter(await this.adapter());
-    return { adapterConfig: new TextDecoder().decode(files['adapter_config.json']), adapter: files['adapter_model.safetensors'], optimizer: await this.#adamw.exportState() };
+    return { adapterConfig: new TextDecoder().decode(files['adapter_config.json']), adapter: files['adapter_model.safetensors'], optimizer };
   }
 
-  /** Continues from exportState's output: the adapter into the model's buffers, AdamW's moments and step. */
+  /** Continues from exportState's output: the adapter or the weights into the model's buffers, AdamW's moments and step. */
   async importState(state: TrainingState): Promise<void> {
+    if ('weights' in state) return this.#importWeights(state);
     const lora = this.#loraOnGpu('importState');
     const files = filesFromMemory('training state', { 'adapter_config.json': new TextEncoder().encode(state.adapterConfig), 'adapter_model.safetensors': state.adapter });
     const adapter = await readPeftAdapter(files, this.#model.config);
@@ -220,6 +240,34 @@ export class GpuTrainer implements DifferentiablePolicy {
       this.#device.write(m.A.chunks[0].buffer, w.A);
       this.#device.write(m.B.chunks[0].buffer, w.B);
     }
+  }
+
+  /** Every weight as trained so far (full fine-tuning): model.safetensors bytes, F32, the model's Hugging Face names and shapes. */
+  async weightsFile(): Promise<Uint8Array<ArrayBuffer>> {
+    this.#fullOnly('weightsFile');
+    const shapes = expectedShapes(this.#model.config);
+    const tensors: TensorToWrite[] = [];
+    for (const w of modelTensors(this.#model.weights)) {
+      const data = new Float32Array(w.rows * w.cols);
+      for (const c of w.chunks) data.set(await this.#device.readF32(c.buffer, 0, c.rows * w.cols), c.rowStart * w.cols);
+      tensors.push({ name: w.name, dtype: 'F32', shape: shapes.get(w.name) ?? [w.rows, w.cols], data });
+    }
+    return writeSafetensors(tensors);
+  }
+
+  async #importWeights(state: WeightsTrainingState): Promise<void> {
+    this.#fullOnly('importState of every weight');
+    const source = await openTensorSource(filesFromMemory('training state', { [SINGLE_FILE]: state.weights }));
+    const values = new Map<GpuTensor, Float32Array>();
+    for (const w of modelTensors(this.#model.weights)) {
+      const info = source.tensors.get(w.name);
+      if (!info || elementCount(info.shape) !== w.rows * w.cols) {
+        throw new BatonError({ code: 'data/invalid', message: `The training state's weights lack ${w.name} or hold it in another shape; resume with the model this trainer was made with.`, data: { tensor: w.name } });
+      }
+      values.set(w, await source.read(w.name));
+    }
+    this.#adamw.importState(state.optimizer);
+    for (const [w, data] of values) for (const c of w.chunks) this.#device.write(c.buffer, data.subarray(c.rowStart * w.cols, (c.rowStart + c.rows) * w.cols));
   }
 
   /** The trained adapter read back from the GPU buffers the model samples with. */
@@ -246,6 +294,10 @@ export class GpuTrainer implements DifferentiablePolicy {
     if (this.#lora && this.#model.lora !== this.#gpuLora) {
       throw new BatonError({ code: 'run/config', message: "The model's LoRA adapter was replaced (setLora) after this trainer was made; make a new trainer for the new adapter." });
     }
+  }
+
+  #fullOnly(what: string): void {
+    if (this.#lora) throw new BatonError({ code: 'run/config', message: `${what} holds every weight of a full fine-tuning run; this trainer trains a LoRA adapter.` });
   }
 
   #loraOnGpu(what: string): GpuLora {

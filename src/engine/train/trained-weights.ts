@@ -10,6 +10,11 @@ import type { TrainedParameter } from '../optim/index.ts';
 import type { GpuLora, GpuTensor, ModelWeights } from '../runtime/index.ts';
 import type { LoraGradients } from './linear-backward.ts';
 
+/** Each tensor of the model once (a tied head is the embedding). */
+export function modelTensors(weights: ModelWeights): GpuTensor[] {
+  return [...new Set([weights.embed, weights.norm, weights.lmHead, ...weights.layers.flatMap((l) => Object.values(l).filter((w): w is GpuTensor => w !== undefined))])];
+}
+
 export class TrainedWeights {
   readonly parameters: TrainedParameter[] = [];
   readonly #device: EngineDevice;
@@ -43,9 +48,8 @@ export class TrainedWeights {
       });
     }
     const t = new TrainedWeights(device);
-    const tensors = new Set([weights.embed, weights.norm, weights.lmHead, ...weights.layers.flatMap((l) => Object.values(l).filter((w): w is GpuTensor => w !== undefined))]);
     t.#build(() => {
-      for (const w of tensors) {
+      for (const w of modelTensors(weights)) {
         t.#weights.set(
           w,
           w.chunks.map((_, i) => t.#parameter(w.chunks.length > 1 ? `${w.name}#${i}` : w.name, w, i)),

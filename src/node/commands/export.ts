@@ -28,6 +28,7 @@ const DEFAULT_REWARD_URL = 'http://127.0.0.1:8400/v1/reward';
 const PYTHON = new URL('../export/python/', import.meta.url);
 
 const USAGE = `usage: baton export trl|verl --tasks T --pool P --out DIR [options]
+       baton export train-bundle --config FILE --out DIR [--with-model]   (baton export train-bundle --help)
 
 Writes what TRL (GRPOTrainer) or verl needs to train the Conductor on a GPU cluster, rewarded by
 baton serve-reward: the tasks as train.parquet and train.jsonl (Baton's Conductor prompt for each
@@ -57,6 +58,7 @@ function checkTasks(tasks: Task[], source: string): void {
 const jsonl = (rows: object[]) => rows.map((r) => `${JSON.stringify(r)}\n`).join('');
 
 export async function exportCommand(argv: string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'train-bundle') return (await import('./export-train-bundle.ts')).exportTrainBundleCommand(argv.slice(1), io);
   const { values, positionals } = parseFlags(
     argv,
     {
@@ -78,7 +80,7 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
     return 0;
   }
   const engine = positionals[0] as Engine;
-  if (positionals.length !== 1 || !ENGINES.includes(engine)) throw new CliError(`say which engine: baton export trl|verl (got ${positionals.join(' ') || 'none'})`, 2);
+  if (positionals.length !== 1 || !ENGINES.includes(engine)) throw new CliError(`say what to export: baton export trl|verl|train-bundle (got ${positionals.join(' ') || 'none'})`, 2);
   for (const flag of ['tasks', 'pool'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton export --help)`, 2);
   if (values.lora && values.full) throw new CliError('--lora and --full exclude each other', 2);
   const mode = values.full ? 'full' : 'lora';

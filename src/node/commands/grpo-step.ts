@@ -7,7 +7,7 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { grpoStep, parseGrpoBatch, type GrpoLossType } from '../../core/rl/index.ts';
+import { grpoStep, loraState, parseGrpoBatch, type GrpoLossType } from '../../core/rl/index.ts';
 import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, readPeftAdapter, writeSafetensors } from '../../engine/model/index.ts';
 import { GpuTrainer, GradientCapture } from '../../engine/train/index.ts';
@@ -97,7 +97,7 @@ export async function grpoStepCommand(argv: string[], io: CliIo): Promise<number
     const policy = new GradientCapture(await GpuTrainer.create(loaded.model, { wrt: 'lora', lora: adapter, optimizer }));
     const sequences = batch.groups.reduce((n, g) => n + g.completions.length, 0);
     const result = await grpoStep(policy, batch, { grpo, scaleRewards: 'group', temperature, microBatchSize: sequences });
-    const state = await policy.trainer.exportState();
+    const state = loraState(await policy.trainer.exportState());
     const r = adapter.config.r;
     const grads = [...policy.captured].map(([name, data]) => {
       const [, path, part] = /^(.*)\.lora_([AB])$/.exec(name)!;

@@ -1,9 +1,10 @@
 /**
- * `baton train`: GRPO on a LoRA adapter of a Conductor with Baton's engine on Dawn (core/rl's runGrpo
- * over EnginePolicy and GpuTrainer): Q questions x G sampled workflows a step, run on a worker pool,
- * rewarded, one update. Writes OUT/config.json (the run's settings), OUT/metrics.jsonl (one line a
- * step), OUT/episodes.jsonl (every rollout), OUT/checkpoints/ (checkpoint-dir.ts) and, at the end,
- * OUT/adapter/ in PEFT layout. Ctrl-C checkpoints the last finished step and stops; `--resume OUT`
+ * `baton train`: GRPO on a LoRA adapter of a Conductor, or on every weight (--full), with Baton's engine
+ * on Dawn (core/rl's runGrpo over EnginePolicy and GpuTrainer): Q questions x G sampled workflows a
+ * step, run on a worker pool, rewarded, one update. Writes OUT/config.json (the run's settings),
+ * OUT/metrics.jsonl (one line a step), OUT/episodes.jsonl (every rollout), OUT/checkpoints/
+ * (checkpoint-dir.ts) and, at the end, OUT/adapter/ in PEFT layout or, with --full, OUT/model/ (a
+ * whole model directory, model-dir.ts). Ctrl-C checkpoints the last finished step and stops; `--resume OUT`
  * continues from the newest checkpoint as if never stopped (settings from OUT/config.json; --steps
  * may extend the run).
  */
@@ -15,11 +16,14 @@ import { PAPER_REWARD } from '../../core/reward/index.ts';
 import {
   askPrompt,
   compactPrompt,
+  isWeightsState,
   runGrpo,
   trainablePolicy,
+  type GrpoCheckpoint,
   type GrpoConfig,
   type GrpoLossType,
   type GrpoStepMetrics,
+  type OfflineStepMetrics,
   type RewardScaling,
 } from '../../core/rl/index.ts';
 import type { Task } from '../../core/task.ts';
@@ -33,9 +37,11 @@ import { checkpointDir, readLatestCheckpoint } from '../checkpoint-dir.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { parseTargets } from '../lora-targets.ts';
+import { writeModelDir } from '../model-dir.ts';
 import { outputDir } from '../out-dir.ts';
 import { readPoolFlag } from '../pool-file.ts';
 import { stepOfEpisode, truncateLog } from '../run-log.ts';
+import { longestGroupSequence, readEpisodeGroups, trainFromEpisodes } from '../train-from-episodes.ts';
 import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-file.ts';
 import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { openNodeModel } from '../webgpu.ts';
@@ -44,15 +50,17 @@ import { buildPool } from './run.ts';
 const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
 const SCALINGS: readonly RewardScaling[] = ['group', 'batch', 'none'];
 
-const USAGE = `usage: baton train --model DIR --pool FILE|demo|experts --tasks FILE|experts --out DIR [options]
+const USAGE = `usage: baton train --model DIR --pool FILE|demo|experts --tasks FILE|experts --out DIR [--full] [options]
        baton train --config FILE [flags that override it]
+       baton train --model DIR --from-episodes FILE --out DIR [options]
        baton train --resume DIR [--steps N]
 
 GRPO on a LoRA adapter of the Conductor: each step samples --group workflows for each of --questions
 questions, runs them on the pool, rewards them (0 malformed, 0.5 wrong, 1 right, minus --cost-weight x
 dollars) and takes one AdamW step. A progress line per step goes to stderr; OUT/metrics.jsonl gets one
 JSON line a step, OUT/episodes.jsonl every rollout, OUT/checkpoints/ a checkpoint every
---checkpoint-every steps (and at the end, and on Ctrl-C), OUT/adapter/ the final adapter (PEFT layout).
+--checkpoint-every steps (and at the end, and on Ctrl-C), OUT/adapter/ the final adapter (PEFT layout), or
+with --full OUT/model/ the whole trained model (config, F32 model.safetensors, tokenizer files).
 
 options:
 ${ENGINE_FLAGS_HELP}
@@ -60,13 +68,18 @@ ${ENGINE_FLAGS_HELP}
   --r R                  new adapter's rank (default 8)
   --alpha A              new adapter's alpha (default 2 x r)
   --targets LIST         new adapter's modules: q_proj,...,down_proj or all (default q_proj,v_proj)
+  --full                 train every weight instead of an adapter (f32 master weights: --weights f32, the
+                         default then; beta 0, as there is no frozen reference); refused where it does not fit
   --pool P               a pool file, demo (four simulated workers) or experts (issue 11's experts pool)
   --tasks T              a JSONL of {question, answer, kind, choices?} (kind code: answer is the tests' JSON, as
                          baton grade --kind code takes it; answers run in a Python sandbox), experts (MMLU and GSM8K from data/) or
                          experts-short (generated sums and "which is largest" questions: short prompts, fast
                          training); the built-in sets are split train/held-out by --seed
   --held-out FILE        held-out tasks (JSONL, as --tasks); experts brings its own
-  --steps N              optimiser steps (default 20)
+  --from-episodes FILE   offline GRPO on stored groups instead of sampling: an episodes JSONL (the Episodes page's
+                         export, or a run's episodes.jsonl); episodes sharing a group id form a group, their stored
+                         rewards its advantages; --questions groups a step, in file order; no pool or tasks needed
+  --steps N              optimiser steps (default 20; with --from-episodes one pass over the groups)
   --questions Q          questions per step (default 4)
   --group G              workflows sampled per question (default 8)
   --pool-size K          randomised pools: each training question sees K of the workers, shuffled (default: all, in order)
@@ -102,6 +115,10 @@ interface TrainSettings {
   modelDir: string;
   loraDir?: string;
   weights?: 'f32' | 'f16' | 'int4';
+  /** Every weight trains (f32), not a LoRA adapter. */
+  full?: boolean;
+  /** Offline GRPO on this episodes file's groups (train-from-episodes.ts); steps 0: one pass over them. */
+  fromEpisodes?: string;
   lora: { r: number; alpha: number; targets: string[] };
   pool: string;
   tasks: string;
@@ -137,6 +154,8 @@ const FLAGS = {
   r: { type: 'string' },
   alpha: { type: 'string' },
   targets: { type: 'string' },
+  full: { type: 'boolean' },
+  'from-episodes': { type: 'string' },
   pool: { type: 'string' },
   tasks: { type: 'string' },
   'held-out': { type: 'string' },
@@ -178,7 +197,8 @@ const atLeast = (flag: string, value: number, min: number) => {
 
 function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   const choice = parseEngineFlags(values, io.cwd);
-  for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
+  const fromEpisodes = values['from-episodes'];
+  if (fromEpisodes === undefined) for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
   const lossType = (values['loss-type'] ?? 'bnpo') as GrpoLossType;
   if (!LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
   const scaleRewards = (values['scale-rewards'] ?? 'group') as RewardScaling;
@@ -194,21 +214,25 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   const epsilon = numberFlag('epsilon', values.epsilon, 0.2)!;
   const temperature = numberFlag('temperature', values.temperature, 1)!;
   if (!(temperature > 0)) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
+  const beta = numberFlag('beta', values.beta, 0)!;
+  const full = values.full ?? false;
+  if (full) checkFull(choice, beta);
   return {
     modelDir: choice.modelDir,
     ...(choice.loraDir ? { loraDir: choice.loraDir } : {}),
-    ...(choice.weights ? { weights: choice.weights } : {}),
+    ...(full ? { weights: 'f32' as const, full } : choice.weights ? { weights: choice.weights } : {}),
     lora: { r, alpha: numberFlag('alpha', values.alpha, 2 * r)!, targets: parseTargets(values.targets) },
-    pool: path(values.pool!),
-    tasks: path(values.tasks!),
+    pool: path(values.pool ?? ''),
+    tasks: path(values.tasks ?? ''),
+    ...(fromEpisodes === undefined ? {} : { fromEpisodes: resolve(io.cwd, fromEpisodes) }),
     ...(values['held-out'] ? { heldOut: resolve(io.cwd, values['held-out']) } : {}),
-    steps: atLeast('steps', intFlag('steps', values.steps, 20)!, 1),
+    steps: fromEpisodes !== undefined && values.steps === undefined ? 0 : atLeast('steps', intFlag('steps', values.steps, 20)!, 1),
     questions: atLeast('questions', intFlag('questions', values.questions, 4)!, 1),
     group,
     ...(values['pool-size'] === undefined ? {} : { poolSize: atLeast('pool-size', intFlag('pool-size', values['pool-size'])!, 1) }),
     mu: atLeast('mu', intFlag('mu', values.mu, 1)!, 1),
     lr: numberFlag('lr', values.lr, 1e-4)!,
-    beta: numberFlag('beta', values.beta, 0)!,
+    beta,
     epsilon,
     epsilonHigh: numberFlag('epsilon-high', values['epsilon-high'], epsilon)!,
     lossType,
@@ -227,6 +251,15 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     microBatch: atLeast('micro-batch', intFlag('micro-batch', values['micro-batch'], group)!, 1),
     seed: intFlag('seed', values.seed, 0)!,
   };
+}
+
+/** Full fine-tuning updates f32 master weights in place and keeps no frozen copy for a KL reference. */
+function checkFull(choice: ReturnType<typeof parseEngineFlags>, beta: number): void {
+  if (choice.loraDir) throw new CliError('--full trains every weight of --model; --lora starts a LoRA run: give one or the other', 2);
+  if (choice.weights && choice.weights !== 'f32') {
+    throw new CliError(`--full trains f32 master weights, but --weights is ${choice.weights}: leave --weights out (f32 then) or train a LoRA adapter over the ${choice.weights} base`, 2);
+  }
+  if (beta > 0) throw new CliError(`--full has no KL reference (it would need a frozen copy of every weight): --beta must be 0, got ${beta}`, 2);
 }
 
 async function taskSets(s: TrainSettings, io: CliIo): Promise<{ train: Task[]; heldOut: Task[] }> {
@@ -298,9 +331,10 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     out = await outputDir(io, values.out, [settings.modelDir]);
     await writeFile(join(out, 'config.json'), `${JSON.stringify(settings, null, 2)}\n`);
   }
-  const resume = values.resume ? await readLatestCheckpoint(join(out, 'checkpoints')) : undefined;
-  const pool = await buildPool(await readPoolFlag(io, settings.pool), io.env, undefined, settings.seed);
-  const { train, heldOut } = await taskSets(settings, io);
+  const resume = values.resume ? await readLatestCheckpoint<unknown>(join(out, 'checkpoints')) : undefined;
+  const offline = settings.fromEpisodes !== undefined;
+  const pool = offline ? [] : await buildPool(await readPoolFlag(io, settings.pool), io.env, undefined, settings.seed);
+  const { train, heldOut } = offline ? { train: [], heldOut: [] } : await taskSets(settings, io);
 
   // Code tasks are graded by running the answers in Pyodide worker threads.
   const codeRunner = [...train, ...heldOut].some((t) => t.kind === 'code') ? createNodeCodeRunner() : undefined;
@@ -311,87 +345,110 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     const { model, tokenizer } = loaded;
     const config = model.config;
-    const lora = settings.loraDir
-      ? await readPeftAdapter(filesFromDir(settings.loraDir), config)
-      : initLoraAdapter(config, { r: settings.lora.r, alpha: settings.lora.alpha, targetModules: settings.lora.targets, dropout: 0, baseModel: settings.modelDir }, seededRandom(settings.seed));
+    const lora = settings.full
+      ? undefined
+      : settings.loraDir
+        ? await readPeftAdapter(filesFromDir(settings.loraDir), config)
+        : initLoraAdapter(config, { r: settings.lora.r, alpha: settings.lora.alpha, targetModules: settings.lora.targets, dropout: 0, baseModel: settings.modelDir }, seededRandom(settings.seed));
     const sampler = new EnginePolicy(model, tokenizer!);
     const prompt = settings.prompt === 'compact' ? compactPrompt : askPrompt;
     const format = { maxSteps: settings.maxSteps, access: 'binary' as const };
-    // Memory preflight: the longest sequence any question can produce, checked before step 1.
+    const stored = offline ? await readEpisodeGroups(io, settings.fromEpisodes!, sampler, tokenizer!) : undefined;
+    // Memory preflight: the longest sequence any question (or stored group) can produce, checked before step 1.
     const specs = pool.map((w) => w.spec);
-    const longestPrompt = Math.max(...[...train, ...heldOut].map((t) => sampler.promptIds(prompt(t, specs, format), false).length + 8));
+    const longest = stored
+      ? longestGroupSequence(stored.groups)
+      : Math.max(...[...train, ...heldOut].map((t) => sampler.promptIds(prompt(t, specs, format), false).length + 8)) + settings.maxCompletionTokens;
     const trainer = await GpuTrainer.create(model, {
-      wrt: 'lora',
-      lora,
+      ...(lora ? { wrt: 'lora' as const, lora } : { wrt: 'weights' as const }),
       optimizer: { lr: settings.lr },
-      limits: { microBatchSequences: settings.microBatch, maxSequenceLength: longestPrompt + settings.maxCompletionTokens },
+      limits: { microBatchSequences: settings.microBatch, maxSequenceLength: longest },
     });
-    const grpo: GrpoConfig = {
-      steps: settings.steps,
-      questionsPerStep: settings.questions,
-      groupSize: settings.group,
-      iterations: settings.mu,
-      ...(settings.poolSize === undefined ? {} : { poolSize: settings.poolSize }),
-      maxCompletionTokens: settings.maxCompletionTokens,
-      temperature: settings.temperature,
-      train: {
-        grpo: { beta: settings.beta, epsilonLow: settings.epsilon, epsilonHigh: settings.epsilonHigh, lossType: settings.lossType, maxCompletionLength: settings.maxCompletionTokens },
-        scaleRewards: settings.scaleRewards,
-        microBatchSize: settings.microBatch,
-      },
-      seed: settings.seed,
-      maxSteps: settings.maxSteps,
-      prompt,
-      rewardScheme: { ...PAPER_REWARD, costWeight: settings.costWeight },
-      evalEvery: settings.evalEvery,
-      ...(settings.budgetUsd === undefined ? {} : { budgetUsd: settings.budgetUsd }),
-      checkpointEvery: settings.checkpointEvery,
-      conductorModel: settings.modelDir,
+    const update = {
+      grpo: { beta: settings.beta, epsilonLow: settings.epsilon, epsilonHigh: settings.epsilonHigh, lossType: settings.lossType, maxCompletionLength: settings.maxCompletionTokens },
+      scaleRewards: settings.scaleRewards,
+      microBatchSize: settings.microBatch,
     };
-    const metricsFile = join(out, 'metrics.jsonl');
-    const episodesFile = join(out, 'episodes.jsonl');
-    // The logs restart from the checkpoint: steps after it are run again, identically.
-    await writeFile(metricsFile, (resume?.metrics ?? []).map((m) => `${JSON.stringify(m)}\n`).join(''));
-    if (resume) await truncateLog(episodesFile, resume.step, (e) => stepOfEpisode(e as Episode));
     await mkdir(join(out, 'checkpoints'), { recursive: true });
-    const started = performance.now();
-    const firstStep = resume?.step ?? 0;
-    const lines: Promise<void>[] = [];
-    const result = await runGrpo(grpo, {
-      policy: trainablePolicy(sampler, trainer),
-      pool,
-      tasks: train,
-      heldOut,
-      ...(settings.constrain
-        ? {
-            constraint: (workers: number) =>
-              workflowConstraintFor(tokenizer!, config.vocabSize, {
-                ...format,
-                workers,
-                allowReasoning: false,
-                recursion: false,
-                ...(settings.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: settings.maxSubtaskChars }),
-                ...(settings.fixedSubtasks ? { fixedSubtasks: FIXED_SUBTASKS } : {}),
-              }),
-          }
-        : {}),
-      ...(resume ? { resume } : {}),
-      ...(codeRunner ? { codeRunner } : {}),
-      checkpoints: checkpointDir(join(out, 'checkpoints')),
-      signal: controller.signal,
-      onEpisodes: (episodes) => void lines.push(appendFile(episodesFile, episodes.map((e) => `${episodeToLine(e)}\n`).join(''))),
-      onStep: (m) => {
-        lines.push(appendFile(metricsFile, `${JSON.stringify(m)}\n`));
-        io.stderr(progressLine(m, settings, (performance.now() - started) / (m.step - firstStep)));
-      },
-    });
-    await Promise.all(lines);
+    const trainOnPool = async () => {
+      const grpo: GrpoConfig = {
+        steps: settings.steps,
+        questionsPerStep: settings.questions,
+        groupSize: settings.group,
+        iterations: settings.mu,
+        ...(settings.poolSize === undefined ? {} : { poolSize: settings.poolSize }),
+        maxCompletionTokens: settings.maxCompletionTokens,
+        temperature: settings.temperature,
+        train: update,
+        seed: settings.seed,
+        maxSteps: settings.maxSteps,
+        prompt,
+        rewardScheme: { ...PAPER_REWARD, costWeight: settings.costWeight },
+        evalEvery: settings.evalEvery,
+        ...(settings.budgetUsd === undefined ? {} : { budgetUsd: settings.budgetUsd }),
+        checkpointEvery: settings.checkpointEvery,
+        conductorModel: settings.modelDir,
+      };
+      const metricsFile = join(out, 'metrics.jsonl');
+      const episodesFile = join(out, 'episodes.jsonl');
+      // The logs restart from the checkpoint: steps after it are run again, identically.
+      await writeFile(metricsFile, (resume?.metrics ?? []).map((m) => `${JSON.stringify(m)}\n`).join(''));
+      if (resume) await truncateLog(episodesFile, resume.step, (e) => stepOfEpisode(e as Episode));
+      const started = performance.now();
+      const firstStep = resume?.step ?? 0;
+      const lines: Promise<void>[] = [];
+      const online = await runGrpo(grpo, {
+        policy: trainablePolicy(sampler, trainer),
+        pool,
+        tasks: train,
+        heldOut,
+        ...(settings.constrain
+          ? {
+              constraint: (workers: number) =>
+                workflowConstraintFor(tokenizer!, config.vocabSize, {
+                  ...format,
+                  workers,
+                  allowReasoning: false,
+                  recursion: false,
+                  ...(settings.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: settings.maxSubtaskChars }),
+                  ...(settings.fixedSubtasks ? { fixedSubtasks: FIXED_SUBTASKS } : {}),
+                }),
+            }
+          : {}),
+        ...(resume ? { resume: resume as GrpoCheckpoint } : {}),
+        ...(codeRunner ? { codeRunner } : {}),
+        checkpoints: checkpointDir(join(out, 'checkpoints')),
+        signal: controller.signal,
+        onEpisodes: (episodes) => void lines.push(appendFile(episodesFile, episodes.map((e) => `${episodeToLine(e)}\n`).join(''))),
+        onStep: (m) => {
+          lines.push(appendFile(metricsFile, `${JSON.stringify(m)}\n`));
+          io.stderr(progressLine(m, settings, (performance.now() - started) / (m.step - firstStep)));
+        },
+      });
+      await Promise.all(lines);
+      return online;
+    };
+    const result = stored
+      ? {
+          overBudget: false,
+          ...(await trainFromEpisodes(
+            { ...settings, steps: settings.steps || Math.ceil(stored.groups.length / settings.questions), train: { ...update, temperature: settings.temperature } },
+            stored,
+            trainablePolicy(sampler, trainer),
+            { out, io, signal: controller.signal, ...(resume ? { resume: resume as GrpoCheckpoint<OfflineStepMetrics> } : {}) },
+          )),
+        }
+      : await trainOnPool();
     const state = await trainer.exportState();
     trainer.destroy();
     if (!result.stopped) {
-      await mkdir(join(out, 'adapter'), { recursive: true });
-      await writeFile(join(out, 'adapter', ADAPTER_CONFIG), state.adapterConfig);
-      await writeFile(join(out, 'adapter', ADAPTER_WEIGHTS), state.adapter);
+      if (isWeightsState(state)) {
+        await writeModelDir(join(out, 'model'), settings.modelDir, state.weights);
+      } else {
+        await mkdir(join(out, 'adapter'), { recursive: true });
+        await writeFile(join(out, 'adapter', ADAPTER_CONFIG), state.adapterConfig);
+        await writeFile(join(out, 'adapter', ADAPTER_WEIGHTS), state.adapter);
+      }
     }
     if (result.overBudget) io.stderr(`stopped after step ${result.step}: the --budget of $${settings.budgetUsd} is spent\n`);
     const last = result.metrics.at(-1);

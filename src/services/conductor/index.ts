@@ -24,3 +24,4 @@ export { readTrainedAdapter, saveTrainedAdapter, trainedAdapterFiles, type Train
 export { openKeyedDb } from './keyed-db.ts';
 export { buildWorker } from './run-ask.ts';
 export type { WebllmModelChoice, WebllmRuntime } from './webllm/index.ts';
+export { demoModelUrl } from './engine-files.ts';

@@ -16,10 +16,11 @@ import { type Episode, type EpisodeStore, episodeStore } from '../../core/episod
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import { PAPER_REWARD } from '../../core/reward/index.ts';
-import { compactPrompt, runGrpo, type GrpoCheckpoint, type GrpoConfig, type GrpoStepMetrics } from '../../core/rl/index.ts';
+import { compactPrompt, loraState, runGrpo, type GrpoCheckpoint, type GrpoConfig, type GrpoStepMetrics } from '../../core/rl/index.ts';
 import { saveTrainedAdapter, type EngineModelChoice, type TrainedAdapter } from '../conductor/index.ts';
 import { engineTraining, modelChoiceOf, type PrepareTraining, type TrainingEstimate } from './engine-training.ts';
 import { checkTrainingConfig, type TrainingConfig } from './training-config.ts';
+import { trainBundleZip } from './train-bundle-export.ts';
 import { TrainingDb, type StoredRun } from './training-db.ts';
 
 export type TrainerStatus = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'stopped' | 'done' | 'failed';
@@ -192,10 +193,16 @@ export class TrainerService {
     return this.#deps.estimate(checkTrainingConfig(withPool(config)));
   }
 
+  /** The run as set, packed for a GPU server (a zip of baton.mjs, its config, tasks, pool and README; train-bundle-export.ts). */
+  async exportTrainBundle(config: TrainingConfig): Promise<Uint8Array> {
+    return trainBundleZip(checkTrainingConfig(withPool(config)));
+  }
+
   /** The newest checkpoint's adapter, PEFT files. */
   async exportAdapter(): Promise<{ adapterConfig: string; adapter: Uint8Array; step: number }> {
     const checkpoint = await this.#latest();
-    return { adapterConfig: checkpoint.state.adapterConfig, adapter: checkpoint.state.adapter, step: checkpoint.step };
+    const { adapterConfig, adapter } = loraState(checkpoint.state);
+    return { adapterConfig, adapter, step: checkpoint.step };
   }
 
   /** Keeps the newest checkpoint's adapter for the Ask path and returns the engine model choice that loads it. */
@@ -204,7 +211,8 @@ export class TrainerService {
     const config = this.#progress.config!;
     // A new name per use: the Conductor worker reloads an adapter only when the choice names another.
     const name = `train-${this.#progress.runId!.slice(0, 8)}-step-${checkpoint.step}-${Date.now().toString(36)}`;
-    await this.#deps.saveAdapter({ name, adapterConfig: checkpoint.state.adapterConfig, adapter: checkpoint.state.adapter, savedAt: new Date().toISOString() });
+    const { adapterConfig, adapter } = loraState(checkpoint.state);
+    await this.#deps.saveAdapter({ name, adapterConfig, adapter, savedAt: new Date().toISOString() });
     // The prompt and the lists-only format it was trained with.
     return { ...modelChoiceOf(config), adapter: { from: 'trained', name }, reasoning: false, prompt: 'compact' };
   }

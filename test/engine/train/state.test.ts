@@ -2,7 +2,8 @@
 // fresh trainer continues bit for bit as the uninterrupted run; full fine-tuning refuses what it cannot do.
 import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../src/core/errors/index.ts';
-import { grpoStep, type TrainStepOptions } from '../../../src/core/rl/index.ts';
+import { grpoStep, isWeightsState, type TrainingState, type TrainStepOptions, type WeightsTrainingState } from '../../../src/core/rl/index.ts';
+import { expectedShapes, filesFromMemory, openTensorSource } from '../../../src/engine/model/index.ts';
 import { GpuTrainer } from '../../../src/engine/train/index.ts';
 import { useTestDevice } from '../../support/webgpu.ts';
 import { adapterPair, BATCH, SEQUENCES, tinyPair, withOldLogprobs } from './fixtures.ts';
@@ -14,6 +15,12 @@ const OPTIONS: TrainStepOptions = {
   microBatchSize: 2,
 };
 const OPTIMIZER = { lr: 1e-2, weightDecay: 0.1, schedule: { kind: 'cosine' as const, warmupSteps: 1, totalSteps: 5 } };
+
+/** A full fine-tuning state (the test's trainers train every weight). */
+function weightsOf(state: TrainingState): WeightsTrainingState {
+  if (!isWeightsState(state)) throw new Error('expected every weight in the state');
+  return state;
+}
 
 /** Every value of the adapter's A and B, in module order. */
 async function values(trainer: GpuTrainer): Promise<number[]> {
@@ -72,6 +79,63 @@ describe('GpuTrainer state', () => {
       uninterrupted.destroy();
     } finally {
       for (const p of [a, b, c]) await p.cleanup();
+    }
+  });
+
+  it('resumes full fine-tuning from exportState bit for bit: every weight (row chunks, tied head) and AdamW', async () => {
+    // 576-byte bindings split the 48 x 8 embedding (the tied head) into three row chunks.
+    const pairs = await Promise.all([0, 1, 2].map(() => tinyPair(device(), 'llama', 'f32', { tied: true, maxBindingBytes: 576 })));
+    const [a, b, c] = pairs;
+    const full = { ...OPTIONS, grpo: { ...OPTIONS.grpo, beta: 0 } };
+    try {
+      expect(c.gpu.weights.embed.chunks.length).toBe(3);
+      const uninterrupted = await GpuTrainer.create(a.gpu, { wrt: 'weights', optimizer: OPTIMIZER });
+      const initial = weightsOf(await uninterrupted.exportState());
+      for (let i = 0; i < 3; i++) await grpoStep(uninterrupted, batch, full);
+
+      const first = await GpuTrainer.create(b.gpu, { wrt: 'weights', optimizer: OPTIMIZER });
+      for (let i = 0; i < 2; i++) await grpoStep(first, batch, full);
+      const state = weightsOf(await first.exportState());
+      first.destroy();
+      const source = await openTensorSource(filesFromMemory('state', { 'model.safetensors': state.weights }));
+      // The model's own tensor names and shapes, the tied head once.
+      expect([...source.tensors.keys()].sort()).toEqual([...expectedShapes(c.gpu.config).keys()].sort());
+      for (const [name, shape] of expectedShapes(c.gpu.config)) expect(source.tensors.get(name)?.shape).toEqual(shape);
+
+      // A fresh model and trainer with another learning rate: the state replaces the weights and AdamW's settings.
+      const resumed = await GpuTrainer.create(c.gpu, { wrt: 'weights', optimizer: { lr: 0.5 } });
+      await resumed.importState(state);
+      const last = await grpoStep(resumed, batch, full);
+      expect(last.step).toBe(3);
+      const [x, y] = [weightsOf(await uninterrupted.exportState()), weightsOf(await resumed.exportState())];
+      expect(Buffer.from(y.weights).equals(Buffer.from(x.weights))).toBe(true);
+      expect(Buffer.from(y.optimizer).equals(Buffer.from(x.optimizer))).toBe(true);
+      expect(Buffer.from(x.weights).equals(Buffer.from(initial.weights))).toBe(false);
+      // The model samples with the resumed weights.
+      expect(await c.gpu.logprobs([3, 9, 14, 5])).toEqual(await a.gpu.logprobs([3, 9, 14, 5]));
+      // A LoRA state is no full one's.
+      await expect(resumed.importState({ adapterConfig: '{}', adapter: new Uint8Array(), optimizer: y.optimizer })).rejects.toThrow(/trains every weight/);
+      resumed.destroy();
+      uninterrupted.destroy();
+    } finally {
+      for (const p of pairs) await p.cleanup();
+    }
+  });
+
+  it('moves every weight the way the rewards say: the rewarded completion gains logprob, the unrewarded one loses it', async () => {
+    const pair = await tinyPair(device(), 'qwen2', 'f32');
+    try {
+      const trainer = await GpuTrainer.create(pair.gpu, { wrt: 'weights', optimizer: { lr: 1e-2 } });
+      const group = { promptIds: [3, 9, 14], completions: [{ ids: [5, 7, 2], reward: 1 }, { ids: [30, 21, 8], reward: 0 }] };
+      const total = async (ids: number[]) => (await pair.gpu.logprobs([...group.promptIds, ...ids])).slice(group.promptIds.length - 1).reduce((s, x) => s + x, 0);
+      const before = [await total(group.completions[0].ids), await total(group.completions[1].ids)];
+      for (let i = 0; i < 3; i++) await grpoStep(trainer, { groups: [group] }, { ...OPTIONS, grpo: { ...OPTIONS.grpo, beta: 0 } });
+      const after = [await total(group.completions[0].ids), await total(group.completions[1].ids)];
+      expect(after[0]).toBeGreaterThan(before[0] + 0.05);
+      expect(after[1]).toBeLessThan(before[1] - 0.05);
+      trainer.destroy();
+    } finally {
+      await pair.cleanup();
     }
   });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/core/random.ts';
-import { trainablePolicy, type Completion, type GrpoBatch, type TrainablePolicy, type TrainStepOptions } from '../../../src/core/rl/index.ts';
+import { loraState, trainablePolicy, type Completion, type GrpoBatch, type LoraTrainingState, type TrainablePolicy, type TrainStepOptions } from '../../../src/core/rl/index.ts';
 import { filesFromDir } from '../../../src/engine/model/files-node.ts';
 import { filesFromMemory, initLoraAdapter, openModel, readPeftAdapter, type OpenedModel } from '../../../src/engine/model/index.ts';
 import { EnginePolicy, GpuModel } from '../../../src/engine/runtime/index.ts';
@@ -59,7 +59,7 @@ describe('trainablePolicy over EnginePolicy and GpuTrainer', () => {
   }
 
   /** The logprobs a model loaded afresh with this adapter gives the completion's tokens. */
-  async function freshLogprobs(state: Awaited<ReturnType<TrainablePolicy['exportState']>>, c: Completion): Promise<number[]> {
+  async function freshLogprobs(state: LoraTrainingState, c: Completion): Promise<number[]> {
     const fresh = await GpuModel.load(device(), opened, { weights: 'f32' });
     try {
       const files = filesFromMemory('state', { 'adapter_config.json': new TextEncoder().encode(state.adapterConfig), 'adapter_model.safetensors': state.adapter });
@@ -72,11 +72,11 @@ describe('trainablePolicy over EnginePolicy and GpuTrainer', () => {
 
   it('samples the next group with the weights the step left, not the first ones', async () => {
     const first = await rollout(1);
-    const before = await policy.exportState();
+    const before = loraState(await policy.exportState());
     const result = await policy.trainStep(first.batch, OPTIONS);
     expect(result).toMatchObject({ step: 1, tokens: first.group.reduce((n, c) => n + c.tokens.length, 0) });
     expect(result.skipped).toBeUndefined();
-    const after = await policy.exportState();
+    const after = loraState(await policy.exportState());
 
     const next = await rollout(2);
     expect(next.group).toHaveLength(4);
@@ -93,10 +93,10 @@ describe('trainablePolicy over EnginePolicy and GpuTrainer', () => {
     const { batch } = await rollout(3);
     const saved = await policy.exportState();
     const a = await policy.trainStep(batch, OPTIONS);
-    const stateA = await policy.exportState();
+    const stateA = loraState(await policy.exportState());
     await policy.importState(saved);
     const b = await policy.trainStep(batch, OPTIONS);
-    const stateB = await policy.exportState();
+    const stateB = loraState(await policy.exportState());
     expect(b.loss).toBe(a.loss);
     expect(b.gradNorm).toBe(a.gradNorm);
     expect(Buffer.from(stateB.adapter).equals(Buffer.from(stateA.adapter))).toBe(true);

@@ -4,11 +4,13 @@ import { createSimulatedWorker } from '../../../../src/core/providers/simulated/
 import type { Episode } from '../../../../src/core/episodes/index.ts';
 import {
   compactPrompt,
+  loraState,
   runGrpo,
   type GrpoBatch,
   type GrpoCheckpoint,
   type GrpoConfig,
   type GrpoStepMetrics,
+  type LoraTrainingState,
   type TrainablePolicy,
   type TrainingState,
   type TrainStepOptions,
@@ -47,11 +49,11 @@ class ScriptedTrainable implements TrainablePolicy {
     const clipRatio = { lowMean: 0, highMean: 0, regionMean: 0.25, lowMin: 0, highMax: 0 };
     return { loss: 0.5 + this.updates, gradNorm: 2, clipRatio, entropy: 1.5, tokens: 12, lr: 0.01, step: this.updates, timeMs: 3 };
   }
-  async exportState(): Promise<TrainingState> {
+  async exportState(): Promise<LoraTrainingState> {
     return { adapterConfig: '{}', adapter: Uint8Array.of(this.updates), optimizer: Uint8Array.of(this.updates * 2) };
   }
   async importState(state: TrainingState): Promise<void> {
-    this.updates = state.adapter[0];
+    this.updates = loraState(state).adapter[0];
   }
 }
 
@@ -157,7 +159,7 @@ describe('runGrpo', () => {
     };
     const run = await runGrpo(CONFIG, { policy, pool, tasks, heldOut, signal: stop.signal, checkpoints: { save: async (c) => void saved.push(c) } });
     expect(run).toMatchObject({ step: 2, stopped: true });
-    expect(saved.map((c) => [c.step, c.metrics.length, c.state.adapter[0]])).toEqual([[2, 2, 2]]);
+    expect(saved.map((c) => [c.step, c.metrics.length, loraState(c.state).adapter[0]])).toEqual([[2, 2, 2]]);
     expect(saved[0].metrics[1].heldOutAccuracy).toBeUndefined();
   });
 

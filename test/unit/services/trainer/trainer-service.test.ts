@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { IdbEpisodeStore } from '../../../../src/core/episodes/index.ts';
 import { createSimulatedWorker, EXPERTS_POOL } from '../../../../src/core/providers/simulated/index.ts';
 import { hashString } from '../../../../src/core/random.ts';
-import type { GrpoBatch, TrainablePolicy, TrainingState, TrainStepResult } from '../../../../src/core/rl/index.ts';
+import { loraState, type GrpoBatch, type TrainablePolicy, type TrainingState, type TrainStepResult } from '../../../../src/core/rl/index.ts';
 import type { Task } from '../../../../src/core/task.ts';
 import type { TrainedAdapter } from '../../../../src/services/conductor/index.ts';
 import {
@@ -36,7 +36,7 @@ class CountingTrainable implements TrainablePolicy {
     return { adapterConfig: `{"updates":${this.updates}}`, adapter: Uint8Array.of(this.updates), optimizer: Uint8Array.of(0) };
   }
   async importState(state: TrainingState): Promise<void> {
-    this.updates = state.adapter[0];
+    this.updates = loraState(state).adapter[0];
   }
 }
 

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import type { GrpoCheckpoint } from '../../../../src/core/rl/index.ts';
+import { loraState, type GrpoCheckpoint } from '../../../../src/core/rl/index.ts';
 import { DEFAULT_TRAINING, TrainingDb, type StoredRun } from '../../../../src/services/trainer/index.ts';
 import { EXPERTS_POOL } from '../../../../src/core/providers/simulated/index.ts';
 
@@ -34,8 +34,8 @@ describe('TrainingDb', () => {
     expect(await again.run()).toEqual(run('a'));
     const latest = await again.latestCheckpoint('a');
     expect(latest?.step).toBe(2);
-    expect(latest?.state.adapterConfig).toBe('{"r":2}');
-    expect([...latest!.state.adapter]).toEqual([2, 1, 2]);
+    expect(loraState(latest!.state).adapterConfig).toBe('{"r":2}');
+    expect([...loraState(latest!.state).adapter]).toEqual([2, 1, 2]);
     expect([...latest!.state.optimizer]).toEqual([9, 2]);
     again.close();
   });

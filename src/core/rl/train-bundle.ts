@@ -1,0 +1,81 @@
+/**
+ * A training run packed for a GPU server: one folder holding the bundled `baton` CLI (baton.mjs, which
+ * needs only Node and the `webgpu` package), the run's settings as a `baton train --config` file, the
+ * task set (and held-out set) as JSONL, the pool without keys, the model when it is small enough to
+ * travel, and a README with the one command. `baton export train-bundle` writes it to a directory, the
+ * Train page's "Export for a GPU server" as a zip; both build it here.
+ * Test: test/unit/core/rl/train-bundle.test.ts; run for real in test/engine/node/commands/export-train-bundle.test.ts.
+ */
+import { BatonError } from '../errors/index.ts';
+import { defaultKeyName, type WorkerSpec } from '../providers/index.ts';
+import type { Task } from '../task.ts';
+
+export const BUNDLE_SCRIPT = 'baton.mjs';
+
+export interface TrainBundleInput {
+  /** The bundled CLI. */
+  script: Uint8Array;
+  /** The `webgpu` package version the CLI was built against. */
+  webgpuVersion: string;
+  /** `baton train` settings named as its flags; the builder sets model, pool, tasks and held-out to the bundle's files. */
+  settings: Record<string, string | number | boolean>;
+  tasks: readonly Task[];
+  heldOut: readonly Task[];
+  pool: readonly WorkerSpec[];
+  /** The model directory's files, to ship in model/; or where the server should get it (a Hub repo id, a URL) when absent. */
+  model: { files: Record<string, Uint8Array> } | { source: string };
+}
+
+const encoder = new TextEncoder();
+const taskLine = (t: Task) => `${JSON.stringify({ question: t.question, answer: t.answer ?? '', kind: t.kind, ...(t.choices ? { choices: t.choices } : {}), ...(t.dataset ? { dataset: t.dataset } : {}), ...(t.itemId ? { itemId: t.itemId } : {}) })}\n`;
+
+/** A worker spec as a pool file holds it: keys never travel. */
+function withoutKey(spec: WorkerSpec): WorkerSpec {
+  const { key: _, ...rest } = spec as WorkerSpec & { key?: unknown };
+  return rest;
+}
+
+function readme(input: TrainBundleInput, keyNames: string[], run: string): string {
+  const model =
+    'files' in input.model
+      ? 'The model is in `model/`.'
+      : `Put the model directory (config.json, safetensors weights, tokenizer.json, tokenizer_config.json) in \`model/\` first: it is ${input.model.source}.`;
+  const keys = keyNames.length === 0 ? 'The pool needs no keys.' : `The pool reads its keys from the environment: ${keyNames.map((k) => `\`${k}\``).join(', ')}.`;
+  return `# A Baton training run for a GPU server
+
+\`baton.mjs\` is Baton's command-line tool in one file; it needs Node 20 or later and the \`webgpu\` package (Dawn).
+${model} ${keys}
+
+\`\`\`sh
+${run}
+\`\`\`
+
+It trains as \`baton train\` does: a progress line per step, \`run/metrics.jsonl\`, \`run/episodes.jsonl\`,
+checkpoints in \`run/checkpoints/\` (after Ctrl-C or a kill, \`node baton.mjs train --resume run\` continues the same run),
+and the trained adapter in \`run/adapter/\` (PEFT layout; \`run/model/\` for full fine-tuning).
+
+Files: \`config.json\` (the settings; \`node baton.mjs train --help\` explains each), \`tasks.jsonl\`${input.heldOut.length > 0 ? ' and `held-out.jsonl`' : ''}
+(one task a line: question, answer, kind), \`pool.json\` (the workers, without keys).
+`;
+}
+
+/** The bundle's files by path. */
+export function trainBundleFiles(input: TrainBundleInput): Record<string, Uint8Array> {
+  if (input.tasks.length === 0) throw new BatonError({ code: 'run/config', message: 'A training bundle needs tasks to train on.' });
+  const settings: Record<string, string | number | boolean> = { ...input.settings, model: 'model', pool: 'pool.json', tasks: 'tasks.jsonl' };
+  delete settings['held-out'];
+  delete settings.out;
+  if (input.heldOut.length > 0) settings['held-out'] = 'held-out.jsonl';
+  const keyNames = [...new Set(input.pool.map(defaultKeyName).filter((k): k is string => k !== undefined))];
+  const run = `npm i webgpu@${input.webgpuVersion} && node ${BUNDLE_SCRIPT} train --config config.json --out run`;
+  const files: Record<string, Uint8Array> = {
+    [BUNDLE_SCRIPT]: input.script,
+    'config.json': encoder.encode(`${JSON.stringify(settings, null, 2)}\n`),
+    'tasks.jsonl': encoder.encode(input.tasks.map(taskLine).join('')),
+    'pool.json': encoder.encode(`${JSON.stringify({ workers: input.pool.map(withoutKey) }, null, 2)}\n`),
+    'README.md': encoder.encode(readme(input, keyNames, run)),
+  };
+  if (input.heldOut.length > 0) files['held-out.jsonl'] = encoder.encode(input.heldOut.map(taskLine).join(''));
+  if ('files' in input.model) for (const [name, bytes] of Object.entries(input.model.files)) files[`model/${name}`] = bytes;
+  return files;
+}

@@ -1,0 +1,85 @@
+/**
+ * The Train page's "Export for a GPU server": the run as set on the page, packed by core/rl's
+ * trainBundleFiles (as `baton export train-bundle` packs one) into a zip: the CLI bundled at build time
+ * (vite.config.ts puts it under <base>baton-cli/), fetched from the app's own origin only now; the
+ * page's settings as a `baton train --config` file; the questions it would train and evaluate on; the
+ * pool without keys; and the demo Conductor's files when it is the model (a Hub or URL model is named
+ * in the README instead: it may be gigabytes). fflate loads with the first export.
+ */
+import { BatonError } from '../../core/errors/index.ts';
+import { trainBundleFiles } from '../../core/rl/index.ts';
+import { demoModelUrl } from '../conductor/index.ts';
+import { heldOutSample, LORA_TARGETS } from './engine-training.ts';
+import type { TrainingConfig } from './training-config.ts';
+import { trainingTasks } from './training-tasks.ts';
+
+/** Where the build puts the bundled CLI and the webgpu version it was built against. */
+export const CLI_ASSETS = 'baton-cli/';
+const DEMO_FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json'];
+
+async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
+  const response = await fetch(url).catch((e: unknown) => {
+    throw new BatonError({ code: 'data/unreachable', message: `${what} could not be fetched from this app's server (${(e as Error).message}).`, cause: e });
+  });
+  if (!response.ok) throw new BatonError({ code: 'data/not-found', message: `${what} is missing from this app's server (HTTP ${response.status}); the build puts it there (npm run build).`, data: { url } });
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** The page's settings as baton train's flags (the rest are baton train's defaults, the page's too). */
+export function trainSettingsOf(config: TrainingConfig): Record<string, string | number | boolean> {
+  return {
+    ...(config.model.from === 'demo' ? { weights: 'f32' } : {}),
+    steps: config.steps,
+    questions: config.questions,
+    group: config.group,
+    lr: config.lr,
+    r: config.r,
+    alpha: 2 * config.r,
+    targets: LORA_TARGETS.join(','),
+    'max-completion-tokens': config.maxCompletionTokens,
+    'max-subtask-chars': config.maxSubtaskChars,
+    'max-steps': config.maxSteps,
+    constrain: true,
+    prompt: 'compact',
+    'eval-every': config.evalEvery,
+    'checkpoint-every': config.checkpointEvery,
+    seed: config.seed,
+  };
+}
+
+function modelOf(config: TrainingConfig): { source: string } | undefined {
+  switch (config.model.from) {
+    case 'demo':
+      return undefined;
+    case 'hub':
+      return { source: `the Hugging Face repo ${config.model.repo}` };
+    case 'url':
+      return { source: `at ${config.model.url}` };
+    case 'picked':
+      return { source: `the folder ${config.model.name} picked in the browser` };
+  }
+}
+
+/** The zip's bytes; `config` is checked and its pool filled in by the caller. */
+export async function trainBundleZip(config: TrainingConfig): Promise<Uint8Array> {
+  const cli = new URL(`${import.meta.env.BASE_URL}${CLI_ASSETS}`, self.location.origin).href;
+  const [script, version, tasks, { zipSync }] = await Promise.all([
+    fetchBytes(`${cli}baton.mjs`, 'The bundled CLI'),
+    fetchBytes(`${cli}version.json`, "The bundled CLI's version file"),
+    trainingTasks(config.tasks, config.seed),
+    import('fflate'),
+  ]);
+  const named = modelOf(config);
+  const demo = demoModelUrl();
+  const model = named ?? { files: Object.fromEntries(await Promise.all(DEMO_FILES.map(async (f) => [f, await fetchBytes(`${demo}${f}`, `The demo Conductor's ${f}`)] as const))) };
+  const files = trainBundleFiles({
+    script,
+    webgpuVersion: (JSON.parse(new TextDecoder().decode(version)) as { webgpu: string }).webgpu,
+    settings: trainSettingsOf(config),
+    tasks: tasks.train,
+    heldOut: heldOutSample(tasks.heldOut, config.heldOut),
+    pool: config.pool,
+    model,
+  });
+  return zipSync(Object.fromEntries(Object.entries(files).map(([path, bytes]) => [`baton-train/${path}`, bytes])));
+}

@@ -1,0 +1,44 @@
+// The training bundle's files: the settings pointed at the bundle's own files, keys never in the pool,
+// the variables the pool reads named in the README beside the one command, tasks as baton train reads them.
+import { describe, expect, it } from 'vitest';
+import type { WorkerSpec } from '../../../../src/core/providers/index.ts';
+import { trainBundleFiles, type TrainBundleInput } from '../../../../src/core/rl/index.ts';
+
+const POOL: WorkerSpec[] = [
+  { id: 'gpt', provider: 'openai', model: 'gpt-5-mini', key: 'sk-secret' } as WorkerSpec,
+  { id: 'claude', provider: 'anthropic', model: 'claude-haiku', keyEnv: 'MY_ANTHROPIC' },
+  { id: 'local', provider: 'openai-compatible', model: 'qwen', baseUrl: 'http://localhost:11434/v1' },
+];
+const INPUT: TrainBundleInput = {
+  script: new TextEncoder().encode('// cli'),
+  webgpuVersion: '9.9.9',
+  settings: { model: '/home/me/model', pool: 'mine.json', tasks: 'mine.jsonl', 'held-out': 'x.jsonl', out: 'runs/a', steps: 3, constrain: true },
+  tasks: [{ question: 'Sky?', answer: 'B', kind: 'mcq', choices: ['red', 'blue'], dataset: 'mine', itemId: '4' }],
+  heldOut: [],
+  pool: POOL,
+  model: { source: 'the Hugging Face repo Qwen/Qwen2.5-0.5B-Instruct' },
+};
+const text = (files: Record<string, Uint8Array>, name: string) => new TextDecoder().decode(files[name]);
+
+describe('trainBundleFiles', () => {
+  it('writes the script, the settings with the bundle paths, the tasks, the pool without keys and the README', () => {
+    const files = trainBundleFiles(INPUT);
+    expect(Object.keys(files).sort()).toEqual(['README.md', 'baton.mjs', 'config.json', 'pool.json', 'tasks.jsonl']);
+    expect(JSON.parse(text(files, 'config.json'))).toEqual({ model: 'model', pool: 'pool.json', tasks: 'tasks.jsonl', steps: 3, constrain: true });
+    expect(text(files, 'tasks.jsonl')).toBe('{"question":"Sky?","answer":"B","kind":"mcq","choices":["red","blue"],"dataset":"mine","itemId":"4"}\n');
+    expect(text(files, 'pool.json')).not.toContain('sk-secret');
+    expect(JSON.parse(text(files, 'pool.json')).workers[0]).toEqual({ id: 'gpt', provider: 'openai', model: 'gpt-5-mini' });
+    const readme = text(files, 'README.md');
+    expect(readme).toContain('npm i webgpu@9.9.9 && node baton.mjs train --config config.json --out run');
+    expect(readme).toContain('`OPENAI_API_KEY`, `MY_ANTHROPIC`.');
+    expect(readme).toContain('Qwen/Qwen2.5-0.5B-Instruct');
+  });
+
+  it('ships a small model under model/ and a held-out set when there is one', () => {
+    const files = trainBundleFiles({ ...INPUT, pool: [POOL[2]], heldOut: INPUT.tasks, model: { files: { 'config.json': Uint8Array.of(1), 'model.safetensors': Uint8Array.of(2) } } });
+    expect(JSON.parse(text(files, 'config.json'))['held-out']).toBe('held-out.jsonl');
+    expect(text(files, 'held-out.jsonl')).toBe(text(files, 'tasks.jsonl'));
+    expect([...files['model/model.safetensors']]).toEqual([2]);
+    expect(text(files, 'README.md')).toContain('The model is in `model/`. The pool needs no keys.');
+  });
+});
