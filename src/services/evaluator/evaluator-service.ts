@@ -134,7 +134,7 @@ export class EvaluatorService {
     this.#replace({ ...idle(), status: 'loading', phase: 'Reading the data' });
     try {
       const loaded = await loadItems(settings, await this.#loadOptions(file));
-      if (loaded.bad.length > 0 && settings.data.from !== 'builtin' && !settings.data.skipBad) throw badRowsOnPage(dataLabel(settings), loaded);
+      if (loaded.bad.length > 0 && settings.data.from !== 'builtin' && !settings.data.skipBad) throw badRowsOnPage(settings.data.from === 'file' ? settings.data.name : `hf:${settings.data.dataset}`, loaded);
       if (loaded.tasks.length === 0) throw new BatonError({ code: 'data/invalid', message: `${dataLabel(settings)}: no items to evaluate.` });
       const built = await this.#methods(settings, keys);
       const now = new Date().toISOString();

@@ -17,7 +17,7 @@ const evaluation = (id: string, createdAt: string): StoredEvaluation => ({
   total: 1,
   done: 1,
 });
-const result = (text: string) => ({ text, usage: { input: 1, output: 1 }, costUsd: 0, latencyMs: 1, model: 'm', finishReason: 'stop' as const });
+const result = (text: string) => ({ text, usage: { input: 1, output: 1 }, costUsd: 0, latencyMs: 1, model: 'm', finishReason: 'stop' as const, attempts: 1 });
 
 it('lists newest first and keeps each evaluation its items and calls, deleting only its own', async () => {
   const db = await EvaluationDb.open(new IDBFactory());
