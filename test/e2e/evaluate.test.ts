@@ -56,14 +56,23 @@ function accuracyOf(runs: { item: string; correct: boolean | undefined }[]): str
   return `${p.toFixed(3)} ± ${se.toFixed(3)}`;
 }
 
+/** Fills the form, presses Start and returns the new evaluation's id once it runs (an error's text fails the test). */
 async function runEvaluation(page: Page, options: { limit: string; offset?: string; methods: string[]; concurrency: string }): Promise<string> {
+  const progress = page.getByTestId('eval-progress');
+  const previous = (await progress.count()) > 0 ? await progress.getAttribute('data-eval-id') : null;
   await field(page, 'Limit').fill(options.limit);
   await field(page, 'Offset').fill(options.offset ?? '0');
   await field(page, 'Concurrency').fill(options.concurrency);
   await chooseMethods(page, options.methods);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await page.getByTestId('eval-status').waitFor({ timeout: POLL.timeout });
-  return (await page.getByTestId('evaluation-row').first().getAttribute('data-eval-id'))!;
+  const started = async () => {
+    const error = page.getByTestId('eval-error');
+    if ((await error.count()) > 0) return `error: ${await error.textContent()}`;
+    const id = (await progress.count()) > 0 ? await progress.getAttribute('data-eval-id') : null;
+    return id !== null && id !== previous ? 'started' : 'waiting';
+  };
+  await expect.poll(started, RUN).toBe('started');
+  return (await progress.getAttribute('data-eval-id'))!;
 }
 
 test('run, stop midway, resume, check the table against the episodes, reload, compare two', { timeout: 180_000 }, async () => {
@@ -145,5 +154,17 @@ test("a user's JSONL: the bad line is reported by its number, stops the start, a
   const left = page.getByTestId('left-out-rows');
   await left.locator('summary').click();
   expect(await left.locator('li').allTextContents()).toEqual([expect.stringMatching(/^line 2: not valid JSON/)]);
+  expect(app.errors).toEqual([]);
+});
+
+test("HumanEval's code is graded in the page's Python sandbox", { timeout: 120_000 }, async () => {
+  app = await openApp({ hash: '#/evaluate' });
+  const { page } = app;
+  await page.getByRole('heading', { level: 1, name: 'Evaluate' }).waitFor();
+  await page.getByLabel('Data set').selectOption('humaneval');
+  await runEvaluation(page, { limit: '1', methods: ['single:sim-euler'], concurrency: '1' });
+  await expect.poll(() => status(page), { timeout: 90_000, interval: 250 }).toBe('Done');
+  // Graded: without the sandbox a code item has no grade, and "0 graded" would show as "–".
+  expect(await page.getByTestId('eval-accuracy').textContent()).toMatch(/^\d\.\d{3} \([01] of 1 graded\)$/);
   expect(app.errors).toEqual([]);
 });

@@ -32,10 +32,16 @@ const subjectOf = (path: string) => path.slice(path.lastIndexOf('/') + 1).replac
 /** MMLU's subjects, as the page offers them. */
 export const mmluSubjects = (): string[] => Object.keys(MMLU).map(subjectOf).sort();
 
+/**
+ * A .gz file's text. Some static servers (vite preview among them) send a .gz with Content-Encoding: gzip,
+ * so the browser has already unpacked it: only bytes that still start with gzip's magic are unpacked here.
+ */
 async function gunzipText(url: URL): Promise<string> {
   const response = await fetch(url);
-  if (!response.ok || !response.body) throw new BatonError({ code: 'data/unreachable', message: `Could not read ${url.pathname} (${response.status}).` });
-  return new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).text();
+  if (!response.ok) throw new BatonError({ code: 'data/unreachable', message: `Could not read ${url.pathname} (${response.status}).` });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return new TextDecoder().decode(bytes);
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
 }
 
 async function mmlu(subjects: readonly string[] | undefined): Promise<Task[]> {
