@@ -5,9 +5,13 @@
  * from IndexedDB); it is listed after a reload, and compared side by side with a second one. A user's
  * JSONL with a bad line: the line is reported by number, stops the start, and is listed when left out.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openApp, POLL, type AppPage } from './app-page.ts';
+import { openApp, POLL, scrollsSideways, type AppPage } from './app-page.ts';
+
+const OUT = join(import.meta.dirname, '__screenshots__');
 
 let app: AppPage | undefined;
 afterEach(() => app?.session.close());
@@ -129,7 +133,16 @@ test('run, stop midway, resume, check the table against the episodes, reload, co
   expect((await cells('random'))[1]).toBe('–');
   expect((await cells('single:sim-sage'))[0]).toBe('–');
   expect((await cells('single:sim-euler'))[0]).toBe(accuracyOf(runs.filter((r) => r.method === 'single:sim-euler')));
+
+  // For a person to look at, at a laptop's size and a phone's; the phone's must not scroll sideways.
+  await page.getByTestId('evaluation-row').last().getByRole('button', { name: 'Open' }).click();
+  await mkdir(OUT, { recursive: true });
+  await page.screenshot({ path: join(OUT, 'evaluate-run-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(OUT, 'evaluate-run-phone.png'), fullPage: true });
+  expect(await scrollsSideways(page)).toBe(false);
   expect(app.errors).toEqual([]);
+  expect(await app.cspViolations()).toEqual([]);
 });
 
 test("a user's JSONL: the bad line is reported by its number, stops the start, and is listed when left out", { timeout: 120_000 }, async () => {
@@ -167,4 +180,5 @@ test("HumanEval's code is graded in the page's Python sandbox", { timeout: 120_0
   // Graded: without the sandbox a code item has no grade, and "0 graded" would show as "–".
   expect(await page.getByTestId('eval-accuracy').textContent()).toMatch(/^\d\.\d{3} \([01] of 1 graded\)$/);
   expect(app.errors).toEqual([]);
+  expect(await app.cspViolations()).toEqual([]);
 });
