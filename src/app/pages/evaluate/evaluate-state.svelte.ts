@@ -181,9 +181,11 @@ export class EvaluateState {
     });
   }
 
+  /** Continues a stored evaluation; one that spent its budget takes the form's Budget, when one is set. */
   async resume(evaluation: StoredEvaluation): Promise<void> {
+    const budget = evaluation.status === 'over-budget' && this.form.budgetUsd !== null ? this.form.budgetUsd : undefined;
     await this.#act(async () => {
-      await evaluatorInService().resume(evaluation.id, await this.#keysFor(evaluation.settings), lazyCodeRunner());
+      await evaluatorInService().resume(evaluation.id, await this.#keysFor(evaluation.settings), lazyCodeRunner(), budget);
       this.openId = evaluation.id;
       await this.refresh();
     });

@@ -8,6 +8,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { startFakeDatasetsServer } from '../../../support/fake-datasets-server.ts';
 import { buildReport, itemAccuracy, runKeyOf, type MethodReport } from '../../../../src/core/bench/index.ts';
 import { IdbEpisodeStore, type Episode } from '../../../../src/core/episodes/index.ts';
 import type { CallRequest, WorkerSpec } from '../../../../src/core/providers/index.ts';
@@ -24,7 +25,7 @@ import {
 const POOL: WorkerSpec[] = DEMO_POOL.map((w) => ({ ...w, simulated: { ...w.simulated!, latencyMs: 15 } }));
 
 /** `afterCall(n)` runs as the n-th worker call returns (counting calls that returned). */
-function harness(factory = new IDBFactory(), afterCall?: (n: number) => void) {
+function harness(factory = new IDBFactory(), afterCall?: (n: number) => void, hubBaseUrl?: string) {
   let calls = 0;
   const episodes = IdbEpisodeStore.open({ indexedDB: factory, IDBKeyRange });
   const deps: EvaluatorDeps = {
@@ -41,6 +42,7 @@ function harness(factory = new IDBFactory(), afterCall?: (n: number) => void) {
         },
       };
     },
+    ...(hubBaseUrl ? { hubBaseUrl } : {}),
   };
   return { deps, episodes, factory, calls: () => calls };
 }
@@ -158,5 +160,42 @@ describe('EvaluatorService', () => {
     expect(stored.items).toBe(2);
     expect(stored.bad.map((b) => b.line)).toEqual([2, 3]);
     expect((await allEpisodes(h.episodes, id)).map((e) => e.task.itemId).sort()).toEqual(['1', '4']);
+  });
+
+  it('stops at the budget, and finishes when resumed with a larger one', async () => {
+    const h = harness();
+    const service = new EvaluatorService(h.deps);
+    // A demo worker's answer costs about $0.0005: $0.001 pays for about two of the six runs.
+    const id = await service.start(settings({ limit: 6, concurrency: 1, methods: ['single:sim-euler'], budgetUsd: 0.001 }), undefined);
+    await until(service, (p) => p.status === 'over-budget');
+    const spent = (await service.get(id))!;
+    expect(spent.status).toBe('over-budget');
+    expect(spent.done).toBeLessThan(6);
+    expect(spent.report!.methods[0].costUsd.total).toBeLessThanOrEqual(0.001);
+    await service.resume(id, {}, undefined, 1);
+    await until(service, (p) => p.status === 'done');
+    expect((await service.get(id))!.settings.budgetUsd).toBe(1);
+    expect(await allEpisodes(h.episodes, id)).toHaveLength(6);
+  });
+
+  it('reads a Hugging Face dataset through the datasets server once, then from its stored pages', async () => {
+    const rows = Array.from({ length: 5 }, (_, i) => ({ q: `What is ${i} + ${i}?`, a: String(2 * i), uid: `u${i}` }));
+    const server = await startFakeDatasetsServer({ 'me/sums': { configs: { default: { test: rows } } } });
+    try {
+      const h = harness(new IDBFactory(), undefined, server.url);
+      const service = new EvaluatorService(h.deps);
+      const data = { from: 'hub' as const, dataset: 'me/sums', map: 'question=q,answer=a,id=uid', skipBad: false };
+      const preview = await service.preview({ data, offset: 1, limit: 3 });
+      expect(preview).toMatchObject({ items: 3, bad: [], first: 'What is 1 + 1?' });
+      const asked = server.requests.length;
+      const id = await service.start(settings({ data, offset: 1, limit: 3, methods: ['single:sim-euler'] }), undefined);
+      await until(service, (p) => p.status === 'done');
+      // The start read the same pages from the evaluations' database, not from the server.
+      expect(server.requests.length).toBe(asked);
+      expect((await allEpisodes(h.episodes, id)).map((e) => e.task.itemId).sort()).toEqual(['u1', 'u2', 'u3']);
+      expect((await allEpisodes(h.episodes, id))[0].task.dataset).toBe('me/sums:default:test');
+    } finally {
+      await server.close();
+    }
   });
 });
