@@ -86,6 +86,11 @@ test('run, stop midway, resume, check the table against the episodes, reload, co
 
   const first = await runEvaluation(page, { limit: '4', methods: ['single:sim-euler', 'random'], concurrency: '1' });
   await expect.poll(() => status(page), POLL).toBe('Running');
+  // The page answers while the worker evaluates: another page opens at once, and back to the same run.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Episodes' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Episodes' }).waitFor({ timeout: 5_000 });
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Evaluate' }).click();
+  await expect.poll(() => page.getByTestId('eval-progress').getAttribute('data-eval-id'), POLL).toBe(first);
   await expect.poll(() => doneCount(page), RUN).toBeGreaterThanOrEqual(2);
   expect(await page.getByTestId('eval-done').textContent()).toMatch(/ of 8 runs$/);
   expect(await page.getByTestId('eval-accuracy').textContent()).toMatch(/^\d\.\d{3} \(\d of \d graded\)$/);

@@ -223,3 +223,18 @@ export class EvaluateState {
     }
   }
 }
+
+let shared: EvaluateState | undefined;
+
+/**
+ * The tab's one EvaluateState: its watch on the worker and the form outlive a visit to another page.
+ * `methods` are the methods checked at first.
+ */
+export function evaluateState(keys: KeysState, methods: () => string[]): EvaluateState {
+  if (!shared) {
+    shared = new EvaluateState(keys);
+    shared.form.methods = methods();
+    shared.connect();
+  }
+  return shared;
+}
