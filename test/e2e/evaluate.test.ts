@@ -156,7 +156,7 @@ test("a user's JSONL: the bad line is reported by its number, stops the start, a
   await page.getByRole('heading', { level: 1, name: 'Evaluate' }).waitFor();
   await page.getByLabel('Your file').check();
   const jsonl = ['{"question":"What is 1 + 1?","answer":"2","id":"a"}', '{"question": "cut here', '{"question":"What is 2 + 5?","answer":"7","id":"b"}'].join('\n');
-  await page.locator('input[type=file]').setInputFiles({ name: 'mine.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
+  await page.getByLabel(/^File \(JSONL/).setInputFiles({ name: 'mine.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
   await expect.poll(() => page.getByTestId('data-preview').textContent(), POLL).toMatch(/^2 items; 1 bad row/);
   expect(await page.getByTestId('bad-rows').locator('li').allTextContents()).toEqual([expect.stringMatching(/^line 2: not valid JSON/)]);
 

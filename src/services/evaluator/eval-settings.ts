@@ -42,6 +42,8 @@ export interface EvalSettings {
   seed: number;
   maxSteps: number;
   pool: WorkerSpec[];
+  /** Plan files the user picked, by name: the completion texts of fixed:<name> and conductor:fixed:<name>. */
+  plans?: Record<string, string>;
 }
 
 export const EVAL_LIMITS = { repeats: 20, concurrency: 16, maxSteps: 10 } as const;

@@ -15,7 +15,7 @@ import type { BadRow } from '../../core/bench/datasets/index.ts';
 import { buildMethods, buildReport, memoryCallLog, runEvaluation, type BuiltMethods, type EvalProgress, type EvalReport, type MethodContext } from '../../core/bench/eval/index.ts';
 import type { Episode, EpisodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
-import { createWorkerConductor } from '../../core/orchestra/index.ts';
+import { createFixedConductor, createWorkerConductor } from '../../core/orchestra/index.ts';
 import type { CodeRunner } from '../../core/reward/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
@@ -200,13 +200,21 @@ export class EvaluatorService {
     };
   }
 
-  /** core/bench's methods over the settings' pool; a remote endpoint plays the Conductor here, engine models and plan files from the CLI. */
+  /**
+   * core/bench's methods over the settings' pool. Here a plan is a file the user picked (settings.plans) and
+   * a remote endpoint plays the Conductor; an engine model directory is for baton eval.
+   */
   #methods(settings: EvalSettings, keys: Record<string, string>): Promise<BuiltMethods> {
     const resolveConductor: MethodContext['resolveConductor'] = async (spec, method) => {
-      if (spec.kind !== 'remote') {
+      if (spec.kind === 'fixed') {
+        const text = settings.plans?.[spec.file];
+        if (text === undefined) throw new BatonError({ code: 'run/config', message: `Method "${method}": pick the plan file ${spec.file} under Methods first.` });
+        return () => createFixedConductor(text, spec.file);
+      }
+      if (spec.kind === 'engine') {
         throw new BatonError({
           code: 'run/config',
-          message: `Method "${method}": ${spec.kind === 'fixed' ? 'plan files' : 'engine model directories'} are for baton eval; on this page a Conductor is a pool worker or a remote endpoint.`,
+          message: `Method "${method}": a model directory is for baton eval; on this page a Conductor is a pool worker, a remote endpoint or a plan file.`,
         });
       }
       const worker = await this.#deps.worker({ id: 'remote-conductor', provider: 'openai-compatible', model: spec.model, baseUrl: spec.baseUrl }, keys);

@@ -67,6 +67,8 @@ export class EvaluateState {
     seed: DEFAULT_EVAL.seed,
     maxSteps: DEFAULT_EVAL.maxSteps,
   });
+  /** Plan files picked, by name: their completion texts travel with the settings. */
+  plans = $state.raw<Record<string, string>>({});
   /** The picked file (its bytes are read at preview and start). */
   file = $state.raw<File | undefined>(undefined);
   preview = $state.raw<DataPreview | undefined>(undefined);
@@ -151,7 +153,15 @@ export class EvaluateState {
       seed: f.seed,
       maxSteps: f.maxSteps,
       pool: $state.snapshot(pool) as WorkerSpec[],
+      ...(Object.keys(this.plans).length ? { plans: { ...this.plans } } : {}),
     };
+  }
+
+  /** Reads plan files (Conductor completions) and checks their fixed:<name> methods. */
+  async pickPlans(files: readonly File[]): Promise<void> {
+    const read = await Promise.all(files.map(async (f) => [f.name, await f.text()] as const));
+    this.plans = { ...this.plans, ...Object.fromEntries(read) };
+    this.form.methods = [...new Set([...this.form.methods, ...read.map(([name]) => `fixed:${name}`)])];
   }
 
   /** Reads the user's data in the worker: how many items, and every bad row by line. */

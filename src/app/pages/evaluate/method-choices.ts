@@ -2,7 +2,7 @@
  * The methods the Evaluate page offers for a pool and the Conductor page's choice, as core/bench's method
  * strings (`baton eval --method`): the Conductor played by each pool worker (and by the remote endpoint
  * when that is the Conductor page's choice), each worker alone, the oracle, Mixture-of-Agents, random
- * routing, round-robin, and each worker reflecting on its own answer. Model Conductors that run in the
+ * routing, round-robin, each worker reflecting on its own answer, and each plan file picked. Model Conductors that run in the
  * Ask page's worker (Baton's engine, web-llm) are not offered: the note says where to evaluate them.
  * Test: test/unit/app/pages/evaluate/method-choices.test.ts.
  */
@@ -24,7 +24,8 @@ export interface MethodChoices {
 
 const SELF_REFLECT_ROUNDS = 2;
 
-export function methodChoices(pool: readonly WorkerSpec[], conductor: ConductorChoice): MethodChoices {
+/** `plans`: names of the plan files picked, each a fixed:<name> method. */
+export function methodChoices(pool: readonly WorkerSpec[], conductor: ConductorChoice, plans: readonly string[] = []): MethodChoices {
   const name = (w: WorkerSpec) => w.label ?? w.model;
   const current =
     conductor.kind === 'pool-worker' && pool.some((w) => w.id === conductor.workerId)
@@ -43,6 +44,7 @@ export function methodChoices(pool: readonly WorkerSpec[], conductor: ConductorC
     { method: 'random', label: 'Random routing' },
     { method: 'round-robin', label: 'Round-robin (questions spread over the workers)' },
     ...pool.map((w) => ({ method: `self-reflect:${w.id},${SELF_REFLECT_ROUNDS}`, label: `${name(w)} reflecting ${SELF_REFLECT_ROUNDS} times` })),
+    ...plans.map((p) => ({ method: `fixed:${p}`, label: `Plan ${p} (the same workflow for every question)` })),
   ];
   const note =
     current === undefined

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { startFakeDatasetsServer } from '../../../support/fake-datasets-server.ts';
 import { buildReport, itemAccuracy, runKeyOf, type MethodReport } from '../../../../src/core/bench/index.ts';
 import { IdbEpisodeStore, type Episode } from '../../../../src/core/episodes/index.ts';
+import { renderWorkflow } from '../../../../src/core/workflow/index.ts';
 import type { CallRequest, WorkerSpec } from '../../../../src/core/providers/index.ts';
 import { createSimulatedWorker, DEMO_POOL } from '../../../../src/core/providers/simulated/index.ts';
 import {
@@ -197,5 +198,18 @@ describe('EvaluatorService', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("runs a picked plan file as fixed:<name> and conductor:fixed:<name>, and names a plan that was not picked", async () => {
+    const h = harness();
+    const service = new EvaluatorService(h.deps);
+    // Every question to the last worker alone.
+    const plan = renderWorkflow({ steps: [{ worker: POOL.length - 1, subtask: 'Solve it; answer in <answer></answer> tags.', access: [] }] });
+    const id = await service.start(settings({ limit: 2, methods: ['fixed:last.txt', 'conductor:fixed:last.txt'], plans: { 'last.txt': plan } }), undefined);
+    await until(service, (p) => p.status === 'done');
+    const episodes = await allEpisodes(h.episodes, id);
+    expect(episodes).toHaveLength(4);
+    expect(episodes.every((e) => e.steps.length === 1 && e.steps[0].workerId === POOL.at(-1)!.id)).toBe(true);
+    await expect(service.start(settings({ methods: ['fixed:other.txt'], plans: { 'last.txt': plan } }), undefined)).rejects.toThrow(/pick the plan file other\.txt/);
   });
 });

@@ -15,6 +15,9 @@ it('offers only methods core/bench builds over the pool', async () => {
   expect(built.oracle).toBe(true);
   expect(methods).toContain('conductor:worker:sim-euler');
   expect(methods).toContain('self-reflect:sim-atlas,2');
+  const withPlan = methodChoices(pool, { kind: 'pool-worker', workerId: 'sim-sage' }, ['plan.txt']).choices.map((c) => c.method);
+  expect(withPlan.at(-1)).toBe('fixed:plan.txt');
+  expect(parseMethodSpec('fixed:plan.txt')).toEqual({ kind: 'fixed', file: 'plan.txt' });
 });
 
 it("checks the Conductor page's choice, every worker alone and the oracle; a model Conductor gets a note instead", () => {
