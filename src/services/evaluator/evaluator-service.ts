@@ -176,7 +176,7 @@ export class EvaluatorService {
 
   /** Stops the evaluation under way; runs in flight are cut (and redone on resume). Resolves once its report is stored. */
   async stop(): Promise<void> {
-    if (this.#progress.status === 'running' || this.#progress.status === 'loading') {
+    if (this.#progress.status === 'running') {
       this.#set({ status: 'stopping', phase: 'Stopping' });
       this.#controller?.abort();
     }
