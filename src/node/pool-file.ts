@@ -42,6 +42,12 @@ function checkNumber(value: unknown, path: string, fail: (path: string, problem:
   }
 }
 
+/** A probability per task kind: {"default": 0.6, "math": 0.8}. */
+function checkPerKind(value: unknown, path: string, fail: (path: string, problem: string) => never): void {
+  if (!isObject(value) || value.default === undefined) fail(path, 'must be an object with a "default" probability, e.g. {"default": 0.6, "math": 0.8}.');
+  for (const [kind, p] of Object.entries(value as Json)) checkNumber(p, `${path}.${kind}`, fail, { min: 0, max: 1 });
+}
+
 function checkString(value: unknown, path: string, fail: (path: string, problem: string) => never): void {
   if (typeof value !== 'string' || value.trim() === '') fail(path, `must be a non-empty string, got ${JSON.stringify(value)}.`);
 }
@@ -70,9 +76,11 @@ function checkSpec(w: unknown, path: string, fail: (path: string, problem: strin
     const at = `${path}.simulated`;
     if (!isObject(s)) fail(at, 'must be an object with at least skill.default.');
     checkFields(s, SIMULATED_FIELDS, fail, at);
-    if (!isObject(s.skill) || s.skill.default === undefined) fail(`${at}.skill`, 'must be an object with a "default" probability, e.g. {"default": 0.6, "math": 0.8}.');
-    for (const [kind, p] of Object.entries(s.skill)) checkNumber(p, `${at}.skill.${kind}`, fail, { min: 0, max: 1 });
-    for (const f of ['confirmRight', 'fixWrong'] as const) if (s[f] !== undefined) checkNumber(s[f], `${at}.${f}`, fail, { min: 0, max: 1 });
+    checkPerKind(s.skill, `${at}.skill`, fail);
+    for (const f of ['confirmRight', 'fixWrong'] as const) {
+      if (typeof s[f] === 'number') checkNumber(s[f], `${at}.${f}`, fail, { min: 0, max: 1 });
+      else if (s[f] !== undefined) checkPerKind(s[f], `${at}.${f}`, fail);
+    }
     if (s.latencyMs !== undefined) checkNumber(s.latencyMs, `${at}.latencyMs`, fail, { min: 0 });
     if (s.outputTokens !== undefined) checkNumber(s.outputTokens, `${at}.outputTokens`, fail, { min: 1, integer: true });
     if (s.seed !== undefined) checkNumber(s.seed, `${at}.seed`, fail, { integer: true });

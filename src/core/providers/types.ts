@@ -19,13 +19,19 @@ export type ProviderName =
   | 'replay';
 
 /** How a simulated worker behaves (see providers/simulated). Only for provider 'simulated'. */
+/** A probability per task kind, `default` for the rest. */
+export type PerKind = Partial<Record<string, number>> & { default: number };
+
 export interface SimulatedBehaviour {
-  /** Probability of a right answer when solving alone, per task kind; `default` for the rest. */
-  skill: Partial<Record<string, number>> & { default: number };
-  /** Seeing a right earlier answer: probability it ends right (a good verifier ~0.95). */
-  confirmRight?: number;
-  /** Seeing a wrong earlier answer: probability it still finds the right one (a good verifier ~0.6). */
-  fixWrong?: number;
+  /** Probability of a right answer when solving alone. */
+  skill: PerKind;
+  /**
+   * Seeing a right earlier answer: probability it ends right (a good verifier ~0.95). One number for
+   * every kind, or per kind (a checker good at arithmetic only).
+   */
+  confirmRight?: number | PerKind;
+  /** Seeing a wrong earlier answer: probability it still finds the right one (a good verifier ~0.6); a number or per kind. */
+  fixWrong?: number | PerKind;
   /** Mean latency in ms (deterministic per call, +-20%). */
   latencyMs?: number;
   /** Output tokens per response, roughly. */

@@ -15,3 +15,4 @@ export { scoreCompletion, trainingReward, type RewardComponents, type ScoredComp
 export { runGrpo, stepRandom, type CheckpointStore, type GrpoCheckpoint, type GrpoConfig, type GrpoDeps, type GrpoRunResult } from './grpo-loop.ts';
 export { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
 export { compactPrompt } from './compact-prompt.ts';
+export { DEMO_CONDUCTOR_FORMAT } from './demo-conductor.ts';

@@ -14,17 +14,24 @@
  *     It writes all S keys of each slot, the prefix included (a shared prompt's keys get each
  *     sequence's part in that sequence's slot; the caller sums them). Sequences must have distinct
  *     slots, or two workgroups would write one key's gradient.
- * Each pass scores a block of 64 keys (or query rows) one per thread, then each thread accumulates
- * the output dimensions d = lid, lid + 64, ... of the head over the block, like the forward.
+ * Like attentionTrainingForward, each pass gives one thread a whole query row (pass 1) or key (pass 2),
+ * which walks the keys (rows) that meet it alone, with no barriers; neighbouring threads read the same
+ * keys (rows). Grid: 64 rows (keys) per workgroup, folded into 2-D.
  */
 import type { KernelSpec } from '../device/index.ts';
 import { ATTENTION_UNIFORMS, type AttentionOptions, type AttentionUniforms } from './attention.ts';
-import { grid2d, header, treeReduce } from './wgsl.ts';
+import { grid2d, header } from './wgsl.ts';
 
 const WG = 64;
 
 const MAIN = `@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {`;
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let id = flat_group(wid, nwg) * ${WG}u + lid;`;
+
+/** WGSL element types: the (rows, D) tensors read as vec4s, per-row scalars as f32, slots as u32. */
+const vec4Of = <B extends string>(names: readonly B[]) =>
+  Object.fromEntries(names.map((n) => [n, n === 'slots' ? 'u32' : n === 'lse' || n === 'delta' ? 'f32' : 'vec4<f32>'])) as Record<B, string>;
+const sum4 = (v: string) => `(${v}.x + ${v}.y + ${v}.z + ${v}.w)`;
 
 export const attentionBackwardQuery: KernelSpec<
   AttentionOptions,
@@ -44,66 +51,43 @@ export const attentionBackwardQuery: KernelSpec<
     { name: 'delta', access: 'read_write' }, // (T, Hq) dout . out, for pass 2
   ],
   uniforms: ATTENTION_UNIFORMS,
-  wgsl: ({ headDim: D }) => {
-    const perThread = Math.ceil(D / WG);
-    const f32 = 'f32';
-    return `${header(attentionBackwardQuery, { q: f32, k: f32, v: f32, slots: 'u32', out: f32, dout: f32, lse: f32, dq: f32, delta: f32 })}
-const D = ${D}u;
-var<workgroup> qs: array<f32, D>;
-var<workgroup> dos: array<f32, D>;
-var<workgroup> dscore: array<f32, ${WG}>; // scale * dS of each key of the block
-var<workgroup> red: array<f32, ${WG}>;
+  wgsl: ({ headDim: D }) => `${header(attentionBackwardQuery, vec4Of(['q', 'k', 'v', 'slots', 'out', 'dout', 'lse', 'dq', 'delta']))}
+const D4 = ${D / 4}u;
 ${MAIN}
-  let row = flat_group(wid, nwg);
+  let row = id;
   if (row >= p.T * p.Hq) { return; }
   let t = row / p.Hq;
   let kvh = (row % p.Hq) / (p.Hq / p.Hkv);
-  let kvStride = p.Hkv * D;
-  let kvBase = slots[t / p.Tq] * p.slotStride + kvh * D;
-  var part = 0.0;
-  for (var d = lid; d < D; d += ${WG}u) {
-    qs[d] = q[row * D + d];
-    dos[d] = dout[row * D + d];
-    part += dos[d] * out[row * D + d];
+  let kvStride = p.Hkv * D4;
+  let kvBase = slots[t / p.Tq] * p.slotStride / 4u + kvh * D4;
+  var qs: array<vec4<f32>, D4>;
+  var dos: array<vec4<f32>, D4>;
+  var acc: array<vec4<f32>, D4>;
+  var part = vec4<f32>(0.0);
+  for (var d = 0u; d < D4; d++) {
+    qs[d] = q[row * D4 + d];
+    dos[d] = dout[row * D4 + d];
+    part += dos[d] * out[row * D4 + d];
+    acc[d] = vec4<f32>(0.0);
   }
-  red[lid] = part;
-  ${treeReduce('red', WG, (a, b) => `${a} + ${b}`)}
-  let dsum = red[0];
-  if (lid == 0u) { delta[row] = dsum; }
+  let dsum = ${sum4('part')};
+  delta[row] = dsum;
   let m = lse[row];
   let keys = p.startPos + t % p.Tq + 1u;
-  var acc: array<f32, ${perThread}>;
-  for (var base = 0u; base < keys; base += ${WG}u) {
-    let j = base + lid;
-    var g = 0.0;
-    if (j < keys) {
-      let kb = kvBase + j * kvStride;
-      var s = 0.0;
-      var dp = 0.0;
-      for (var d = 0u; d < D; d++) {
-        s += qs[d] * k[kb + d];
-        dp += dos[d] * v[kb + d];
-      }
-      g = exp(s * p.scale - m) * (dp - dsum) * p.scale;
+  for (var j = 0u; j < keys; j++) {
+    let kb = kvBase + j * kvStride;
+    var s = vec4<f32>(0.0);
+    var dp = vec4<f32>(0.0);
+    for (var d = 0u; d < D4; d++) {
+      s += qs[d] * k[kb + d];
+      dp += dos[d] * v[kb + d];
     }
-    dscore[lid] = g;
-    workgroupBarrier();
-    let count = min(${WG}u, keys - base);
-    for (var i = 0u; i < ${perThread}u; i++) {
-      let d = lid + i * ${WG}u;
-      if (d < D) {
-        for (var jj = 0u; jj < count; jj++) { acc[i] += dscore[jj] * k[kvBase + (base + jj) * kvStride + d]; }
-      }
-    }
-    workgroupBarrier();
+    let g = exp(${sum4('s')} * p.scale - m) * (${sum4('dp')} - dsum) * p.scale;
+    for (var d = 0u; d < D4; d++) { acc[d] += g * k[kb + d]; }
   }
-  for (var i = 0u; i < ${perThread}u; i++) {
-    let d = lid + i * ${WG}u;
-    if (d < D) { dq[row * D + d] = acc[i]; }
-  }
-}`;
-  },
-  grid: (u) => grid2d(u.T * u.Hq),
+  for (var d = 0u; d < D4; d++) { dq[row * D4 + d] = acc[d]; }
+}`,
+  grid: (u) => grid2d(Math.ceil((u.T * u.Hq) / WG)),
 };
 
 export const attentionBackwardKeyValue: KernelSpec<
@@ -124,77 +108,52 @@ export const attentionBackwardKeyValue: KernelSpec<
     { name: 'dv', access: 'read_write' }, // (slots, slotStride) like v
   ],
   uniforms: ATTENTION_UNIFORMS,
-  wgsl: ({ headDim: D }) => {
-    const perThread = Math.ceil(D / WG);
-    const f32 = 'f32';
-    return `${header(attentionBackwardKeyValue, { q: f32, k: f32, v: f32, slots: 'u32', dout: f32, lse: f32, delta: f32, dk: f32, dv: f32 })}
-const D = ${D}u;
-var<workgroup> ks: array<f32, D>;
-var<workgroup> vs: array<f32, D>;
-var<workgroup> prob: array<f32, ${WG}>; // P of each query row of the block
-var<workgroup> dscore: array<f32, ${WG}>; // scale * dS of each query row of the block
+  wgsl: ({ headDim: D }) => `${header(attentionBackwardKeyValue, vec4Of(['q', 'k', 'v', 'slots', 'dout', 'lse', 'delta', 'dk', 'dv']))}
+const D4 = ${D / 4}u;
 // The n-th query row (t, h) that sees a key of sequence b and kv head kvh, from the first that does.
 fn queryRow(n: u32, b: u32, kvh: u32, first: u32, group: u32) -> u32 {
   return (b * p.Tq + first + n / group) * p.Hq + kvh * group + n % group;
 }
 ${MAIN}
   let S = p.startPos + p.Tq;
-  let id = flat_group(wid, nwg);
   if (id >= (p.T / p.Tq) * p.Hkv * S) { return; }
   let j = id % S;
   let b = id / S / p.Hkv;
   let kvh = (id / S) % p.Hkv;
   let group = p.Hq / p.Hkv;
-  let kb = slots[b] * p.slotStride + (j * p.Hkv + kvh) * D;
-  for (var d = lid; d < D; d += ${WG}u) {
+  let kb = slots[b] * p.slotStride / 4u + (j * p.Hkv + kvh) * D4;
+  var ks: array<vec4<f32>, D4>;
+  var vs: array<vec4<f32>, D4>;
+  var accK: array<vec4<f32>, D4>;
+  var accV: array<vec4<f32>, D4>;
+  for (var d = 0u; d < D4; d++) {
     ks[d] = k[kb + d];
     vs[d] = v[kb + d];
+    accK[d] = vec4<f32>(0.0);
+    accV[d] = vec4<f32>(0.0);
   }
-  workgroupBarrier();
   // Key j is seen by the sequence's rows from position j on: all of them for a prefix key.
   let first = max(j, p.startPos) - p.startPos;
   let rows = (p.Tq - first) * group;
-  var accK: array<f32, ${perThread}>;
-  var accV: array<f32, ${perThread}>;
-  for (var base = 0u; base < rows; base += ${WG}u) {
-    let n = base + lid;
-    var pr = 0.0;
-    var g = 0.0;
-    if (n < rows) {
-      let row = queryRow(n, b, kvh, first, group);
-      var s = 0.0;
-      var dp = 0.0;
-      for (var d = 0u; d < D; d++) {
-        s += q[row * D + d] * ks[d];
-        dp += dout[row * D + d] * vs[d];
-      }
-      pr = exp(s * p.scale - lse[row]);
-      g = pr * (dp - delta[row]) * p.scale;
+  for (var n = 0u; n < rows; n++) {
+    let row = queryRow(n, b, kvh, first, group);
+    var s = vec4<f32>(0.0);
+    var dp = vec4<f32>(0.0);
+    for (var d = 0u; d < D4; d++) {
+      s += q[row * D4 + d] * ks[d];
+      dp += dout[row * D4 + d] * vs[d];
     }
-    prob[lid] = pr;
-    dscore[lid] = g;
-    workgroupBarrier();
-    let count = min(${WG}u, rows - base);
-    for (var i = 0u; i < ${perThread}u; i++) {
-      let d = lid + i * ${WG}u;
-      if (d < D) {
-        for (var nn = 0u; nn < count; nn++) {
-          let row = queryRow(base + nn, b, kvh, first, group);
-          accK[i] += dscore[nn] * q[row * D + d];
-          accV[i] += prob[nn] * dout[row * D + d];
-        }
-      }
-    }
-    workgroupBarrier();
-  }
-  for (var i = 0u; i < ${perThread}u; i++) {
-    let d = lid + i * ${WG}u;
-    if (d < D) {
-      dk[kb + d] = accK[i];
-      dv[kb + d] = accV[i];
+    let pr = exp(${sum4('s')} * p.scale - lse[row]);
+    let g = pr * (${sum4('dp')} - delta[row]) * p.scale;
+    for (var d = 0u; d < D4; d++) {
+      accK[d] += g * q[row * D4 + d];
+      accV[d] += pr * dout[row * D4 + d];
     }
   }
-}`;
-  },
-  grid: (u) => grid2d((u.T / u.Tq) * u.Hkv * (u.startPos + u.Tq)),
+  for (var d = 0u; d < D4; d++) {
+    dk[kb + d] = accK[d];
+    dv[kb + d] = accV[d];
+  }
+}`,
+  grid: (u) => grid2d(Math.ceil(((u.T / u.Tq) * u.Hkv * (u.startPos + u.Tq)) / WG)),
 };

@@ -10,9 +10,14 @@
  * A decode step is one workgroup per head, so its time is each thread's chain of dependent loads:
  * keys are read as vec4s from a fixed-length loop, and values four keys at a time, so that loads
  * overlap (one key at a time took ~60 us a layer on an H200, most of a decode step's attention).
- * attentionTrainingForward is the same kernel also writing each row's log-sum-exp of scaled scores
- * (attentionForwardRef's lse), from which attention-backward.ts rebuilds the softmax.
  * Grid: T * Hq workgroups folded into 2-D. Option headDim (a multiple of 4) sizes the loops.
+ * attentionTrainingForward computes the same and also writes each row's log-sum-exp of scaled scores
+ * (attentionForwardRef's lse), from which attention-backward.ts rebuilds the softmax. It serves a
+ * training pass, thousands of rows at once, so it gives each (t, h) row one thread that walks the keys
+ * alone (online softmax over single keys): no barriers, where the workgroup-per-row kernel waits at a
+ * dozen per block of keys. Rows are ordered head-major within a workgroup, so neighbouring threads
+ * read the same keys. On a CPU adapter (SwiftShader), where every barrier switches every thread of
+ * the workgroup, the workgroup-per-row kernel made attention a quarter of a training step.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { BindingSpec, KernelSpec, UniformSpec } from '../device/index.ts';
@@ -46,12 +51,12 @@ export const ATTENTION_UNIFORMS: readonly UniformSpec<AttentionUniforms>[] = [
   { name: 'scale', type: 'f32' },
 ];
 
-function forwardWgsl(spec: KernelSpec<AttentionOptions, string, AttentionUniforms>, D: number, writeLse: boolean): string {
+function forwardWgsl(spec: KernelSpec<AttentionOptions, string, AttentionUniforms>, D: number): string {
   if (D % 4 !== 0) {
     throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
   }
   const perThread = Math.ceil(D / WG);
-  const types: Record<string, string> = { q: 'f32', k: 'vec4<f32>', v: 'f32', slots: 'u32', out: 'f32', lse: 'f32' };
+  const types: Record<string, string> = { q: 'f32', k: 'vec4<f32>', v: 'f32', slots: 'u32', out: 'f32' };
   return `${header(spec, types)}
 const D = ${D}u;
 const D4 = ${D / 4}u;
@@ -121,8 +126,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   for (var i = 0u; i < ${perThread}u; i++) {
     let d = lid + i * ${WG}u;
     if (d < D) { out[row * D + d] = acc[i] / l; }
-  }${writeLse ? `
-  if (lid == 0u) { lse[row] = m + log(l); }` : ''}
+  }
 }`;
 }
 
@@ -130,15 +134,60 @@ export const attentionForward: KernelSpec<AttentionOptions, AttentionBindings, A
   name: 'attentionForward',
   bindings: BINDINGS,
   uniforms: ATTENTION_UNIFORMS,
-  wgsl: (o) => forwardWgsl(attentionForward, o.headDim, false),
+  wgsl: (o) => forwardWgsl(attentionForward, o.headDim),
   grid: (u) => grid2d(u.T * u.Hq),
 };
 
-/** attentionForward that also saves each row's log-sum-exp for the backward. */
+const ROWS_PER_GROUP = 64;
+
+function trainingForwardWgsl(spec: KernelSpec<AttentionOptions, string, AttentionUniforms>, D: number): string {
+  if (D % 4 !== 0) {
+    throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
+  }
+  const types: Record<string, string> = { q: 'vec4<f32>', k: 'vec4<f32>', v: 'vec4<f32>', slots: 'u32', out: 'vec4<f32>', lse: 'f32' };
+  return `${header(spec, types)}
+const D4 = ${D / 4}u;
+@compute @workgroup_size(${ROWS_PER_GROUP})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  // Thread i of the workgroup takes head i % Hq of query row t, so neighbours share their keys' rows.
+  let row = flat_group(wid, nwg) * ${ROWS_PER_GROUP}u + lid;
+  if (row >= p.T * p.Hq) { return; }
+  let t = row / p.Hq;
+  let h = row % p.Hq;
+  let kvh = h / (p.Hq / p.Hkv);
+  let kvStride = p.Hkv * D4;
+  let slotBase = slots[t / p.Tq] * p.slotStride / 4u + kvh * D4;
+  var qs: array<vec4<f32>, D4>;
+  var acc: array<vec4<f32>, D4>;
+  for (var d = 0u; d < D4; d++) {
+    qs[d] = q[row * D4 + d] * p.scale;
+    acc[d] = vec4<f32>(0.0);
+  }
+  let keys = p.startPos + t % p.Tq + 1u;
+  var m = -1e30;
+  var l = 0.0;
+  for (var j = 0u; j < keys; j++) {
+    let kb = slotBase + j * kvStride;
+    var dots = vec4<f32>(0.0);
+    for (var d = 0u; d < D4; d++) { dots += qs[d] * k[kb + d]; }
+    let s = dots.x + dots.y + dots.z + dots.w;
+    let mNew = max(m, s);
+    let correction = exp(m - mNew);
+    let e = exp(s - mNew);
+    l = l * correction + e;
+    for (var d = 0u; d < D4; d++) { acc[d] = acc[d] * correction + e * v[kb + d]; }
+    m = mNew;
+  }
+  for (var d = 0u; d < D4; d++) { out[row * D4 + d] = acc[d] / l; }
+  lse[row] = m + log(l);
+}`;
+}
+
+/** attentionForward's output, one thread a row, also saving each row's log-sum-exp for the backward. */
 export const attentionTrainingForward: KernelSpec<AttentionOptions, AttentionBindings | 'lse', AttentionUniforms> = {
   name: 'attentionTrainingForward',
   bindings: [...BINDINGS, { name: 'lse', access: 'read_write' }], // lse (T, Hq)
   uniforms: ATTENTION_UNIFORMS,
-  wgsl: (o) => forwardWgsl(attentionTrainingForward, o.headDim, true),
-  grid: attentionForward.grid,
+  wgsl: (o) => trainingForwardWgsl(attentionTrainingForward, o.headDim),
+  grid: (u) => grid2d(Math.ceil((u.T * u.Hq) / ROWS_PER_GROUP)),
 };

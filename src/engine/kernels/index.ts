@@ -3,7 +3,7 @@ export { attentionForward, attentionTrainingForward, type AttentionOptions } fro
 export { attentionBackwardKeyValue, attentionBackwardQuery } from './attention-backward.ts';
 export { embeddingBackward, embeddingForward, tokensById } from './embedding.ts';
 export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int4.ts';
-export { logprobsBackward, logprobsForward } from './logprobs.ts';
+export { logprobsBackward, logprobsForward, logprobsThreads } from './logprobs.ts';
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
 export { matmulBackwardBias, matmulBackwardInput, matmulBackwardWeight, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
 export { matmulInt4BackwardInput, matmulInt4Forward, type MatmulInt4BackwardInputOptions, type MatmulInt4Options } from './matmul-int4.ts';

@@ -1,21 +1,34 @@
 /**
  * Log-probability of the chosen token of each row, a port of logprobsRef in logprobs.ref.ts (log-softmax,
  * then a gather), and its backward, a port of logprobsBackwardRef and entropyRef. Numerically stable
- * (running max and rescaled sum per thread, f32 throughout), one workgroup of 256 threads per row
- * of the vocabulary, then a pairwise (max, sum) reduction. Logits are divided by the temperature
- * first, as GRPO's loss does. Grid: R workgroups folded into 2-D.
+ * (running max and rescaled sum per thread, f32 throughout), one workgroup per row of the vocabulary
+ * (logprobsThreads(V) threads), then a pairwise (max, sum) reduction. Logits are divided by the
+ * temperature first, as GRPO's loss does. Grid: R workgroups folded into 2-D.
  */
 import type { KernelSpec } from '../device/index.ts';
 import { grid2d, header } from './wgsl.ts';
 
-const WG = 256;
+export interface LogprobsOptions {
+  /** Threads per row's workgroup, a power of two: logprobsThreads(V). */
+  readonly threads: number;
+}
+
+/**
+ * Threads for rows of V logits: 256 for a real vocabulary, fewer for a small one (at least 32 logits
+ * a thread), whose idle threads would still wait at every barrier of the reduction: on a CPU adapter
+ * (SwiftShader), where each barrier switches every thread, 256 threads over a 1,536-token vocabulary
+ * made the training head's softmax passes a third of a step.
+ */
+export function logprobsThreads(V: number): number {
+  return Math.min(256, Math.max(32, 2 ** Math.floor(Math.log2(V / 32))));
+}
 
 /**
  * WGSL declarations and the opening of `main` that leave, in every thread, row r's `lse` = log sum
  * exp(z) of z = logits[r] * invTemperature, and with `withMean`, `mean` = sum softmax(z) * z (what the
  * entropy lse - mean needs, from the same pass). Returns early past the last row.
  */
-function rowSoftmaxStats(withMean: boolean): string {
+function rowSoftmaxStats(WG: number, withMean: boolean): string {
   const mean = (line: string) => (withMean ? line : '');
   return `var<workgroup> maxes: array<f32, ${WG}>;
 var<workgroup> sums: array<f32, ${WG}>;
@@ -60,7 +73,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   ${mean('let mean = zsums[0] / sums[0];')}`;
 }
 
-export const logprobsForward: KernelSpec<Record<string, never>, 'logits' | 'targets' | 'out', 'R' | 'V' | 'invTemperature'> = {
+export const logprobsForward: KernelSpec<LogprobsOptions, 'logits' | 'targets' | 'out', 'R' | 'V' | 'invTemperature'> = {
   name: 'logprobsForward',
   bindings: [
     { name: 'logits', access: 'read' }, // (R, V)
@@ -72,8 +85,8 @@ export const logprobsForward: KernelSpec<Record<string, never>, 'logits' | 'targ
     { name: 'V', type: 'u32' },
     { name: 'invTemperature', type: 'f32' },
   ],
-  wgsl: () => `${header(logprobsForward, { logits: 'f32', targets: 'u32', out: 'f32' })}
-${rowSoftmaxStats(false)}
+  wgsl: (o) => `${header(logprobsForward, { logits: 'f32', targets: 'u32', out: 'f32' })}
+${rowSoftmaxStats(o.threads, false)}
   if (lid == 0u) { out[r] = logits[base + targets[r]] * p.invTemperature - lse; }
 }`,
   grid: (u) => grid2d(u.R),
@@ -86,7 +99,7 @@ ${rowSoftmaxStats(false)}
  * the logits are not needed after their gradient). Also writes each row's entropy lse - mean
  * (nats), a GRPO metric, from the same pass.
  */
-export const logprobsBackward: KernelSpec<Record<string, never>, 'logits' | 'targets' | 'dLogp' | 'entropy', 'R' | 'V' | 'invTemperature'> = {
+export const logprobsBackward: KernelSpec<LogprobsOptions, 'logits' | 'targets' | 'dLogp' | 'entropy', 'R' | 'V' | 'invTemperature'> = {
   name: 'logprobsBackward',
   bindings: [
     { name: 'logits', access: 'read_write' }, // (R, V) logits in, dLogits out
@@ -95,11 +108,11 @@ export const logprobsBackward: KernelSpec<Record<string, never>, 'logits' | 'tar
     { name: 'entropy', access: 'read_write' }, // (R)
   ],
   uniforms: logprobsForward.uniforms,
-  wgsl: () => `${header(logprobsBackward, { logits: 'f32', targets: 'u32', dLogp: 'f32', entropy: 'f32' })}
-${rowSoftmaxStats(true)}
+  wgsl: (o) => `${header(logprobsBackward, { logits: 'f32', targets: 'u32', dLogp: 'f32', entropy: 'f32' })}
+${rowSoftmaxStats(o.threads, true)}
   let g = dLogp[r] * p.invTemperature;
   let chosen = targets[r];
-  for (var v = lid; v < p.V; v += ${WG}u) {
+  for (var v = lid; v < p.V; v += ${o.threads}u) {
     let prob = exp(logits[base + v] * p.invTemperature - lse);
     logits[base + v] = g * (select(0.0, 1.0, v == chosen) - prob);
   }

@@ -6,7 +6,7 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { CommandBatch, EngineDevice } from '../device/index.ts';
-import { logprobsForward, ropeTable, type Dtype } from '../kernels/index.ts';
+import { logprobsForward, logprobsThreads, ropeTable, type Dtype } from '../kernels/index.ts';
 import { ropeInvFreq, type LoraAdapter, type ModelConfig, type TensorSource } from '../model/index.ts';
 import { encodeForward } from './forward.ts';
 import { KvCache } from './kv-cache.ts';
@@ -167,7 +167,7 @@ export class GpuModel {
         const chunkTargets = r0 === 0 ? targets : scratch.floats(rows, 'targets chunk');
         const chunkOut = r0 === 0 ? out : scratch.floats(rows, 'logprobs chunk');
         if (r0 > 0) batch.copy(targets, r0 * 4, chunkTargets, 0, rows * 4);
-        batch.run(logprobsForward, {}, { logits, targets: chunkTargets, out: chunkOut }, { R: rows, V, invTemperature: 1 / temperature });
+        batch.run(logprobsForward, { threads: logprobsThreads(V) }, { logits, targets: chunkTargets, out: chunkOut }, { R: rows, V, invTemperature: 1 / temperature });
         if (r0 > 0) batch.copy(chunkOut, 0, out, r0 * 4, rows * 4);
       }
       return { buffer: out, floats: R };

@@ -7,7 +7,7 @@
  * logits at a time, never (T, V).
  */
 import type { CommandBatch } from '../device/index.ts';
-import { logprobsBackward, logprobsForward } from '../kernels/index.ts';
+import { logprobsBackward, logprobsForward, logprobsThreads } from '../kernels/index.ts';
 import { linearForward } from '../runtime/index.ts';
 import { rmsnorm } from './layer-forward.ts';
 import { rmsnormBackwardInto, trainingLinearBackward, type LayerGradients } from './layer-backward.ts';
@@ -83,8 +83,8 @@ export function encodeHeadForward(batch: CommandBatch, pass: TrainingPass, h: He
   forEachChunk(batch, pass, h, (c) => {
     const uniforms = { R: c.rows, V, invTemperature: h.invTemperature };
     const targets = c.slice(h.targets);
-    batch.run(logprobsForward, {}, { logits: c.logits, targets, out: lp }, uniforms);
-    batch.run(logprobsBackward, {}, { logits: c.logits, targets, dLogp: c.slice(zeros), entropy }, uniforms);
+    batch.run(logprobsForward, { threads: logprobsThreads(V) }, { logits: c.logits, targets, out: lp }, uniforms);
+    batch.run(logprobsBackward, { threads: logprobsThreads(V) }, { logits: c.logits, targets, dLogp: c.slice(zeros), entropy }, uniforms);
     batch.copy(lp, 0, out, c.r0 * 4, c.rows * 4);
     batch.copy(entropy, 0, out, (T + c.r0) * 4, c.rows * 4);
   });
@@ -103,7 +103,7 @@ export function encodeHeadBackward(batch: CommandBatch, pass: TrainingPass, h: H
   const dRows = most === T ? dFinal : scratch.floats(most * C, 'd head rows');
   forEachChunk(batch, pass, h, (c) => {
     const uniforms = { R: c.rows, V, invTemperature: h.invTemperature };
-    batch.run(logprobsBackward, {}, { logits: c.logits, targets: c.slice(h.targets), dLogp: c.slice(dLogp), entropy }, uniforms);
+    batch.run(logprobsBackward, { threads: logprobsThreads(V) }, { logits: c.logits, targets: c.slice(h.targets), dLogp: c.slice(dLogp), entropy }, uniforms);
     trainingLinearBackward(batch, { ...pass, T: c.rows }, g, c.x, pass.weights.lmHead, c.logits, dRows, false);
     c.place(dRows, dFinal, C);
   });

@@ -24,7 +24,7 @@ import {
 } from '../../core/rl/index.ts';
 import type { Task } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
-import { DEFAULT_MAX_SUBTASK_CHARS, workflowConstraintFor } from '../../core/workflow/constrain/index.ts';
+import { DEFAULT_MAX_SUBTASK_CHARS, FIXED_SUBTASKS, workflowConstraintFor } from '../../core/workflow/constrain/index.ts';
 import { EnginePolicy } from '../../engine/index.ts';
 import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, initLoraAdapter, readPeftAdapter } from '../../engine/model/index.ts';
@@ -81,6 +81,8 @@ ${ENGINE_FLAGS_HELP}
   --constrain            sample only workflows that parse (the lists alone, no reasoning)
   --max-subtask-chars N  with --constrain: longest subtask text (default: the format's ${DEFAULT_MAX_SUBTASK_CHARS}); a small
                          value keeps an untrained Conductor's plans short, and its training fast
+  --subtasks fixed       with --constrain: every subtask is a fixed text ("${FIXED_SUBTASKS[0]}", then "${FIXED_SUBTASKS[1]}"),
+                         so the Conductor learns routing alone: which workers, how many steps, what each sees
   --prompt P             ask (the Ask page's prompt, default) or compact (question and pool size only)
   --max-steps K          most steps per workflow (default ${DEFAULT_MAX_STEPS})
   --cost-weight L        lambda: reward minus L x dollars of the workflow (default 0)
@@ -119,6 +121,7 @@ interface TrainSettings {
   maxCompletionTokens: number;
   constrain: boolean;
   maxSubtaskChars?: number;
+  fixedSubtasks?: boolean;
   prompt: 'ask' | 'compact';
   maxSteps: number;
   costWeight: number;
@@ -152,6 +155,7 @@ const FLAGS = {
   'max-completion-tokens': { type: 'string' },
   constrain: { type: 'boolean' },
   'max-subtask-chars': { type: 'string' },
+  subtasks: { type: 'string' },
   prompt: { type: 'string' },
   'max-steps': { type: 'string' },
   'cost-weight': { type: 'string' },
@@ -179,6 +183,9 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   if (!LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
   const scaleRewards = (values['scale-rewards'] ?? 'group') as RewardScaling;
   if (!SCALINGS.includes(scaleRewards)) throw new CliError(`--scale-rewards must be one of ${SCALINGS.join(', ')}, got "${scaleRewards}"`, 2);
+  const subtasks = values.subtasks ?? 'free';
+  if (subtasks !== 'free' && subtasks !== 'fixed') throw new CliError(`--subtasks must be free or fixed, got "${subtasks}"`, 2);
+  if (subtasks === 'fixed' && !values.constrain) throw new CliError('--subtasks fixed needs --constrain (the constraint writes the fixed texts)', 2);
   const prompt = values.prompt ?? 'ask';
   if (prompt !== 'ask' && prompt !== 'compact') throw new CliError(`--prompt must be ask or compact, got "${prompt}"`, 2);
   const path = (p: string) => (p === 'demo' || p === 'experts' || isBuiltInTaskSet(p) ? p : resolve(io.cwd, p));
@@ -210,6 +217,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     maxCompletionTokens: atLeast('max-completion-tokens', intFlag('max-completion-tokens', values['max-completion-tokens'], 256)!, 1),
     constrain: values.constrain ?? false,
     ...(values['max-subtask-chars'] === undefined ? {} : { maxSubtaskChars: atLeast('max-subtask-chars', intFlag('max-subtask-chars', values['max-subtask-chars'])!, 1) }),
+    ...(subtasks === 'fixed' ? { fixedSubtasks: true } : {}),
     prompt,
     maxSteps: atLeast('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS)!, 1),
     costWeight: numberFlag('cost-weight', values['cost-weight'], 0)!,
@@ -363,6 +371,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
                 allowReasoning: false,
                 recursion: false,
                 ...(settings.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: settings.maxSubtaskChars }),
+                ...(settings.fixedSubtasks ? { fixedSubtasks: FIXED_SUBTASKS } : {}),
               }),
           }
         : {}),

@@ -1,8 +1,10 @@
 /**
- * How the app runs a Conductor on the engine. The untrained demo writes the lists alone (no
- * reasoning) with short subtasks, under a token budget that always reaches the end of the lists; a
- * model of the user's own may reason first, unless its choice says lists only (then the same kind of
- * budget, with subtasks of the constraint's usual length). Sampling is at temperature 1 with a fresh
+ * How the app runs a Conductor on the engine. The demo Conductor writes the lists alone (no reasoning)
+ * in the format it was trained under (core/rl's DEMO_CONDUCTOR_FORMAT: the compact prompt, fixed
+ * subtasks, at most two steps), under a token budget that always reaches the end of the lists; with an
+ * adapter of the user's, it writes short subtasks of its own. A model of the user's own may reason
+ * first, unless its choice says lists only (then the same kind of budget, with subtasks of the
+ * constraint's usual length). Sampling is at temperature 1 with a fresh
  * seed per question, which the episode records, so a run can be repeated.
  */
 import type { Conductor } from '../../core/orchestra/index.ts';
@@ -12,7 +14,7 @@ import type { AccessMode } from '../../core/workflow/index.ts';
 import type { EngineModelChoice } from './conductor-choice.ts';
 import type { LoadedEngine } from './engine-host.ts';
 
-/** Short enough for the untrained demo to finish quickly on a software GPU. */
+/** Short enough for the demo model with an adapter to finish quickly on a software GPU. */
 const DEMO_MAX_SUBTASK_CHARS = 80;
 /** A real Conductor's reasoning and lists fit in this (the paper's Conductor writes well under it). */
 export const CONDUCTOR_MAX_NEW_TOKENS = 2048;
@@ -34,14 +36,25 @@ export interface EngineRunContext {
 }
 
 export async function engineConductor(engine: LoadedEngine, choice: EngineModelChoice, ctx: EngineRunContext): Promise<Conductor> {
-  const [{ createEngineConductor }, { workflowTokenBound }] = await Promise.all([import('./engine-conductor.ts'), import('../../core/workflow/constrain/index.ts')]);
+  const [{ createEngineConductor }, { workflowTokenBound }, rl] = await Promise.all([
+    import('./engine-conductor.ts'),
+    import('../../core/workflow/constrain/index.ts'),
+    import('../../core/rl/index.ts'),
+  ]);
   const demo = choice.source.from === 'demo';
+  // The demo model alone runs as it was trained; with an adapter, as the adapter's choice says.
+  const trained = demo && !choice.adapter ? rl.DEMO_CONDUCTOR_FORMAT : undefined;
   const reasoning = !demo && choice.reasoning !== false;
-  const format = { workers: ctx.workers, maxSteps: ctx.maxSteps, access: ctx.access };
-  const maxNewTokens = reasoning ? CONDUCTOR_MAX_NEW_TOKENS : workflowTokenBound({ ...format, ...(demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}) });
+  const format = {
+    workers: ctx.workers,
+    maxSteps: trained ? Math.min(ctx.maxSteps, trained.maxSteps) : ctx.maxSteps,
+    access: ctx.access,
+    ...(trained ? { fixedSubtasks: trained.fixedSubtasks } : demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}),
+  };
+  const maxNewTokens = reasoning ? CONDUCTOR_MAX_NEW_TOKENS : workflowTokenBound(format);
   const sampling = conductorSampling(ctx.seed);
   // Only the first round: a recursion round continues the conversation the first one began.
-  const firstRound = choice.prompt === 'compact' && ctx.task && ctx.pool ? (await import('../../core/rl/index.ts')).compactPrompt(ctx.task, ctx.pool, format) : undefined;
+  const firstRound = (trained || choice.prompt === 'compact') && ctx.task && ctx.pool ? rl.compactPrompt(ctx.task, ctx.pool, format) : undefined;
   return createEngineConductor({
     model: engine.model,
     tokenizer: engine.tokenizer,
@@ -49,7 +62,6 @@ export async function engineConductor(engine: LoadedEngine, choice: EngineModelC
     sampling,
     constrain: true,
     allowReasoning: reasoning,
-    ...(demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}),
     maxNewTokens,
     ...(firstRound ? { firstRoundMessages: firstRound } : {}),
     info: {

@@ -29,6 +29,8 @@ export interface EngineConductorOptions {
   allowReasoning?: boolean;
   /** Longest subtask the constraint allows (the constraint's default otherwise). */
   maxSubtaskChars?: number;
+  /** Subtasks written as these texts (a routing Conductor, as the demo Conductor was trained). */
+  fixedSubtasks?: readonly string[];
   maxNewTokens: number;
   info: ConductorInfo;
   /** The first round's prompt in place of the request's (the Train page's compact prompt, which a trained adapter expects). */
@@ -50,6 +52,7 @@ export function createEngineConductor(options: EngineConductorOptions): Conducto
       allowReasoning: options.allowReasoning ?? true,
       recursion,
       ...(options.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: options.maxSubtaskChars }),
+      ...(options.fixedSubtasks ? { fixedSubtasks: options.fixedSubtasks } : {}),
     };
     return workflowConstraintFor(tokenizer, model.config.vocabSize, format);
   };

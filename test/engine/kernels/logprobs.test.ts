@@ -1,12 +1,19 @@
-import { describe, it } from 'vitest';
-import { entropyRef, logprobsBackward, logprobsBackwardRef, logprobsForward, logSoftmaxRef } from '../../../src/engine/kernels/index.ts';
+import { describe, expect, it } from 'vitest';
+import { entropyRef, logprobsBackward, logprobsBackwardRef, logprobsForward, logprobsThreads, logSoftmaxRef } from '../../../src/engine/kernels/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 
 describe('logprobsForward', () => {
   const device = useTestDevice();
 
-  it.each([1, 0.7])('gives log p(target) per row at temperature %s, with large logits', async (temperature) => {
+  it('gives a small vocabulary fewer threads, never under 32 logits a thread, and a real one 256', () => {
+    expect([1000, 1536, 8192, 151936].map(logprobsThreads)).toEqual([32, 32, 256, 256]);
+  });
+
+  it.each([
+    [1, 256],
+    [0.7, 32],
+  ])('gives log p(target) per row at temperature %s with %s threads, with large logits', async (temperature, threads) => {
     const R = 3;
     const V = 1000;
     const logits = randomTensor(R * V, 61, -30, 30); // exp would overflow without max-subtraction
@@ -14,7 +21,7 @@ describe('logprobsForward', () => {
     const { out } = await runKernel(
       device(),
       logprobsForward,
-      {},
+      { threads },
       { logits, targets: Uint32Array.from(targets), out: R },
       { R, V, invTemperature: 1 / temperature },
     );
@@ -36,11 +43,14 @@ describe.each([
   const targets = [5, 999, 421];
   const dLogp = randomTensor(R, 63, 0.5, 1.5);
 
-  it.each([1, 0.7])('writes dLogits over the logits and the entropy per row at temperature %s', async (temperature) => {
+  it.each([
+    [1, 256],
+    [0.7, 32],
+  ])('writes dLogits over the logits and the entropy per row at temperature %s with %s threads', async (temperature, threads) => {
     const { logits: dLogits, entropy } = await runKernel(
       device(),
       logprobsBackward,
-      {},
+      { threads },
       { logits: logits.slice(), targets: Uint32Array.from(targets), dLogp, entropy: R },
       { R, V, invTemperature: 1 / temperature },
     );

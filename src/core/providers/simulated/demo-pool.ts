@@ -1,11 +1,18 @@
 import type { WorkerSpec } from '../types.ts';
 
+const ARITHMETIC = ['math', 'gsm8k', 'number'] as const;
+const forArithmetic = (p: number) => Object.fromEntries(ARITHMETIC.map((k) => [k, p]));
+
 /**
- * A pool where the workflow matters, for demos and tests with no keys:
- * - 0 is strong at math and weak at multiple choice, 1 the reverse, so the best single worker depends on
- *   the kind of question;
- * - 2 is cheap and a poor solver but a good verifier, so "solve, then let 2 check" beats any single call;
- * - 3 is fair at everything and costs ten times more: a safe but poor single choice.
+ * A pool where the workflow matters, for demos, the demo Conductor's training and tests with no keys
+ * (issue 11: the best fixed workflow must fall well short of the best one per kind):
+ * - 0 is strong at arithmetic and weak at multiple choice, 1 the reverse, so the best single worker
+ *   depends on the kind of question;
+ * - 2 is cheap and a poor solver, but checks arithmetic well: "0 solves, 2 checks" is the best plan for
+ *   a sum, and the worst idea for multiple choice, where 2 talks itself out of right answers;
+ * - 3 is fair at everything and costs ten times more: a safe but poor single choice, and a second
+ *   opinion that seldom repairs a wrong answer, so no chain of checks washes out the first choice.
+ * Every checker keeps most right answers and repairs few wrong ones unless it is an expert of the kind.
  * test/unit/core/providers/simulated/demo-pool.test.ts measures the resulting accuracies.
  */
 export const DEMO_POOL: readonly WorkerSpec[] = [
@@ -16,9 +23,9 @@ export const DEMO_POOL: readonly WorkerSpec[] = [
     label: 'Euler (math)',
     price: { input: 0.5, output: 1.5 },
     simulated: {
-      skill: { default: 0.5, math: 0.85, gsm8k: 0.88, number: 0.88, mcq: 0.4 },
+      skill: { default: 0.5, math: 0.8, gsm8k: 0.85, number: 0.85, mcq: 0.25 },
       confirmRight: 0.9,
-      fixWrong: 0.25,
+      fixWrong: { default: 0.1, ...forArithmetic(0.3) },
       latencyMs: 900,
       outputTokens: 350,
     },
@@ -30,9 +37,9 @@ export const DEMO_POOL: readonly WorkerSpec[] = [
     label: 'Sage (knowledge)',
     price: { input: 0.5, output: 1.5 },
     simulated: {
-      skill: { default: 0.5, math: 0.35, gsm8k: 0.5, number: 0.5, mcq: 0.85 },
+      skill: { default: 0.5, math: 0.3, gsm8k: 0.3, number: 0.3, mcq: 0.9 },
       confirmRight: 0.9,
-      fixWrong: 0.25,
+      fixWrong: { default: 0.1, mcq: 0.3 },
       latencyMs: 700,
       outputTokens: 250,
     },
@@ -41,12 +48,12 @@ export const DEMO_POOL: readonly WorkerSpec[] = [
     id: 'sim-scout',
     provider: 'simulated',
     model: 'scout',
-    label: 'Scout (cheap verifier)',
+    label: 'Scout (cheap arithmetic checker)',
     price: { input: 0.05, output: 0.2 },
     simulated: {
-      skill: { default: 0.3, math: 0.25, gsm8k: 0.35, number: 0.35, mcq: 0.35 },
-      confirmRight: 0.97,
-      fixWrong: 0.7,
+      skill: { default: 0.3 },
+      confirmRight: { default: 0.5, ...forArithmetic(0.98) },
+      fixWrong: { default: 0.05, ...forArithmetic(0.6) },
       latencyMs: 300,
       outputTokens: 150,
     },
@@ -58,9 +65,9 @@ export const DEMO_POOL: readonly WorkerSpec[] = [
     label: 'Atlas (strong, expensive)',
     price: { input: 5, output: 15 },
     simulated: {
-      skill: { default: 0.7, math: 0.65, gsm8k: 0.75, number: 0.75, mcq: 0.7 },
-      confirmRight: 0.95,
-      fixWrong: 0.45,
+      skill: { default: 0.6 },
+      confirmRight: 0.9,
+      fixWrong: 0.2,
       latencyMs: 1500,
       outputTokens: 500,
     },

@@ -1,6 +1,6 @@
 import { gradeAnswer, isGradable } from '../../reward/index.ts';
 import type { Task } from '../../task.ts';
-import type { CallRequest, SimulatedBehaviour, Usage, WorkerSpec } from '../types.ts';
+import type { CallRequest, PerKind, SimulatedBehaviour, Usage, WorkerSpec } from '../types.ts';
 import { goldAnswer } from './gold.ts';
 import { hashString, seededRandom } from '../../random.ts';
 import { plausibleWrongAnswer } from './wrong-answer.ts';
@@ -19,6 +19,12 @@ const DEFAULT_BEHAVIOUR: SimulatedBehaviour = { skill: { default: 0.5 } };
 const DEFAULT_CONFIRM_RIGHT = 0.9;
 const DEFAULT_FIX_WRONG = 0.3;
 const DEFAULT_OUTPUT_TOKENS = 200;
+
+/** A behaviour's probability for a task kind: one number for every kind, or the kind's entry (else `default`). */
+function forKind(p: number | PerKind | undefined, kind: string, fallback: number): number {
+  if (p === undefined) return fallback;
+  return typeof p === 'number' ? p : (p[kind] ?? p.default);
+}
 
 function approxTokens(text: string): number {
   return Math.ceil(text.length / 4);
@@ -57,17 +63,17 @@ function decide(behaviour: SimulatedBehaviour, req: CallRequest, random: () => n
   if (previous !== undefined) {
     const previousRight = isRightAnswer(previous, task);
     if (previousRight) {
-      const keeps = pickRight < (behaviour.confirmRight ?? DEFAULT_CONFIRM_RIGHT);
+      const keeps = pickRight < forKind(behaviour.confirmRight, task.kind, DEFAULT_CONFIRM_RIGHT);
       return keeps
         ? { answer: gold, correct: true, prose: `I checked the earlier answer, ${previous}, step by step and it holds.` }
         : { answer: wrong(), correct: false, prose: `Re-checking the earlier answer, ${previous}, I believe it has a slip.` };
     }
-    const fixes = pickRight < (behaviour.fixWrong ?? DEFAULT_FIX_WRONG);
+    const fixes = pickRight < forKind(behaviour.fixWrong, task.kind, DEFAULT_FIX_WRONG);
     return fixes
       ? { answer: gold, correct: true, prose: `The earlier answer, ${previous}, is wrong; redoing the work carefully gives a different result.` }
       : { answer: previous, correct: false, prose: `I checked the earlier answer, ${previous}, and it looks right to me.` };
   }
-  const skill = behaviour.skill[task.kind] ?? behaviour.skill.default;
+  const skill = forKind(behaviour.skill, task.kind, behaviour.skill.default);
   return pickRight < skill
     ? { answer: gold, correct: true, prose: 'Working through the problem carefully gives the result below.' }
     : { answer: wrong(), correct: false, prose: 'Working through the problem gives the result below.' };

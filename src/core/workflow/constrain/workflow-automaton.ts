@@ -21,7 +21,16 @@ export interface WorkflowFormat {
   maxSubtaskChars?: number;
   /** Allow three empty lists (a recursion round's "keep the previous answer"). */
   recursion?: boolean;
+  /**
+   * Subtask texts by step index (the last for every later step), written as given: the Conductor then
+   * chooses only the workers and what each sees (a routing Conductor, e.g. FIXED_SUBTASKS). Plain text:
+   * no `"`, backslash or control character.
+   */
+  fixedSubtasks?: readonly string[];
 }
+
+/** Fixed subtasks for a routing Conductor: the first step solves, later ones check what they see. */
+export const FIXED_SUBTASKS: readonly string[] = ['Solve the question.', 'Check the answer above.'];
 
 export const DEFAULT_MAX_SUBTASK_CHARS = 1500;
 
@@ -52,6 +61,7 @@ function checkFormat(f: WorkflowFormat): ListsLimits {
     access: f.access ?? 'binary',
     maxSubtaskChars: f.maxSubtaskChars ?? DEFAULT_MAX_SUBTASK_CHARS,
     recursion: f.recursion ?? false,
+    ...(f.fixedSubtasks ? { fixedSubtasks: f.fixedSubtasks } : {}),
   };
   const problems = [
     !(Number.isInteger(limits.workers) && limits.workers >= 1) && `workers must be a whole number >= 1 (got ${limits.workers})`,
@@ -59,6 +69,9 @@ function checkFormat(f: WorkflowFormat): ListsLimits {
       `maxSteps must be a whole number from 1 to ${MAX_STEPS_LIMIT} (got ${limits.maxSteps})`,
     !(Number.isInteger(limits.maxSubtaskChars) && limits.maxSubtaskChars >= 1) &&
       `maxSubtaskChars must be a whole number >= 1 (got ${limits.maxSubtaskChars})`,
+    f.fixedSubtasks !== undefined &&
+      !(f.fixedSubtasks.length > 0 && f.fixedSubtasks.every((t) => t.trim() !== '' && !/["\\\u0000-\u001f\u007f]/.test(t))) &&
+      'fixedSubtasks must be non-empty texts without quotes, backslashes or control characters',
   ].filter((p): p is string => typeof p === 'string');
   if (problems.length > 0) {
     throw new BatonError({ code: 'data/invalid', message: `Workflow constraint: ${problems.join('; ')}.`, data: { ...limits } });

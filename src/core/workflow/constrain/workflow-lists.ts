@@ -8,7 +8,8 @@
  * - model_id holds 1..maxSteps ids (0 with `recursion`: three empty lists), each below `workers`, no
  *   leading zeros; its length fixes the length of the other two lists;
  * - a subtask is a double-quoted string of 1..maxSubtaskChars code units as written, not blank, with no
- *   raw control characters and no thinking tag; a backslash escapes the next character;
+ *   raw control characters and no thinking tag; a backslash escapes the next character; or, with
+ *   `fixedSubtasks`, exactly the text given for its step (the last one for every later step);
  * - an access entry is "all", ["all"] or [], or in positional mode a list of distinct earlier step
  *   indices;
  * - items are separated by a comma and at most one space; the lists by one line break; nothing follows.
@@ -25,6 +26,8 @@ export interface ListsLimits {
   access: AccessMode;
   maxSubtaskChars: number;
   recursion: boolean;
+  /** Subtask texts by step index, the last for every later step: the Conductor chooses workers and access only. */
+  fixedSubtasks?: readonly string[];
 }
 
 /** Where the text is inside the current list. */
@@ -45,6 +48,8 @@ export const enum At {
   Text,
   /** Inside a subtask string, just after a backslash. */
   Escape,
+  /** Writing the rest of a fixed subtask and its closing `"` (up to `lit`). */
+  FixedText,
   /** Writing the rest of `"all"` after its `"` (up to `lit`). */
   QuotedAll,
   /** Writing the rest of `["all"]` after its `["` (up to `lit`). */
@@ -124,6 +129,8 @@ export function stepLists(s: ListsState, code: number, o: ListsLimits): ListsSta
     case At.Escape:
       if (code < 0x20) return undefined;
       return countChar(s, At.Text, code, s.filled, o);
+    case At.FixedText:
+      return stepFixed(s, code, `${fixedSubtask(o.fixedSubtasks!, s.items)}"`);
     case At.QuotedAll:
       return stepFixed(s, code, QUOTED_ALL);
     case At.ListedAll:
@@ -167,10 +174,18 @@ function closeList(s: ListsState, o: ListsLimits): ListsState | undefined {
 function startItem(s: ListsState, code: number, o: ListsLimits): ListsState | undefined {
   if (s.list !== 0 && s.items >= s.steps) return undefined;
   if (s.list === 0) return isDigit(code) ? stepModelId({ ...s, at: At.ModelId, num: -1 }, code, o) : undefined;
-  if (s.list === 1) return code === C.quote ? { ...s, at: At.Text, chars: 0, filled: false, tag: 0 } : undefined;
+  if (s.list === 1) {
+    if (code !== C.quote) return undefined;
+    return o.fixedSubtasks ? { ...s, at: At.FixedText, lit: 0 } : { ...s, at: At.Text, chars: 0, filled: false, tag: 0 };
+  }
   if (code === C.quote) return { ...s, at: At.QuotedAll, lit: 0 };
   if (code === C.open) return { ...s, at: At.EntryOpen, used: 0 };
   return undefined;
+}
+
+/** The fixed subtask of step `index`: its own text, or the last one given. */
+export function fixedSubtask(texts: readonly string[], index: number): string {
+  return texts[Math.min(index, texts.length - 1)];
 }
 
 function finishItem(s: ListsState): ListsState {

@@ -1,6 +1,6 @@
 /**
  * The longest a workflow can be when the constraint allows no reasoning: three lists of at most
- * maxSteps items, each subtask at most maxSubtaskChars. Every token of a constrained generation
+ * maxSteps items, each subtask at most maxSubtaskChars (or its fixed text). Every token of a constrained generation
  * writes at least one character, so this many new tokens (plus one for end-of-sequence) always
  * reach the end: a Conductor given this budget never stops mid-list.
  */
@@ -16,7 +16,8 @@ function listChars(head: string, items: number, itemChars: number): number {
 
 export function workflowTokenBound(format: Omit<WorkflowFormat, 'allowReasoning'>): number {
   const steps = format.maxSteps ?? DEFAULT_MAX_STEPS;
-  const subtask = (format.maxSubtaskChars ?? DEFAULT_MAX_SUBTASK_CHARS) + 2; // with its quotes
+  const texts = format.fixedSubtasks;
+  const subtask = (texts ? Math.max(...texts.map((t) => t.length)) : (format.maxSubtaskChars ?? DEFAULT_MAX_SUBTASK_CHARS)) + 2; // with its quotes
   // An access entry: '["all"]', or (positional) '[' and the earlier indices, each with ', '.
   const entry = Math.max('["all"]'.length, 2 + (steps - 1) * (digits(steps - 1) + 2));
   const chars =

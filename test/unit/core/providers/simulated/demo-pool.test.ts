@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { executeWorkflow } from '../../../../../src/core/orchestra/index.ts';
+import { hindsightBaselines, routingWorkflows } from '../../../../../src/core/bench/index.ts';
 import { createSimulatedWorker, DEMO_POOL } from '../../../../../src/core/providers/simulated/index.ts';
-import { gradeAnswer } from '../../../../../src/core/reward/index.ts';
 import type { Task, TaskKind } from '../../../../../src/core/task.ts';
-import type { Workflow } from '../../../../../src/core/workflow/types.ts';
 
 // The demo pool's claims, measured: 100 seeded tasks per kind, no waiting (latency 0).
 const pool = DEMO_POOL.map((s) => createSimulatedWorker({ ...s, simulated: { ...s.simulated!, latencyMs: 0 } }));
@@ -16,38 +14,27 @@ function tasks(kind: TaskKind): Task[] {
   );
 }
 
-const single = (worker: number): Workflow => ({ steps: [{ worker, subtask: 'Solve the question.', access: [] }] });
-const solveThenVerify = (solver: number, verifier: number): Workflow => ({
-  steps: [
-    { worker: solver, subtask: 'Solve the question.', access: [] },
-    { worker: verifier, subtask: 'Check the answer above and give the final answer.', access: 'all' },
-  ],
-});
-
-async function accuracy(workflow: Workflow, set: Task[]): Promise<number> {
-  let right = 0;
-  for (const task of set) {
-    const { answer } = await executeWorkflow(workflow, { task, pool });
-    if (gradeAnswer(answer, task).correct) right++;
-  }
-  return right / set.length;
-}
+const workersOf = (w: { steps: { worker: number }[] } | undefined) => w?.steps.map((s) => s.worker);
 
 describe('DEMO_POOL', () => {
-  it('makes the workflow matter: the best single worker depends on the kind, and solve-then-verify beats it', async () => {
-    const math = tasks('math');
-    const mcq = tasks('mcq');
-    const acc = {
-      math: { w0: await accuracy(single(0), math), w1: await accuracy(single(1), math), w3: await accuracy(single(3), math), chain: await accuracy(solveThenVerify(0, 2), math) },
-      mcq: { w0: await accuracy(single(0), mcq), w1: await accuracy(single(1), mcq), w3: await accuracy(single(3), mcq), chain: await accuracy(solveThenVerify(1, 2), mcq) },
-    };
-    expect(acc.math.w0).toBeGreaterThan(acc.math.w1);
-    expect(acc.math.w0).toBeGreaterThan(acc.math.w3);
-    expect(acc.mcq.w1).toBeGreaterThan(acc.mcq.w0);
-    expect(acc.math.chain).toBeGreaterThan(acc.math.w0);
-    expect(acc.mcq.chain).toBeGreaterThan(acc.mcq.w1);
-    // The cheap verifier's chain beats the expensive all-rounder on both kinds.
-    expect(acc.math.chain).toBeGreaterThan(acc.math.w3);
-    expect(acc.mcq.chain).toBeGreaterThan(acc.mcq.w3);
+  const set = [...tasks('number'), ...tasks('mcq')];
+
+  it('makes the workflow matter: the best fixed workflow is over 20 points below the best per kind, with one step or two', async () => {
+    for (const steps of [1, 2] as const) {
+      const b = await hindsightBaselines(routingWorkflows(DEMO_POOL.length, steps), set, pool);
+      expect(b.bestPerKind.accuracy - b.bestFixed.accuracy).toBeGreaterThan(0.2);
+      expect(b.bestPerKind.accuracy).toBeGreaterThan(0.85);
+      expect(b.randomRouting).toBeLessThan(b.bestFixed.accuracy);
+    }
+  });
+
+  it('wants the arithmetic expert checked by the cheap checker on sums, and the knowledge expert alone on multiple choice', async () => {
+    const b = await hindsightBaselines(routingWorkflows(DEMO_POOL.length, 2), set, pool);
+    expect(workersOf(b.bestPerKind.byKind.number)).toEqual([0, 2]);
+    expect(workersOf(b.bestPerKind.byKind.mcq)).toEqual([1]);
+    const score = (workers: number[]) => b.workflows.find((s) => JSON.stringify(workersOf(s.workflow)) === JSON.stringify(workers))!;
+    // The checker that helps on sums hurts on multiple choice; the expensive all-rounder is a poor single choice.
+    expect(score([1, 2]).byKind.mcq!).toBeLessThan(score([1]).byKind.mcq! - 0.2);
+    expect(score([3]).accuracy).toBeLessThan(b.bestFixed.accuracy);
   });
 });

@@ -58,6 +58,15 @@ describe('planSimulatedCall', () => {
     expect(answerOf(planSimulatedCall(gullible, right).text)).not.toBe('42'); // talks itself out of it
   });
 
+  it('checks per kind when confirmRight and fixWrong are given per kind', () => {
+    const check = (task: Task, earlier: string) => request(task, `<Agent 0 response>\n<answer>${earlier}</answer>\n</Agent 0 response>\nCheck it.`);
+    const arithmeticChecker = spec({ skill: { default: 0 }, confirmRight: { default: 0, number: 1 }, fixWrong: { default: 0, number: 1 } });
+    expect(answerOf(planSimulatedCall(arithmeticChecker, check(math, '41')).text)).toBe('42');
+    expect(answerOf(planSimulatedCall(arithmeticChecker, check(math, '42')).text)).toBe('42');
+    expect(answerOf(planSimulatedCall(arithmeticChecker, check(mcq, 'A')).text)).toBe('A'); // default: never fixes
+    expect(answerOf(planSimulatedCall(arithmeticChecker, check(mcq, 'C')).text)).not.toBe('C'); // default: never keeps
+  });
+
   it('counts input tokens at ~4 characters each and truncates at maxTokens', () => {
     const s = spec({ skill: { default: 1 }, outputTokens: 100 });
     const req = request(math);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkflow, renderWorkflow, type AccessMode, type Workflow } from '../../../../../src/core/workflow/index.ts';
-import { createWorkflowConstraint, type WorkflowConstraint } from '../../../../../src/core/workflow/constrain/index.ts';
+import { createWorkflowConstraint, FIXED_SUBTASKS, workflowTokenBound, type WorkflowConstraint } from '../../../../../src/core/workflow/constrain/index.ts';
 import { seededRandom } from '../../../../../src/core/random.ts';
 import { allowedIds, qwenVocab, sampleAnswer, smallVocab, textOf, type TestVocab } from './tokenizers.ts';
 
@@ -71,6 +71,36 @@ describe.each(vocabularies)('createWorkflowConstraint on %s', (_, v, walks) => {
       expect(parsed.ok, `${budget} tokens: ${text}\n${JSON.stringify(parsed)}`).toBe(true);
     }
   }, 120_000);
+
+  it('writes the fixed subtasks word for word, leaving the workers, the number of steps and the access to choose', () => {
+    const rand = seededRandom(13);
+    const seen = new Set<string>();
+    for (let walk = 0; walk < walks; walk++) {
+      const maxSteps = 1 + (walk % 3);
+      const format = { workers: 4, maxSteps, access: 'binary' as const, allowReasoning: false, fixedSubtasks: FIXED_SUBTASKS };
+      const c = createWorkflowConstraint({ ...v, ...format });
+      const budget = workflowTokenBound(format) + 1;
+      let state = c.start();
+      const ids: number[] = [];
+      while (!c.isFinished(state)) {
+        const allowed = allowedIds(c.mask(state, budget - ids.length), c.vocabSize);
+        const id = allowed[Math.floor(rand() * allowed.length)];
+        state = c.advance(state, id);
+        ids.push(id);
+      }
+      const text = answerOf(v, ids);
+      const parsed = parseWorkflow(text, { workers: 4, maxSteps });
+      expect(parsed.ok, text).toBe(true);
+      const { steps } = (parsed as { workflow: Workflow }).workflow;
+      expect(steps.map((s) => s.subtask)).toEqual(steps.map((_, i) => FIXED_SUBTASKS[Math.min(i, FIXED_SUBTASKS.length - 1)]));
+      seen.add(steps.map((s) => `${s.worker}:${JSON.stringify(s.access)}`).join(' '));
+    }
+    expect(seen.size).toBeGreaterThan(Math.min(walks, 5) / 2);
+    const fixed = createWorkflowConstraint({ ...v, workers: 4, maxSteps: 2, allowReasoning: false, fixedSubtasks: FIXED_SUBTASKS });
+    expect(firstRefused(fixed, v, 'model_id = [2]\nsubtasks = ["Solve the question."]\naccess_list = [[]]')).toEqual({ refused: -1, accepting: true });
+    expect(firstRefused(fixed, v, 'model_id = [2]\nsubtasks = ["Solve it."]\naccess_list = [[]]').refused).toBeGreaterThan(0);
+    expect(() => createWorkflowConstraint({ ...v, workers: 4, fixedSubtasks: ['Say "hi".'] })).toThrow(/fixedSubtasks/);
+  }, 60_000);
 
   it('keeps every choice open that still fits a short budget, and ends in time after taking it', () => {
     const c = createWorkflowConstraint({ ...v, workers: 4, maxSteps: 2, allowReasoning: false });
