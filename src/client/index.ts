@@ -7,6 +7,10 @@ export { trainerInService, watchTraining } from './trainer.ts';
 export type { LatestGroup, SampledPlan, TrainerStatus, TrainingConfig, TrainingEstimate, TrainingProgress } from '../services/trainer/index.ts';
 // By path: the trainer service's index holds the whole training stack, which the page's first paint must not carry.
 export { DEFAULT_TRAINING, TRAINING_LIMITS } from '../services/trainer/training-config.ts';
+export { evaluatorInService, lazyCodeRunner, watchEvaluation } from './evaluator.ts';
+export type { DataPreview, EvalDataSource, EvalSettings, EvaluationProgress, EvaluationStatus, EvaluatorStatus, StoredEvaluation, UserFileFormat } from '../services/evaluator/index.ts';
+// By path: the evaluator service's index holds core/bench's runner and loaders, which the page's first paint must not carry.
+export { BUILT_IN_DATASETS, DEFAULT_EVAL, EVAL_LIMITS, dataLabel, formatOfFile } from '../services/evaluator/eval-settings.ts';
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
 export {

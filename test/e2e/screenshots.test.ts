@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openApp, type AppPage } from './app-page.ts';
 
 const OUT = join(import.meta.dirname, '__screenshots__');
-const PAGES = ['ask', 'workers', 'conductor', 'train', 'episodes', 'settings'];
+const PAGES = ['ask', 'workers', 'conductor', 'train', 'evaluate', 'episodes', 'settings'];
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },

@@ -52,6 +52,7 @@ const BY_PATH = new Set([
   'src/core/errors/error-transfer.ts', // a side-effect module: importing it registers the error handler with comlink
   'src/engine/model/files-node.ts', // Node-only; the model index stays browser-safe
   'src/services/trainer/training-config.ts', // the Train page's defaults, without the training stack the service's index carries
+  'src/services/evaluator/eval-settings.ts', // the Evaluate page's types and constants, without the runner and loaders the service's index carries
 ]);
 
 describe('the layout of DESIGN.md', () => {

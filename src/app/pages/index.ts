@@ -6,3 +6,5 @@ export { default as SettingsPage } from './settings/settings-page.svelte';
 export { default as WorkersPage } from './workers/workers-page.svelte';
 /** The Train page loads when first opened: its charts and forms need not weigh on the app's first paint. */
 export const loadTrainPage = () => import('./train/train-page.svelte');
+/** The Evaluate page too: core/bench's report, table and plot load with it. */
+export const loadEvaluatePage = () => import('./evaluate/evaluate-page.svelte');

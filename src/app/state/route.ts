@@ -6,6 +6,7 @@ export const PAGES = [
   { id: 'workers', title: 'Workers' },
   { id: 'conductor', title: 'Conductor' },
   { id: 'train', title: 'Train' },
+  { id: 'evaluate', title: 'Evaluate' },
   { id: 'episodes', title: 'Episodes' },
   { id: 'settings', title: 'Settings' },
 ] as const;

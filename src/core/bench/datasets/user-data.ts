@@ -156,13 +156,16 @@ export async function parquetRows(content: ArrayBuffer): Promise<SourceRow[]> {
   return records.map((record, i) => ({ line: i + 1, record }));
 }
 
-/** The error a caller raises when bad rows are not to be skipped: the first ones by line, and how to skip them. */
-export function badRowsError(source: string, bad: readonly BadRow[], unit: 'line' | 'row'): BatonError {
+/**
+ * The error a caller raises when bad rows are not to be skipped: the first ones by line, and how to skip
+ * them (`skip`: the CLI's flags by default; the Evaluate page names its own fields).
+ */
+export function badRowsError(source: string, bad: readonly BadRow[], unit: 'line' | 'row', skip = 'change --map, or pass --skip-bad to leave them out'): BatonError {
   const shown = bad.slice(0, 10).map((b) => `${unit} ${b.line}: ${b.reason}`);
   const more = bad.length > shown.length ? ` (and ${bad.length - shown.length} more)` : '';
   return new BatonError({
     code: 'data/invalid',
-    message: `${source}: ${bad.length} row${bad.length > 1 ? 's' : ''} cannot be used: ${shown.join('; ')}${more}. Fix them, change --map, or pass --skip-bad to leave them out.`,
+    message: `${source}: ${bad.length} row${bad.length > 1 ? 's' : ''} cannot be used: ${shown.join('; ')}${more}. Fix them, ${skip}.`,
     data: { bad },
   });
 }

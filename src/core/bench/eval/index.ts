@@ -8,6 +8,7 @@ export { evalTags, isFinished, runKeyOf, type RunKey } from './run-key.ts';
 export { runEvaluation, type EvalProgress, type EvaluationInput, type EvaluationResult } from './run-evaluation.ts';
 export { itemAccuracy, mean, percentile } from './statistics.ts';
 export { buildReport, paretoFront, type EvalReport, type MethodReport } from './report.ts';
+export { compareReports, type ComparedRow } from './compare-reports.ts';
 export { reportMarkdown } from './report-markdown.ts';
 export { reportPlotSvg } from './plot-svg.ts';
 export { hindsightBaselines, routingWorkflows, type HindsightBaselines, type ScoredWorkflow } from './hindsight.ts';

@@ -16,11 +16,12 @@ test('routeHref and parseHash round-trip', () => {
 });
 
 test('each page has its own document title, an episode its own', () => {
-  expect(['ask', 'workers', 'conductor', 'train', 'episodes', 'settings'].map((page) => pageTitle(parseHash(`#/${page}`)))).toEqual([
+  expect(['ask', 'workers', 'conductor', 'train', 'evaluate', 'episodes', 'settings'].map((page) => pageTitle(parseHash(`#/${page}`)))).toEqual([
     'Ask · Baton',
     'Workers · Baton',
     'Conductor · Baton',
     'Train · Baton',
+    'Evaluate · Baton',
     'Episodes · Baton',
     'Settings · Baton',
   ]);

@@ -1,0 +1,336 @@
+/**
+ * What workers/evaluator.worker.ts exposes: the Evaluate page's evaluations off the page's thread, with
+ * core/bench's runner, methods and report (the same as `baton eval`):
+ *
+ *   idle | stopped | over-budget | done | failed --start/resume--> loading --> running --all runs--> done
+ *   running --stop--> stopping --> stopped (resumable: finished runs are stored episodes, calls are logged)
+ *   running --budget spent--> over-budget (resumable with a larger budget)
+ *
+ * One evaluation runs at a time. Each finished run goes to the episode store tagged eval:<id>, each
+ * worker call to the evaluation's call log, and the evaluation (settings, status, report) to
+ * evaluation-db.ts, so stored evaluations are listed, reopened, compared and resumed after a reload.
+ * The same class runs in-thread in tests. Test: test/unit/services/evaluator/evaluator-service.test.ts.
+ */
+import type { BadRow } from '../../core/bench/datasets/index.ts';
+import { buildMethods, buildReport, memoryCallLog, runEvaluation, type BuiltMethods, type EvalProgress, type EvalReport, type MethodContext } from '../../core/bench/eval/index.ts';
+import type { Episode, EpisodeStore } from '../../core/episodes/index.ts';
+import { BatonError, toBatonError } from '../../core/errors/index.ts';
+import { createFixedConductor, createWorkerConductor } from '../../core/orchestra/index.ts';
+import type { CodeRunner } from '../../core/reward/index.ts';
+import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
+import type { Task } from '../../core/task.ts';
+import { badRowsOnPage, loadItems, mmluSubjects, type LoadOptions } from './eval-data.ts';
+import { checkEvalSettings } from './check-eval-settings.ts';
+import { dataLabel, type EvalSettings } from './eval-settings.ts';
+import type { EvaluationDb, EvaluationStatus, StoredEvaluation } from './evaluation-db.ts';
+
+export type EvaluatorStatus = 'idle' | 'loading' | 'running' | 'stopping' | Exclude<EvaluationStatus, 'running'>;
+
+/** What the page shows of the evaluation under way (or the last one run here), sent whole on every change. */
+export interface EvaluationProgress {
+  status: EvaluatorStatus;
+  evalId?: string;
+  /** What it does now, in words. */
+  phase?: string;
+  /** Runs finished (stored ones included) and in all; graded and right ones over every method; dollars so far. */
+  done: number;
+  total: number;
+  graded: number;
+  correct: number;
+  costUsd: number;
+  elapsedMs: number;
+  etaMs?: number;
+  error?: { code: string; message: string };
+  /** Something went wrong that did not stop the evaluation (an episode that could not be stored). */
+  warning?: string;
+}
+
+/** What the page learns of its data before a start: how many items, and every row that is not one. */
+export interface DataPreview {
+  items: number;
+  bad: BadRow[];
+  unit: 'line' | 'row';
+  /** The first item's question, to check the mapping by eye. */
+  first?: string;
+}
+
+export interface EvaluatorDeps {
+  db: () => Promise<EvaluationDb>;
+  episodes: () => Promise<Pick<EpisodeStore, 'put' | 'list'>>;
+  /** A pool worker from its spec with its key (by slot). */
+  worker: (spec: WorkerSpec, keys: Record<string, string>) => Promise<WorkerModel>;
+  hubBaseUrl?: string;
+}
+
+/** Most tokens a remote Conductor writes: its reasoning and the three lists (as baton eval's). */
+const REMOTE_CONDUCTOR_TOKENS = 1024;
+
+/** Simulated workers draw from a seed per repeat (as baton eval's), so repeats differ. */
+const seeded = (spec: WorkerSpec, seed: number): WorkerSpec => (spec.simulated ? { ...spec, simulated: { ...spec.simulated, seed } } : spec);
+
+const idle = (): EvaluationProgress => ({ status: 'idle', done: 0, total: 0, graded: 0, correct: 0, costUsd: 0, elapsedMs: 0 });
+
+async function storedEpisodes(store: Pick<EpisodeStore, 'list'>, evalId: string): Promise<Episode[]> {
+  const out: Episode[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await store.list({ filter: { tag: `eval:${evalId}` }, limit: 500, ...(cursor ? { cursor } : {}) });
+    out.push(...page.episodes);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+type Listener = (progress: EvaluationProgress) => void;
+
+export class EvaluatorService {
+  readonly #deps: EvaluatorDeps;
+  readonly #watchers = new Set<Listener>();
+  #progress: EvaluationProgress = idle();
+  #controller: AbortController | undefined;
+  #run: Promise<void> = Promise.resolve();
+  readonly #restored: Promise<void>;
+
+  constructor(deps: EvaluatorDeps) {
+    this.#deps = deps;
+    this.#restored = this.#restore();
+  }
+
+  /** Calls `listener` with the current progress and then with every change. */
+  async watch(listener: Listener): Promise<void> {
+    await this.#restored.catch(() => {});
+    this.#watchers.add(listener);
+    listener(this.#progress);
+  }
+
+  async list(): Promise<StoredEvaluation[]> {
+    await this.#restored;
+    return (await this.#deps.db()).list();
+  }
+
+  async get(id: string): Promise<StoredEvaluation | undefined> {
+    await this.#restored;
+    return (await this.#deps.db()).get(id);
+  }
+
+  subjects(): string[] {
+    return mmluSubjects();
+  }
+
+  /** Reads the data as a start would, without starting: the page shows the bad rows by line. */
+  async preview(settings: Pick<EvalSettings, 'data' | 'offset' | 'limit'>, file?: ArrayBuffer): Promise<DataPreview> {
+    const { tasks, bad, unit } = await loadItems(settings, await this.#loadOptions(file));
+    return { items: tasks.length, bad, unit, ...(tasks[0] ? { first: tasks[0].question } : {}) };
+  }
+
+  /**
+   * A new evaluation; returns its id once it is under way. `file` holds the user's data for a file
+   * source; `keys` the pool's keys by slot; `codeRunner` grades code items (the page's Python sandbox).
+   */
+  async start(settings: EvalSettings, file: ArrayBuffer | undefined, keys: Record<string, string> = {}, codeRunner?: CodeRunner): Promise<string> {
+    await this.#restored;
+    this.#refuseWhileBusy();
+    checkEvalSettings(settings);
+    this.#replace({ ...idle(), status: 'loading', phase: 'Reading the data' });
+    try {
+      const loaded = await loadItems(settings, await this.#loadOptions(file));
+      if (loaded.bad.length > 0 && settings.data.from !== 'builtin' && !settings.data.skipBad) throw badRowsOnPage(settings.data.from === 'file' ? settings.data.name : `hf:${settings.data.dataset}`, loaded);
+      if (loaded.tasks.length === 0) throw new BatonError({ code: 'data/invalid', message: `${dataLabel(settings)}: no items to evaluate.` });
+      const built = await this.#methods(settings, keys);
+      const now = new Date().toISOString();
+      const evaluation: StoredEvaluation = {
+        id: crypto.randomUUID().slice(0, 8),
+        settings,
+        status: 'running',
+        createdAt: now,
+        updatedAt: now,
+        items: loaded.tasks.length,
+        bad: loaded.bad,
+        badUnit: loaded.unit,
+        total: loaded.tasks.length * built.methods.length * settings.repeats,
+        done: 0,
+      };
+      await (await this.#deps.db()).create(evaluation, loaded.tasks);
+      this.#launch(evaluation, loaded.tasks, built, keys, codeRunner);
+      return evaluation.id;
+    } catch (e) {
+      this.#replace({ ...idle(), status: 'failed', error: this.#errorOf(e) });
+      throw e;
+    }
+  }
+
+  /** Continues a stored evaluation that stopped (a Stop, a spent budget, a reload, an error); `budgetUsd` replaces its budget. */
+  async resume(id: string, keys: Record<string, string> = {}, codeRunner?: CodeRunner, budgetUsd?: number): Promise<void> {
+    await this.#restored;
+    this.#refuseWhileBusy();
+    const db = await this.#deps.db();
+    const stored = await db.get(id);
+    if (!stored) throw new BatonError({ code: 'data/not-found', message: `No stored evaluation ${id}.` });
+    if (stored.status === 'done') throw new BatonError({ code: 'run/config', message: 'This evaluation is finished: there is nothing to resume.' });
+    const settings = budgetUsd === undefined ? stored.settings : { ...stored.settings, budgetUsd };
+    const built = await this.#methods(settings, keys);
+    const { error: _, ...evaluation } = { ...stored, settings, status: 'running' as const, updatedAt: new Date().toISOString() };
+    await db.put(evaluation);
+    this.#launch(evaluation, await db.items(id), built, keys, codeRunner);
+  }
+
+  /** Stops the evaluation under way; runs in flight are cut (and redone on resume). Resolves once its report is stored. */
+  async stop(): Promise<void> {
+    if (this.#progress.status === 'running') {
+      this.#set({ status: 'stopping', phase: 'Stopping' });
+      this.#controller?.abort();
+    }
+    await this.#run;
+  }
+
+  /** Deletes a stored evaluation that is not running; its episodes stay in the episode store. */
+  async delete(id: string): Promise<void> {
+    await this.#restored;
+    if (this.#busy() && this.#progress.evalId === id) throw new BatonError({ code: 'run/config', message: 'This evaluation is running: stop it first.' });
+    await (await this.#deps.db()).delete(id);
+  }
+
+  async #loadOptions(file: ArrayBuffer | undefined): Promise<LoadOptions> {
+    const db = await this.#deps.db();
+    return {
+      ...(file ? { file } : {}),
+      hubCache: db.hubPages(),
+      ...(this.#deps.hubBaseUrl ? { hubBaseUrl: this.#deps.hubBaseUrl } : {}),
+      onProgress: (read, total) => this.#set({ phase: `Reading rows: ${read} of ${total}` }),
+    };
+  }
+
+  /**
+   * core/bench's methods over the settings' pool. Here a plan is a file the user picked (settings.plans) and
+   * a remote endpoint plays the Conductor; an engine model directory is for baton eval.
+   */
+  #methods(settings: EvalSettings, keys: Record<string, string>): Promise<BuiltMethods> {
+    const resolveConductor: MethodContext['resolveConductor'] = async (spec, method) => {
+      if (spec.kind === 'fixed') {
+        const text = settings.plans?.[spec.file];
+        if (text === undefined) throw new BatonError({ code: 'run/config', message: `Method "${method}": pick the plan file ${spec.file} under Methods first.` });
+        return () => createFixedConductor(text, spec.file);
+      }
+      if (spec.kind === 'engine') {
+        throw new BatonError({
+          code: 'run/config',
+          message: `Method "${method}": a model directory is for baton eval; on this page a Conductor is a pool worker, a remote endpoint or a plan file.`,
+        });
+      }
+      const worker = await this.#deps.worker({ id: 'remote-conductor', provider: 'openai-compatible', model: spec.model, baseUrl: spec.baseUrl }, keys);
+      return (run) => createWorkerConductor(run.record(worker), { temperature: 1, maxTokens: REMOTE_CONDUCTOR_TOKENS });
+    };
+    return buildMethods(settings.methods, { workers: settings.pool, maxSteps: settings.maxSteps, resolveConductor });
+  }
+
+  #launch(evaluation: StoredEvaluation, tasks: Task[], built: BuiltMethods, keys: Record<string, string>, codeRunner: CodeRunner | undefined): void {
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.#replace({ ...idle(), status: 'running', evalId: evaluation.id, total: evaluation.total, phase: 'Starting the workers' });
+    this.#run = this.#execute(evaluation, tasks, built, keys, codeRunner, controller.signal);
+  }
+
+  async #execute(
+    evaluation: StoredEvaluation,
+    tasks: Task[],
+    built: BuiltMethods,
+    keys: Record<string, string>,
+    codeRunner: CodeRunner | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const db = await this.#deps.db();
+    const { settings } = evaluation;
+    const reportOf = (episodes: Episode[]) => this.#report(evaluation, built, episodes, tasks.length);
+    let store: Pick<EpisodeStore, 'put' | 'list'> | undefined;
+    try {
+      store = await this.#deps.episodes();
+      const stored = await storedEpisodes(store, evaluation.id);
+      const calls = memoryCallLog(await db.calls(evaluation.id), (c) => db.putCall(evaluation.id, c));
+      const pools = await Promise.all(
+        Array.from({ length: settings.repeats }, (_, r) => Promise.all(settings.pool.map((spec) => this.#deps.worker(seeded(spec, settings.seed + r), keys)))),
+      );
+      const episodes = store;
+      const result = await runEvaluation({
+        id: evaluation.id,
+        items: tasks,
+        methods: built.methods,
+        repeats: settings.repeats,
+        concurrency: settings.concurrency,
+        pool: (r) => pools[r],
+        seed: settings.seed,
+        ...(settings.budgetUsd !== undefined ? { budgetUsd: settings.budgetUsd } : {}),
+        runOptions: { maxSteps: settings.maxSteps, retryCutStreams: true, ...(codeRunner && tasks.some((t) => t.kind === 'code') ? { codeRunner } : {}) },
+        stored,
+        calls,
+        signal,
+        onEpisode: (e) => episodes.put(e),
+        onProgress: (p) => this.#set(this.#progressOf(p)),
+      });
+      const status: EvaluationStatus = result.stopped ? 'stopped' : result.overBudget ? 'over-budget' : 'done';
+      const report = reportOf(result.episodes);
+      await db.put({ ...evaluation, status, updatedAt: new Date().toISOString(), done: evaluation.total - result.remaining, report });
+      this.#set({ status, phase: undefined, done: evaluation.total - result.remaining });
+    } catch (e) {
+      const error = this.#errorOf(e);
+      // What finished before the error is kept and reported; the evaluation resumes from there.
+      const episodes = store ? await storedEpisodes(store, evaluation.id).catch(() => []) : [];
+      await db.put({ ...evaluation, status: 'failed', updatedAt: new Date().toISOString(), done: episodes.length, report: reportOf(episodes), error }).catch(() => {});
+      this.#set({ status: 'failed', phase: undefined, error });
+    }
+  }
+
+  #report(evaluation: StoredEvaluation, built: BuiltMethods, episodes: Episode[], items: number): EvalReport {
+    const { settings } = evaluation;
+    return buildReport(episodes, {
+      evalId: evaluation.id,
+      methods: built.methods.map((m) => m.name),
+      ...(built.oracle ? { oracle: { singles: settings.pool.map((w) => `single:${w.id}`) } } : {}),
+      evaluation: {
+        dataset: dataLabel(settings),
+        items,
+        skippedRows: evaluation.bad.length,
+        repeats: settings.repeats,
+        pool: settings.pool.map((w) => w.id),
+        seed: settings.seed,
+        runs: episodes.length,
+        remaining: evaluation.total - episodes.length,
+        ...(built.added.length ? { addedForOracle: built.added } : {}),
+      },
+    });
+  }
+
+  #progressOf(p: EvalProgress): Partial<EvaluationProgress> {
+    const { last: _, etaMs, ...counts } = p;
+    return { ...counts, ...(etaMs !== undefined ? { etaMs } : {}), phase: this.#progress.status === 'stopping' ? 'Stopping' : undefined };
+  }
+
+  #errorOf(e: unknown): { code: string; message: string } {
+    const err = toBatonError(e);
+    return { code: err.code, message: err.message };
+  }
+
+  async #restore(): Promise<void> {
+    const db = await this.#deps.db();
+    // An evaluation stored as running lost its tab: it stopped there, and resumes like a stopped one.
+    for (const e of await db.list()) if (e.status === 'running') await db.put({ ...e, status: 'stopped' });
+  }
+
+  #busy(): boolean {
+    return ['loading', 'running', 'stopping'].includes(this.#progress.status);
+  }
+
+  #refuseWhileBusy(): void {
+    if (this.#busy()) throw new BatonError({ code: 'run/config', message: 'An evaluation is under way: stop it first.' });
+  }
+
+  #replace(progress: EvaluationProgress): void {
+    this.#progress = progress;
+    for (const w of this.#watchers) w(progress);
+  }
+
+  #set(patch: Partial<EvaluationProgress>): void {
+    const next = { ...this.#progress, ...patch };
+    for (const [k, v] of Object.entries(patch)) if (v === undefined) delete next[k as keyof EvaluationProgress];
+    this.#replace(next);
+  }
+}
