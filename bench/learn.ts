@@ -1,27 +1,23 @@
 /**
  * Does the Conductor learn? A small Conductor initialised from scratch (as `baton init-model` makes
- * it) is trained by `baton train` on the experts pool (simulated workers: one right on multiple
- * choice, one on arithmetic, two weak generalists), and its held-out accuracy (one greedy plan per
- * question) is set beside what routing alone reaches with hindsight on the same held-out questions:
- * random routing, the best fixed workflow and the best workflow per task kind (core/bench/eval
- * hindsight.ts). gapClosed is (final - random routing) / (best per kind - random routing).
+ * it) is trained by `baton train` on a simulated pool where the workflow matters (the demo pool, or
+ * the experts pool), and its held-out accuracy (one greedy plan per question) is set beside what routing alone reaches with hindsight on the same held-out questions:
+ * random routing, the best fixed workflow and the best workflow per task kind (src/node/learning-run.ts
+ * over core/bench/eval/hindsight.ts). gapClosed is (final - random routing) / (best per kind - random routing).
  *
  * Run: npm run bench:learn -- [--pool demo|experts] [--tasks experts-short|experts] [--steps 30] [--questions 4] [--group 8]
  *        [--lr 1e-2] [--r 8] [--eval-every 5] [--seed 1] [--max-completion-tokens 56]
- *        [--max-subtask-chars 6] [--max-steps 2] [--hidden 64] [--subtasks free|fixed] [--plot FILE.svg] [--keep DIR]
+ *        [--max-subtask-chars 6] [--max-steps 2] [--hidden 64] [--subtasks free|fixed] [--full] [--plot FILE.svg] [--keep DIR]
  * Prints one JSON line; --plot writes the curve beside the baselines as an SVG (bench/LEARNING.md).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { hindsightBaselines, routingWorkflows, type HindsightBaselines } from '../src/core/bench/index.ts';
-import { createSimulatedWorker, DEMO_POOL, EXPERTS_POOL } from '../src/core/providers/simulated/index.ts';
-import type { GrpoStepMetrics } from '../src/core/rl/index.ts';
-import { main } from '../src/node/cli.ts';
+import type { HindsightBaselines } from '../src/core/bench/index.ts';
 import { processIo } from '../src/node/io.ts';
-import { writeRandomConductor } from '../src/node/random-conductor.ts';
-import { isBuiltInTaskSet, readBuiltInTaskSet } from '../src/node/task-file.ts';
+import { runLearning } from '../src/node/learning-run.ts';
+import { isBuiltInTaskSet } from '../src/node/task-file.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,58 +35,54 @@ const { values } = parseArgs({
     'max-steps': { type: 'string', default: '2' },
     hidden: { type: 'string', default: '64' },
     subtasks: { type: 'string', default: 'free' },
+    full: { type: 'boolean', default: false },
     plot: { type: 'string' },
     keep: { type: 'string' },
   },
 });
 const tasks = values.tasks;
 if (!isBuiltInTaskSet(tasks)) throw new Error(`--tasks must be experts or experts-short, got ${tasks}`);
-const POOLS = { demo: DEMO_POOL, experts: EXPERTS_POOL } as const;
-if (values.pool !== 'demo' && values.pool !== 'experts') throw new Error(`--pool must be demo or experts, got ${values.pool}`);
 const poolName = values.pool;
-const pool = POOLS[poolName];
+if (poolName !== 'demo' && poolName !== 'experts') throw new Error(`--pool must be demo or experts, got ${poolName}`);
+const maxSteps = Number(values['max-steps']);
+if (maxSteps !== 1 && maxSteps !== 2) throw new Error(`--max-steps must be 1 or 2, got ${maxSteps}`);
 const seed = Number(values.seed);
-const MAX_STEPS = Number(values['max-steps']);
-if (MAX_STEPS !== 1 && MAX_STEPS !== 2) throw new Error(`--max-steps must be 1 or 2, got ${MAX_STEPS}`);
+const hidden = Number(values.hidden);
 
 const work = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), 'baton-bench-learn-'));
 const started = performance.now();
 try {
-  const model = join(work, 'model');
-  const hidden = Number(values.hidden);
-  await writeRandomConductor(model, { architecture: 'qwen3', hidden, intermediate: 2 * hidden, layers: 2, heads: 4, kvHeads: 2, vocab: 1536, tied: true, dtype: 'F32', seed });
-  const out = join(work, 'run');
-  const io = { ...processIo(), stdout: () => {} };
-  const code = await main(
-    [
-      'train', '--model', model, '--pool', poolName, '--tasks', tasks, '--constrain', '--prompt', 'compact',
-      '--max-steps', String(MAX_STEPS), '--max-completion-tokens', values['max-completion-tokens'], '--max-subtask-chars', values['max-subtask-chars'], '--subtasks', values.subtasks,
-      '--steps', values.steps, '--questions', values.questions, '--group', values.group, '--lr', values.lr, '--r', values.r,
-      '--targets', 'all', '--eval-every', values['eval-every'], '--seed', String(seed), '--out', out,
-    ],
-    io,
+  const { metrics, curve, baselines, heldOutQuestions, gapClosed } = await runLearning(
+    {
+      shape: { architecture: 'qwen3', hidden, intermediate: 2 * hidden, layers: 2, heads: 4, kvHeads: 2, vocab: 1536, tied: true, dtype: 'F32', seed },
+      pool: poolName,
+      tasks,
+      maxSteps,
+      flags: [
+        '--max-completion-tokens', values['max-completion-tokens'], '--max-subtask-chars', values['max-subtask-chars'], '--subtasks', values.subtasks,
+        '--steps', values.steps, '--questions', values.questions, '--group', values.group, '--lr', values.lr, '--r', values.r,
+        '--targets', 'all', '--eval-every', values['eval-every'], ...(values.full ? ['--full'] : []),
+      ],
+      seed,
+      dir: work,
+    },
+    { ...processIo(), stdout: () => {} },
   );
-  if (code !== 0) throw new Error(`baton train exited with ${code}`);
-  const metrics = (await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as GrpoStepMetrics);
-  const { heldOut } = await readBuiltInTaskSet(tasks, seed);
-  const baselines = await hindsightBaselines(routingWorkflows(pool.length, MAX_STEPS), heldOut, pool.map(createSimulatedWorker));
-  const curve = metrics.filter((m) => m.heldOutAccuracy !== undefined).map((m) => ({ step: m.step, samples: m.step * Number(values.questions) * Number(values.group), heldOutAccuracy: m.heldOutAccuracy! }));
-  const final = curve.at(-1)?.heldOutAccuracy ?? Number.NaN;
   const summary = {
     bench: 'learn',
     pool: poolName,
     tasks,
-    heldOutQuestions: heldOut.length,
-    settings: { hidden: Number(values.hidden), subtasks: values.subtasks, maxSteps: MAX_STEPS, steps: Number(values.steps), questions: Number(values.questions), group: Number(values.group), lr: Number(values.lr), r: Number(values.r), seed },
+    heldOutQuestions,
+    settings: { hidden, full: values.full, subtasks: values.subtasks, maxSteps, steps: Number(values.steps), questions: Number(values.questions), group: Number(values.group), lr: Number(values.lr), r: Number(values.r), seed },
     curve,
     rewardMean: metrics.map((m) => round(m.rewardMean)),
     workerChoicesLastStep: metrics.at(-1)?.workerChoices,
     baselines: { randomRouting: round(baselines.randomRouting), bestFixed: round(baselines.bestFixed.accuracy), bestPerKind: round(baselines.bestPerKind.accuracy) },
-    final,
-    gapClosed: round((final - baselines.randomRouting) / (baselines.bestPerKind.accuracy - baselines.randomRouting)),
+    final: curve.at(-1)?.heldOutAccuracy,
+    gapClosed: round(gapClosed),
     timeS: Math.round((performance.now() - started) / 1000),
   };
-  if (values.plot) await writeFile(values.plot, plot(curve, baselines, `${tasks}: held-out accuracy of a Conductor trained from scratch`));
+  if (values.plot) await writeFile(values.plot, plot(curve, baselines, `${poolName} pool, ${tasks}: held-out accuracy of a Conductor trained from scratch`));
   console.log(JSON.stringify(summary));
 } finally {
   if (!values.keep) await rm(work, { recursive: true, force: true });

@@ -40,7 +40,7 @@ test('a run over the demo workers with a known plan: exact steps, answer, grade 
   // Simulated workers answer as their seed and transcript decide: Scout gets it wrong, Euler agrees.
   expect(await page.getByTestId('conductor-text').textContent()).toBe(PLAN);
   const steps = page.getByTestId('graph-step');
-  expect(await steps.locator('.worker').allTextContents()).toEqual(['Scout (cheap verifier)', 'Euler (math)']);
+  expect(await steps.locator('.worker').allTextContents()).toEqual(['Scout (cheap arithmetic checker)', 'Euler (math)']);
   expect(await steps.locator('.status').allTextContents()).toEqual(['done', 'done']);
   expect(await steps.locator('.output').allTextContents()).toEqual([
     'Working through the problem gives the result below.\n<answer>389</answer>',

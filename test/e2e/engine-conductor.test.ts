@@ -1,6 +1,6 @@
 /**
  * The demo Conductor on Baton's engine, in the built app's Conductor web worker (headless Chromium,
- * WebGPU on SwiftShader): chosen on the Conductor page, it loads the untrained demo model from the
+ * WebGPU on SwiftShader): chosen on the Conductor page, it loads the demo model from the
  * app's own origin, writes a workflow that parses, and the run's episode records the engine and the
  * sampled token ids with their logprobs. The page stays usable while the worker generates.
  * Screenshots of the Conductor page go to test/e2e/__screenshots__/ for a person to look at.
@@ -67,7 +67,7 @@ test('the demo engine Conductor runs in the worker, its workflow parses, the epi
   expect(episodes).toHaveLength(1);
   const [episode] = episodes;
   expect(episode.conductor.runtime).toBe('engine');
-  expect(episode.conductor.model).toMatch(/demo-conductor.*untrained/);
+  expect(episode.conductor.model).toMatch(/demo-conductor.*trained on the demo pool/);
   expect(episode.parseError).toBeUndefined();
   expect(episode.workflow?.steps.length).toBeGreaterThanOrEqual(1);
   expect(episode.completion.text).toMatch(/^model_id = \[/);

@@ -8,6 +8,7 @@
  * continues from the newest checkpoint as if never stopped (settings from OUT/config.json; --steps
  * may extend the run).
  */
+import { setMaxListeners } from 'node:events';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { episodeToLine, type Episode } from '../../core/episodes/index.ts';
@@ -340,6 +341,8 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   const codeRunner = [...train, ...heldOut].some((t) => t.kind === 'code') ? createNodeCodeRunner() : undefined;
   const loaded = await openNodeModel({ modelDir: settings.modelDir, ...(settings.weights ? { weights: settings.weights } : {}), withTokenizer: true });
   const controller = new AbortController();
+  // Every rollout of a step (questions x group x workflow steps) listens to it at once: not a leak.
+  setMaxListeners(0, controller.signal);
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
   try {

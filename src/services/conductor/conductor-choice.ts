@@ -64,7 +64,7 @@ export function describeSource(source: EngineModelSource | EngineAdapterSource):
     case 'trained':
       return `${source.name} (trained in this browser)`;
     case 'demo':
-      return 'demo-conductor (untrained, random weights)';
+      return 'demo-conductor (tiny, trained on the demo pool)';
     case 'hub':
       return source.repo;
     case 'url':
@@ -78,7 +78,7 @@ export function describeSource(source: EngineModelSource | EngineAdapterSource):
 export function describeConductor(choice: ConductorChoice, workerName?: (id: string) => string | undefined): string {
   switch (choice.kind) {
     case 'demo-auto':
-      return 'demo Conductor (engine model where the GPU allows, else random routing)';
+      return 'demo Conductor (a tiny model trained on the demo pool where the GPU allows, else random routing)';
     case 'random-routing':
       return RANDOM_ROUTING_LABEL;
     case 'engine-model':

@@ -1,5 +1,5 @@
 /**
- * The engine Conductor on the shipped demo model (public/demo-conductor, untrained) in Node on Dawn:
+ * The engine Conductor on the shipped demo model (public/demo-conductor) in Node on Dawn:
  * constrained output parses as a workflow for the pool, its token ids and logprobs line up with the
  * text, and an abort stops generation.
  */
@@ -108,7 +108,7 @@ describe('createEngineConductor on the demo model', () => {
     expect(deltas).toBe(3);
   });
 
-  it('without the constraint, the untrained model writes text that is no workflow', async () => {
+  it('without the constraint, the model writes text that is no workflow', async () => {
     const out = await conductor({ constrain: false, maxNewTokens: 12 }).generate({ messages: MESSAGES });
     expect(out.tokenIds).toHaveLength(12);
     expect(parseWorkflow(out.text, FORMAT).ok).toBe(false);

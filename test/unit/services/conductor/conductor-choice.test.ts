@@ -36,7 +36,7 @@ describe('describeConductor', () => {
     expect(describeConductor({ kind: 'engine-model', model: { ...model, reasoning: false } })).toBe("a/b on Baton's engine + lora, lists only");
     const trained = { source: { from: 'demo' }, weights: 'f32', adapter: { from: 'trained', name: 'train-1' }, reasoning: false, prompt: 'compact' } as const;
     expect(describeConductor({ kind: 'engine-model', model: trained })).toBe(
-      "demo-conductor (untrained, random weights) on Baton's engine + train-1 (trained in this browser), lists only, short prompt",
+      "demo-conductor (tiny, trained on the demo pool) on Baton's engine + train-1 (trained in this browser), lists only, short prompt",
     );
     const names = (id: string) => (id === 'w1' ? 'Claude Sonnet' : undefined);
     expect(describeConductor({ kind: 'pool-worker', workerId: 'w1' }, names)).toBe('pool worker Claude Sonnet, prompted');
