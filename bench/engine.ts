@@ -14,7 +14,7 @@
  * adapter has them), to set against decodeMsPerToken: the rest is CPU work and synchronisation.
  * Prints one JSON line: the adapter, then per model and format: weight bytes, the bytes one decode
  * step reads (weights it touches + the KV cache at the last step), prefill and decode tokens/s
- * (best of K), decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
+ * (best of K), the kernel dispatches one decode step encodes, decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
  * engine's GPU buffers. Compare figures as ratios on one adapter, never across machines.
  * On 2 CPU cores with SwiftShader, qwen0.5b takes about 8 minutes with
  * --prompt-tokens 8 --decode-tokens 4 --trials 1 (most of it decoding f32 at ~9 s a token).
@@ -97,6 +97,7 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       groupMs = Math.min(groupMs, performance.now() - t);
     }
     groupMs -= groupPrefillMs;
+    const dispatchesPerDecodeStep = await countDecodeDispatches(model, prompt);
     const kernels = values.profile && device.caps.timestampQuery ? await profileDecode(model, prompt) : undefined;
     const step = decodeStepBytes(model, P + N);
     return {
@@ -108,12 +109,26 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       prefillTokensPerS: round((P * 1000) / prefillMs),
       decodeTokensPerS: round((N * 1000) / decodeMs),
       decodeMsPerToken: round(decodeMs / N),
+      dispatchesPerDecodeStep,
       groupDecodeTokensPerS: round((G * N * 1000) / groupMs),
       peakGpuBytes: device.memory.peak - before,
       ...(kernels ? { decodeStepGpuMs: round(kernels.reduce((a, k) => a + k.ms, 0)), kernels } : {}),
     };
   } finally {
     model.destroy();
+  }
+}
+
+/** Kernel dispatches encoded for one decode step at batch 1 (the forward pass and its head), after a prefill. */
+async function countDecodeDispatches(model: GpuModel, prompt: number[]): Promise<number> {
+  const cache = model.createKvCache(P + 1);
+  try {
+    await model.forward(prompt, { cache, lastOnly: true });
+    const before = model.device.dispatches;
+    await model.forward([prompt[0]], { cache, lastOnly: true });
+    return model.device.dispatches - before;
+  } finally {
+    cache.destroy();
   }
 }
 

@@ -76,6 +76,20 @@ describe('EngineDevice', () => {
     expect(d.pipelines.get(swigluForward, {})).toBe(d.pipelines.get(swigluForward, {}));
   });
 
+  it('counts the dispatches its batches encode, skipping empty grids and copies', async () => {
+    const d = device();
+    const buf = d.createBuffer(64 * 4, 'io');
+    const before = d.dispatches;
+    await d
+      .batch()
+      .run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(64 * 4, 'o') }, { n: 64 })
+      .copy(buf, 0, d.createBuffer(16, 'c'), 0, 16)
+      .run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(64 * 4, 'o2') }, { n: 0 })
+      .run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(64 * 4, 'o3') }, { n: 3 })
+      .submit();
+    expect(d.dispatches - before).toBe(2);
+  });
+
   it('reuses pooled scratch buffers by size class', () => {
     const pool = device().pool;
     const a = pool.acquire(1000);
