@@ -6,6 +6,7 @@ export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int
 export { logprobsBackward, logprobsForward } from './logprobs.ts';
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
 export { matmulBackwardBias, matmulBackwardInput, matmulBackwardWeight, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
+export { matmulNormedRows, matmulNormedSplit, matmulNormedSwiglu, type MatmulNormedOptions } from './matmul-normed.ts';
 export { matmulInt4BackwardInput, matmulInt4Forward, type MatmulInt4BackwardInputOptions, type MatmulInt4Options } from './matmul-int4.ts';
 export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, rmsnormThreads, type RmsnormBackwardOptions, type RmsnormOptions } from './rmsnorm.ts';
 export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
@@ -18,6 +19,7 @@ export { embeddingInt4Ref } from './embedding-int4.ref.ts';
 export { entropyRef, logprobsBackwardRef, logprobsRef, logSoftmaxRef } from './logprobs.ref.ts';
 export { matmulBackwardInputRef, matmulBackwardWeightRef, matmulRef } from './matmul.ref.ts';
 export { matmulInt4BackwardInputRef, matmulInt4Ref } from './matmul-int4.ref.ts';
+export { matmulNormedRef, matmulNormedSwigluRef } from './matmul-normed.ref.ts';
 export { rmsnormBackwardRef, rmsnormRef } from './rmsnorm.ref.ts';
 export { ropeBackwardRef, ropeRef } from './rope.ref.ts';
 export { swigluBackwardRef, swigluRef } from './swiglu.ref.ts';

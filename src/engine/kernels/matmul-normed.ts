@@ -1,0 +1,176 @@
+/**
+ * The inference forward's matmul with the RMSNorm before it folded in, a port of the references in
+ * matmul-normed.ref.ts. With inv_m = 1 / sqrt(mean_k x[m, k]^2 + eps) and g the norm weight,
+ *   y[m, n] = inv_m * sum_k (x[m, k] * g[k]) * w[n, k] (+ b[n])
+ * which is rmsnorm(x) W^T (+ b) without storing the normed rows: each thread sums x's squares
+ * beside its dot product (its lanes reduce both together), so a norm costs no dispatch of its own.
+ * W (N, K) is a row-concatenation of projections (weights of f32, f16 or int4, as matmul.ts and
+ * matmul-int4.ts, whose loops it reuses), and the epilogue places the result:
+ *   'rows'    out[m, col0 + n] = y[m, n]                       (the LM head, a LoRA A)
+ *   'split'   columns [0, N1), [N1, N1 + N2), [N1 + N2, N) to out1, out2, out3, each (M, width)
+ *             (q/k/v, or gate/up with an empty third part)
+ *   'swiglu'  out[m, n] = silu(y[m, n]) * y[m, N + n] for n < N, W holding 2N rows (gate then up)
+ * Threads, lanes and grid as matmul.ts (matmulGrid over N columns).
+ */
+import type { BindingSpec, KernelSpec, UniformSpec } from '../device/index.ts';
+import { INT4_SHIFTS, int4MatmulLoop } from './matmul-int4.ts';
+import { floatMatmulLoop, matmulGrid, type LoopNames, type MatmulLayout } from './matmul.ts';
+import { header, type Dtype } from './wgsl.ts';
+
+const WG = 64;
+
+export type FusedEpilogue = 'rows' | 'split' | 'swiglu';
+
+export interface MatmulNormedOptions extends MatmulLayout {
+  /** dtype of float weights, or of int4 scales; the bias is in it too. */
+  readonly dtype: Dtype;
+  /** dtype of the norm weight g (the model's; a LoRA A is f32 under an f16 model). */
+  readonly normDtype: Dtype;
+  /** int4 weights in groups of this many; 0 for float weights. */
+  readonly groupSize: number;
+  /** Float weights loaded four at a time; needs K % 4 == 0 (int4 always is). */
+  readonly vec4: boolean;
+  readonly bias: boolean;
+}
+
+type Uniform = 'M' | 'N' | 'K' | 'ldo' | 'col0' | 'N1' | 'N2' | 'eps';
+
+const UNIFORMS: readonly UniformSpec<Uniform>[] = [
+  { name: 'M', type: 'u32' },
+  { name: 'N', type: 'u32' }, // output columns ('swiglu': half the weight's rows)
+  { name: 'K', type: 'u32' },
+  { name: 'ldo', type: 'u32' }, // 'rows' only
+  { name: 'col0', type: 'u32' }, // 'rows' only
+  { name: 'N1', type: 'u32' }, // 'split' only
+  { name: 'N2', type: 'u32' }, // 'split' only
+  { name: 'eps', type: 'f32' },
+];
+
+const INPUTS = ['x', 'g', 'w', 'scales', 'b'] as const;
+type Input = (typeof INPUTS)[number];
+const OUTPUTS = { rows: ['out'], split: ['out1', 'out2', 'out3'], swiglu: ['out'] } as const;
+
+type Spec<E extends FusedEpilogue> = KernelSpec<MatmulNormedOptions, Input | (typeof OUTPUTS)[E][number], Uniform>;
+
+function bindings(epilogue: FusedEpilogue): BindingSpec<string>[] {
+  return [
+    { name: 'x', access: 'read' }, // (M, K) f32
+    { name: 'g', access: 'read' }, // (K) norm weight
+    { name: 'w', access: 'read' }, // (rows, K) float, or (rows, K / 8) u32 int4
+    { name: 'scales', access: 'read' }, // int4: (rows, K / G); bound but unread for float weights
+    { name: 'b', access: 'read' }, // (N) bias; bound but unread without the bias option
+    ...OUTPUTS[epilogue].map((name) => ({ name, access: 'read_write' as const })),
+  ];
+}
+
+function store(epilogue: FusedEpilogue, o: MatmulNormedOptions): string {
+  const y = `inv * total1${o.bias ? ' + f32(b[n])' : ''}`;
+  switch (epilogue) {
+    case 'rows':
+      return `out[m * p.ldo + p.col0 + n] = ${y};`;
+    case 'split':
+      return `let y = ${y};
+      if (n < p.N1) { out1[m * p.N1 + n] = y; }
+      else if (n < p.N1 + p.N2) { out2[m * p.N2 + n - p.N1] = y; }
+      else { let N3 = p.N - p.N1 - p.N2; out3[m * N3 + n - p.N1 - p.N2] = y; }`;
+    case 'swiglu':
+      return `let gate = ${y};
+      out[m * p.N + n] = gate / (1.0 + exp(-gate)) * inv * total2;`;
+  }
+}
+
+function wgsl(spec: KernelSpec<MatmulNormedOptions, string, Uniform>, epilogue: FusedEpilogue, o: MatmulNormedOptions): string {
+  const int4 = o.groupSize > 0;
+  const vec = int4 || o.vec4;
+  const R = o.rowsPerThread;
+  const L = o.lanes;
+  const types: Record<string, string> = { x: vec ? 'vec4<f32>' : 'f32', g: o.normDtype, w: int4 ? 'vec4<u32>' : vec ? `vec4<${o.dtype}>` : o.dtype, scales: o.dtype, b: o.dtype };
+  for (const out of OUTPUTS[epilogue]) types[out] = 'f32';
+  // x is read through xg (x times the norm weight); xs is x's width in elements of x's array.
+  const xs = vec ? 'p.K / 4u' : 'p.K';
+  const xg = vec
+    ? `fn xg(i: u32) -> vec4<f32> { let k = 4u * (i % (${xs})); return x[i] * vec4<f32>(f32(g[k]), f32(g[k + 1u]), f32(g[k + 2u]), f32(g[k + 3u])); }`
+    : `fn xg(i: u32) -> f32 { return x[i] * f32(g[i % p.K]); }`;
+  const loop = (names: LoopNames) => (int4 ? int4MatmulLoop(o.groupSize, names) : floatMatmulLoop(o.vec4, names));
+  const pair = epilogue === 'swiglu';
+  const acc = vec ? 'vec4<f32>' : 'f32';
+  const total = (a: string) => (vec ? `dot(${a}, vec4<f32>(1.0))` : a);
+  // Per row r: the sum of squares, the product, and with a pair the second product; lanes reduce
+  // these 2 or 3 sums per row in workgroup memory.
+  const sums = pair ? 3 : 2;
+  const body = `${loop({ n: 'n', acc: 'acc1', x: (i) => `xg(${i})` })}
+    ${pair ? loop({ n: 'n + p.N', acc: 'acc2', x: (i) => `xg(${i})` }) : ''}
+    for (var k = lane; k < ${xs}; k += LANES) {
+      for (var r = 0u; r < ROWS; r++) { if (r < rows) { let v = x[(m0 + r) * ${xs} + k]; ss[r] += ${vec ? 'dot(v, v)' : 'v * v'}; } }
+    }`;
+  const finish = (get: (sum: number) => string) => `for (var r = 0u; r < ROWS; r++) {
+    if (r < rows) {
+      let m = m0 + r;
+      let inv = inverseSqrt(${get(0)} / f32(p.K) + p.eps);
+      let total1 = ${get(1)};
+      ${pair ? `let total2 = ${get(2)};` : ''}
+      ${store(epilogue, o)}
+    }
+  }`;
+  const prologue = `${header(spec, types as Record<string, string>, o.dtype === 'f16' || o.normDtype === 'f16' ? 'f16' : 'f32')}
+${int4 ? INT4_SHIFTS : ''}
+${xg}
+const LANES = ${L}u;
+const ROWS = ${R}u;
+const UNROLL = 4u;
+${L > 1 ? `var<workgroup> red: array<f32, ${WG * R * sums}>;` : ''}
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let lane = lid % LANES;
+  let n = flat_group(wid, nwg) * ${WG / L}u + lid / LANES;
+  let m0 = wid.z * ${R}u;
+  let rows = min(${R}u, p.M - m0);
+  var ss: array<f32, ${R}>;
+  var acc1: array<${acc}, ${R}>;
+  ${pair ? `var acc2: array<${acc}, ${R}>;` : ''}`;
+  if (L === 1) {
+    return `${prologue}
+  if (n >= p.N) { return; }
+  ${body}
+  ${finish((s) => (s === 0 ? 'ss[r]' : total(`acc${s}[r]`)))}
+}`;
+  }
+  const slot = (s: number) => `red[(${s}u * ROWS + r) * ${WG}u + lid]`;
+  // Barriers need uniform control flow: every thread reaches them, idle columns included.
+  return `${prologue}
+  if (n < p.N) {
+    ${body}
+  }
+  for (var r = 0u; r < ROWS; r++) {
+    ${slot(0)} = ss[r];
+    ${slot(1)} = ${total('acc1[r]')};
+    ${pair ? `${slot(2)} = ${total('acc2[r]')};` : ''}
+  }
+  workgroupBarrier();
+  for (var w = LANES / 2u; w > 0u; w >>= 1u) {
+    if (lane < w) {
+      for (var r = 0u; r < ROWS; r++) {
+        for (var s = 0u; s < ${sums}u; s++) { red[(s * ROWS + r) * ${WG}u + lid] += red[(s * ROWS + r) * ${WG}u + lid + w]; }
+      }
+    }
+    workgroupBarrier();
+  }
+  if (lane != 0u || n >= p.N) { return; }
+  ${finish((s) => slot(s))}
+}`;
+}
+
+function spec<E extends FusedEpilogue>(epilogue: E): Spec<E> {
+  const s: Spec<E> = {
+    name: `matmulNormed_${epilogue}`,
+    bindings: bindings(epilogue) as Spec<E>['bindings'],
+    uniforms: UNIFORMS,
+    wgsl: (o) => wgsl(s as KernelSpec<MatmulNormedOptions, string, Uniform>, epilogue, o),
+    grid: matmulGrid,
+  };
+  return s;
+}
+
+export const matmulNormedRows = spec('rows');
+export const matmulNormedSplit = spec('split');
+export const matmulNormedSwiglu = spec('swiglu');
