@@ -9,8 +9,10 @@ import type { CommandBatch, EngineDevice } from '../device/index.ts';
 import { logprobsForward, ropeTable, type Dtype } from '../kernels/index.ts';
 import { ropeInvFreq, type LoraAdapter, type ModelConfig, type TensorSource } from '../model/index.ts';
 import { encodeForward } from './forward.ts';
+import { encodeFusedForward } from './forward-fused.ts';
+import { FusedWeights } from './fused-weights.ts';
 import { KvCache } from './kv-cache.ts';
-import { linearForward, matmulLanes } from './linear.ts';
+import { linearForward, matmulLanes, normedLinearForward } from './linear.ts';
 import { destroyLora, uploadLora, type GpuLora } from './lora-weights.ts';
 import { destroyModelWeights, loadModelWeights, type ModelWeights, type WeightFormat } from './model-weights.ts';
 import { createSampler, streamSeed, type Sampler, type SamplingOptions } from './sampling.ts';
@@ -28,6 +30,11 @@ export interface LoadModelOptions {
   maxBindingBytes?: number;
   /** Threads per matmul output column; defaults to what suits the adapter (linear.ts matmulLanes). */
   matmulLanes?: number;
+  /**
+   * Run passes through forward-fused.ts (norms folded into matmuls, q/k/v and gate/up as one matmul
+   * each; default true), or false for the unfused kernels training uses (to compare the two).
+   */
+  fused?: boolean;
   onProgress?(loaded: number, total: number): void;
 }
 
@@ -64,7 +71,10 @@ export interface Generation {
   finishReason: 'stop' | 'length';
 }
 
-/** What a pass computes from the final hidden states (T, C): a buffer of `floats` f32 values to read back. */
+/**
+ * What a pass computes from the last layer's output (T, C), final-normed or, on the fused path,
+ * before the norm (#logitsHead folds it in): a buffer of `floats` f32 values to read back.
+ */
 type Head = (batch: CommandBatch, scratch: Scratch, hidden: GPUBuffer, T: number) => { buffer: GPUBuffer; floats: number };
 
 export class GpuModel {
@@ -74,11 +84,13 @@ export class GpuModel {
   readonly #invFreq: Float64Array;
   readonly #maxBindingBytes: number;
   readonly #lanes: number;
+  readonly #fused: FusedWeights | undefined;
   #lora: GpuLora | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(device: EngineDevice, config: ModelConfig, weights: ModelWeights, maxBindingBytes: number, lanes: number) {
+  private constructor(device: EngineDevice, config: ModelConfig, weights: ModelWeights, maxBindingBytes: number, lanes: number, fused: FusedWeights | undefined) {
     this.device = device;
+    this.#fused = fused;
     this.config = config;
     this.weights = weights;
     this.#invFreq = ropeInvFreq(config);
@@ -101,7 +113,8 @@ export class GpuModel {
     if (!(Number.isInteger(Math.log2(lanes)) && lanes <= 64)) {
       throw new BatonError({ code: 'run/config', message: `matmulLanes must be a power of two from 1 to 64, got ${lanes}.` });
     }
-    return new GpuModel(device, model.config, weights, maxBindingBytes, lanes);
+    const fused = options.fused === false ? undefined : await FusedWeights.build(device, weights, maxBindingBytes);
+    return new GpuModel(device, model.config, weights, maxBindingBytes, lanes, fused);
   }
 
   /** Applies `adapter` beside the base weights from the next pass on; undefined switches LoRA off. */
@@ -111,6 +124,14 @@ export class GpuModel {
       if (this.#lora) destroyLora(this.device, this.#lora);
       this.#lora = next;
     });
+  }
+
+  /**
+   * Copies the model's weights into the fused path's concatenated ones again: full fine-tuning
+   * updates the weights in place, and the next generate must sample from them.
+   */
+  async refreshFusedWeights(): Promise<void> {
+    await this.#serial(async () => this.#fused?.refresh());
   }
 
   get hasLora(): boolean {
@@ -258,6 +279,7 @@ export class GpuModel {
 
   destroy(): void {
     destroyModelWeights(this.device, this.weights);
+    this.#fused?.destroy();
     if (this.#lora) destroyLora(this.device, this.#lora);
     this.#lora = undefined;
   }
@@ -285,7 +307,12 @@ export class GpuModel {
       batch.copy(hidden, r0 * C * 4, x, 0, rows * C * 4);
     }
     const logits = scratch.floats(rows * V, 'logits');
-    linearForward(batch, { x, M: rows, weight: this.weights.lmHead, out: logits, lanes: this.#lanes });
+    if (this.#fused) {
+      // The fused forward leaves the residual stream: the final norm is folded into the head.
+      normedLinearForward(batch, { x, M: rows, norm: this.weights.norm, eps: this.config.rmsNormEps, weight: this.weights.lmHead, out: logits, lanes: this.#lanes });
+    } else {
+      linearForward(batch, { x, M: rows, weight: this.weights.lmHead, out: logits, lanes: this.#lanes });
+    }
     return { buffer: logits, floats: rows * V };
   }
 
@@ -337,7 +364,10 @@ export class GpuModel {
         this.device.write(slotBuffer, Uint32Array.from(slots));
         const batch = this.device.batch('forward');
         const lora = options.baseOnly ? undefined : this.#lora;
-        const hidden = encodeForward(batch, scratch, this.config, this.weights, lora, { ids: idBuffer, rope, T, startPos, cache, slots, slotBuffer, lanes: this.#lanes });
+        const input = { ids: idBuffer, rope, T, startPos, cache, slots, slotBuffer, lanes: this.#lanes };
+        const hidden = this.#fused
+          ? encodeFusedForward(batch, scratch, this.config, this.weights, this.#fused, lora, input)
+          : encodeForward(batch, scratch, this.config, this.weights, lora, input);
         const result = head(batch, scratch, hidden, T);
         await batch.submit();
         cache.length = startPos + Tq;
