@@ -10,6 +10,12 @@
  *   'split'   columns [0, N1), [N1, N1 + N2), [N1 + N2, N) to out1, out2, out3, each (M, width)
  *             (q/k/v, or gate/up with an empty third part)
  *   'swiglu'  out[m, n] = silu(y[m, n]) * y[m, N + n] for n < N, W holding 2N rows (gate then up)
+ *   'rope'    q/k/v with rope and the KV-cache append of rope.ts's ropeCacheForward: W holds the
+ *             q, k and v rows (N1 = H D, N2 = KV D each), and thread n computes the pair of columns
+ *             (i, i + D/2) of one head, rotates q into q and k into the key cache row of its token,
+ *             and copies v into the value cache. Eight storage bindings at most (WebGPU's default
+ *             limit), so the bias rides behind the norm weight in `g` and the slot of each
+ *             sequence behind the cos/sin table in `cs` (as u32 bits).
  * Threads, lanes and grid as matmul.ts (matmulGrid over N columns).
  */
 import type { BindingSpec, KernelSpec, UniformSpec } from '../device/index.ts';
@@ -19,7 +25,7 @@ import { header, type Dtype } from './wgsl.ts';
 
 const WG = 64;
 
-export type FusedEpilogue = 'rows' | 'split' | 'swiglu';
+export type FusedEpilogue = 'rows' | 'split' | 'swiglu' | 'rope';
 
 export interface MatmulNormedOptions extends MatmulLayout {
   /** dtype of float weights, or of int4 scales; the bias is in it too. */
@@ -34,6 +40,7 @@ export interface MatmulNormedOptions extends MatmulLayout {
 }
 
 type Uniform = 'M' | 'N' | 'K' | 'ldo' | 'col0' | 'N1' | 'N2' | 'eps';
+type RopeUniform = Uniform | 'D' | 'Tq' | 'startPos' | 'slotStride' | 'slotsAt';
 
 const UNIFORMS: readonly UniformSpec<Uniform>[] = [
   { name: 'M', type: 'u32' },
@@ -46,26 +53,69 @@ const UNIFORMS: readonly UniformSpec<Uniform>[] = [
   { name: 'eps', type: 'f32' },
 ];
 
-const INPUTS = ['x', 'g', 'w', 'scales', 'b'] as const;
-type Input = (typeof INPUTS)[number];
-const OUTPUTS = { rows: ['out'], split: ['out1', 'out2', 'out3'], swiglu: ['out'] } as const;
+const ROPE_UNIFORMS: readonly UniformSpec<RopeUniform>[] = [
+  ...UNIFORMS,
+  { name: 'D', type: 'u32' },
+  { name: 'Tq', type: 'u32' }, // tokens per sequence
+  { name: 'startPos', type: 'u32' },
+  { name: 'slotStride', type: 'u32' }, // values between cache slots
+  { name: 'slotsAt', type: 'u32' }, // where the slots start in cs
+];
 
-type Spec<E extends FusedEpilogue> = KernelSpec<MatmulNormedOptions, Input | (typeof OUTPUTS)[E][number], Uniform>;
+type Input = 'x' | 'g' | 'w' | 'scales' | 'b';
+const OUTPUTS = { rows: ['out'], split: ['out1', 'out2', 'out3'], swiglu: ['out'], rope: ['cs', 'q', 'kc', 'vc'] } as const;
+
+type Spec<E extends Exclude<FusedEpilogue, 'rope'>> = KernelSpec<MatmulNormedOptions, Input | (typeof OUTPUTS)[E][number], Uniform>;
 
 function bindings(epilogue: FusedEpilogue): BindingSpec<string>[] {
+  const rope = epilogue === 'rope';
   return [
     { name: 'x', access: 'read' }, // (M, K) f32
-    { name: 'g', access: 'read' }, // (K) norm weight
+    { name: 'g', access: 'read' }, // (K) norm weight; 'rope': then the (N) bias
     { name: 'w', access: 'read' }, // (rows, K) float, or (rows, K / 8) u32 int4
     { name: 'scales', access: 'read' }, // int4: (rows, K / G); bound but unread for float weights
-    { name: 'b', access: 'read' }, // (N) bias; bound but unread without the bias option
-    ...OUTPUTS[epilogue].map((name) => ({ name, access: 'read_write' as const })),
+    ...(rope
+      ? [
+          { name: 'cs', access: 'read' as const }, // (M, D/2, 2) cos, sin per token; then (M / Tq) slots as u32 bits
+          { name: 'q', access: 'read_write' as const }, // (M, H, D)
+          { name: 'kc', access: 'read_write' as const }, // (slots, slotStride) key cache, each slot (S, KV, D)
+          { name: 'vc', access: 'read_write' as const }, // (slots, slotStride) value cache
+        ]
+      : [
+          { name: 'b', access: 'read' as const }, // (N) bias; bound but unread without the bias option
+          ...OUTPUTS[epilogue].map((name) => ({ name, access: 'read_write' as const })),
+        ]),
   ];
 }
 
 function store(epilogue: FusedEpilogue, o: MatmulNormedOptions): string {
   const y = `inv * total1${o.bias ? ' + f32(b[n])' : ''}`;
   switch (epilogue) {
+    case 'rope': {
+      const bias = (col: string) => (o.bias ? ` + f32(g[p.K + ${col}])` : '');
+      return `let a = inv * total1${bias('n1')};
+      let z = inv * total2${bias('n2')};
+      let half = p.D / 2u;
+      let head = n / half;
+      let i = n % half;
+      let c = cs[(m * half + i) * 2u];
+      let s = cs[(m * half + i) * 2u + 1u];
+      let H = p.N1 / p.D;
+      let KV = p.N2 / p.D;
+      let cached = bitcast<u32>(cs[p.slotsAt + m / p.Tq]) * p.slotStride + (p.startPos + m % p.Tq) * KV * p.D;
+      if (head < H) {
+        q[m * p.N1 + n1] = a * c - z * s;
+        q[m * p.N1 + n2] = z * c + a * s;
+      } else if (head < H + KV) {
+        let at = cached + (head - H) * p.D + i;
+        kc[at] = a * c - z * s;
+        kc[at + half] = z * c + a * s;
+      } else {
+        let at = cached + (head - H - KV) * p.D + i;
+        vc[at] = a;
+        vc[at + half] = z;
+      }`;
+    }
     case 'rows':
       return `out[m * p.ldo + p.col0 + n] = ${y};`;
     case 'split':
@@ -79,7 +129,7 @@ function store(epilogue: FusedEpilogue, o: MatmulNormedOptions): string {
   }
 }
 
-function wgsl(spec: KernelSpec<MatmulNormedOptions, string, Uniform>, epilogue: FusedEpilogue, o: MatmulNormedOptions): string {
+function wgsl(spec: KernelSpec<MatmulNormedOptions, string, string>, epilogue: FusedEpilogue, o: MatmulNormedOptions): string {
   const int4 = o.groupSize > 0;
   const vec = int4 || o.vec4;
   const R = o.rowsPerThread;
@@ -92,14 +142,17 @@ function wgsl(spec: KernelSpec<MatmulNormedOptions, string, Uniform>, epilogue: 
     ? `fn xg(i: u32) -> vec4<f32> { let k = 4u * (i % (${xs})); return x[i] * vec4<f32>(f32(g[k]), f32(g[k + 1u]), f32(g[k + 2u]), f32(g[k + 3u])); }`
     : `fn xg(i: u32) -> f32 { return x[i] * f32(g[i % p.K]); }`;
   const loop = (names: LoopNames) => (int4 ? int4MatmulLoop(o.groupSize, names) : floatMatmulLoop(o.vec4, names));
-  const pair = epilogue === 'swiglu';
+  const pair = epilogue === 'swiglu' || epilogue === 'rope';
+  // The weight rows of a thread's column(s): with rope, the pair (i, i + D/2) of head n / (D/2).
+  const [n1, n2] = epilogue === 'rope' ? ['n1', 'n2'] : ['n', 'n + p.N'];
+  const columns = epilogue === 'rope' ? `let n1 = (n / (p.D / 2u)) * p.D + n % (p.D / 2u);\n  let n2 = n1 + p.D / 2u;` : '';
   const acc = vec ? 'vec4<f32>' : 'f32';
   const total = (a: string) => (vec ? `dot(${a}, vec4<f32>(1.0))` : a);
   // Per row r: the sum of squares, the product, and with a pair the second product; lanes reduce
   // these 2 or 3 sums per row in workgroup memory.
   const sums = pair ? 3 : 2;
-  const body = `${loop({ n: 'n', acc: 'acc1', x: (i) => `xg(${i})` })}
-    ${pair ? loop({ n: 'n + p.N', acc: 'acc2', x: (i) => `xg(${i})` }) : ''}
+  const body = `${loop({ n: n1, acc: 'acc1', x: (i) => `xg(${i})` })}
+    ${pair ? loop({ n: n2, acc: 'acc2', x: (i) => `xg(${i})` }) : ''}
     for (var k = lane; k < ${xs}; k += LANES) {
       for (var r = 0u; r < ROWS; r++) { if (r < rows) { let v = x[(m0 + r) * ${xs} + k]; ss[r] += ${vec ? 'dot(v, v)' : 'v * v'}; } }
     }`;
@@ -125,6 +178,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let n = flat_group(wid, nwg) * ${WG / L}u + lid / LANES;
   let m0 = wid.z * ${R}u;
   let rows = min(${R}u, p.M - m0);
+  ${columns}
   var ss: array<f32, ${R}>;
   var acc1: array<${acc}, ${R}>;
   ${pair ? `var acc2: array<${acc}, ${R}>;` : ''}`;
@@ -160,7 +214,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 }`;
 }
 
-function spec<E extends FusedEpilogue>(epilogue: E): Spec<E> {
+function spec<E extends Exclude<FusedEpilogue, 'rope'>>(epilogue: E): Spec<E> {
   const s: Spec<E> = {
     name: `matmulNormed_${epilogue}`,
     bindings: bindings(epilogue) as Spec<E>['bindings'],
@@ -174,3 +228,11 @@ function spec<E extends FusedEpilogue>(epilogue: E): Spec<E> {
 export const matmulNormedRows = spec('rows');
 export const matmulNormedSplit = spec('split');
 export const matmulNormedSwiglu = spec('swiglu');
+
+export const matmulNormedRope: KernelSpec<MatmulNormedOptions, Exclude<Input, 'b'> | (typeof OUTPUTS)['rope'][number], RopeUniform> = {
+  name: 'matmulNormed_rope',
+  bindings: bindings('rope') as KernelSpec<MatmulNormedOptions, Exclude<Input, 'b'> | (typeof OUTPUTS)['rope'][number], RopeUniform>['bindings'],
+  uniforms: ROPE_UNIFORMS,
+  wgsl: (o) => wgsl(matmulNormedRope as unknown as KernelSpec<MatmulNormedOptions, string, Uniform>, 'rope', o),
+  grid: matmulGrid,
+};

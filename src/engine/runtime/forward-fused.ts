@@ -1,16 +1,18 @@
 /**
  * The inference forward with fewer dispatches, the same computation as forward.ts's encodeForward
  * (which training's layout mirrors and keeps every intermediate): per layer, the input norm and
- * q/k/v are one matmulNormed over the concatenated weights (fused-weights.ts) writing q, k and v
- * with their biases, and the post-attention norm, gate/up and SwiGLU are one more; rope with the
- * cache append, attention, o and down stay as they are. Five dispatches a layer instead of twelve.
+ * q/k/v are one matmulNormed over the concatenated weights (fused-weights.ts) with the biases, rope
+ * and the KV-cache append in its epilogue, and the post-attention norm, gate/up and SwiGLU are one
+ * more; attention, o and down stay as they are. Five dispatches a layer instead of twelve. Where
+ * something must come between the q/k/v matmul and rope (a LoRA delta, Qwen3's q/k norms), the
+ * matmul writes q, k and v apart and rope runs on its own.
  * LoRA stays per projection: each adapted projection's delta x A^T (with the same norm folded in)
  * then B is added into its own output; an adapted gate or up makes that layer's MLP write gate and
  * up apart and run SwiGLU on its own. The final norm is left to the head (GpuModel folds it into
  * the LM head), so this returns the residual stream before it.
  */
 import type { CommandBatch } from '../device/index.ts';
-import { matmulNormedSplit, matmulNormedSwiglu, swigluForward } from '../kernels/index.ts';
+import { matmulNormedRope, matmulNormedSplit, matmulNormedSwiglu, swigluForward } from '../kernels/index.ts';
 import type { ModelConfig } from '../model/index.ts';
 import { beginPass, encodeAttention, encodeLayer, type ForwardInputs, type LayerPass } from './forward.ts';
 import type { FusedLayer, FusedWeights } from './fused-weights.ts';
@@ -42,8 +44,13 @@ export function encodeFusedForward(
 function encodeFusedLayer(p: LayerPass, layer: number, f: FusedLayer): void {
   const { numHeads: H, numKvHeads: KV, headDim: D, intermediateSize: I } = p.config;
   const l = p.weights.layers[layer];
-  split(p, l.inputNorm, f.qkv, f.qkvBias, [l.q, l.k, l.v], [p.q, p.k, p.v], [H * D, KV * D]);
-  encodeAttention(p, layer);
+  if (l.qNorm || p.loraOf(l.q) || p.loraOf(l.k) || p.loraOf(l.v)) {
+    split(p, l.inputNorm, f.qkv, f.qkvBias, [l.q, l.k, l.v], [p.q, p.k, p.v], [H * D, KV * D]);
+    encodeAttention(p, layer);
+  } else {
+    qkvRope(p, layer, f);
+    encodeAttention(p, layer, true);
+  }
   if (p.loraOf(l.gate) || p.loraOf(l.up)) {
     const none = p.scratch.floats(1, 'empty third part');
     split(p, l.postNorm, f.gateUp, undefined, [l.gate, l.up], [p.gate, p.up, none], [I, I]);
@@ -58,6 +65,33 @@ function encodeFusedLayer(p: LayerPass, layer: number, f: FusedLayer): void {
     );
   }
   p.linear({ x: p.act, weight: l.down, out: p.x, accumulate: true });
+}
+
+/** q/k/v with rope and the cache append in one matmulNormedRope: nothing to add between the matmul and rope. */
+function qkvRope(p: LayerPass, layer: number, f: FusedLayer): void {
+  const { numHeads: H, numKvHeads: KV, headDim: D } = p.config;
+  const { T, lanes, cache, startPos } = p.input;
+  const chunk = f.qkv.chunks[0];
+  p.batch.run(
+    matmulNormedRope,
+    normedOptions(f.qkv, f.inputNormBias, T, lanes, f.qkvBias !== undefined),
+    { x: p.x, g: wholeBuffer(f.inputNormBias), w: chunk.buffer, scales: chunk.scales ?? chunk.buffer, cs: p.input.rope, q: p.q, kc: cache.k[layer], vc: cache.v[layer] },
+    {
+      M: T,
+      N: f.qkv.rows / 2,
+      K: f.qkv.cols,
+      ldo: 0,
+      col0: 0,
+      N1: H * D,
+      N2: KV * D,
+      eps: p.config.rmsNormEps,
+      D,
+      Tq: T / p.input.slots.length,
+      startPos,
+      slotStride: cache.slotBytes / 4,
+      slotsAt: T * D,
+    },
+  );
 }
 
 /**

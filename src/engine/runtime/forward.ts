@@ -18,7 +18,8 @@ import type { Scratch } from './scratch.ts';
 
 export interface ForwardInputs {
   ids: GPUBuffer; // (T) u32
-  rope: GPUBuffer; // (T, D/2, 2) cos, sin for this call's positions
+  /** (T, D/2, 2) cos, sin for this call's positions, then the slots (as below) as u32 bits. */
+  rope: GPUBuffer;
   T: number;
   startPos: number;
   cache: KvCache; // holds startPos tokens in each slot, room for T / slots.length more
@@ -102,9 +103,10 @@ export function beginPass(batch: CommandBatch, scratch: Scratch, config: ModelCo
 
 /**
  * From the pass's q, k, v of layer `layer` (before rope and any q/k norm): the q/k norms, rope with
- * the cache append, attention, and the output projection added into x.
+ * the cache append, attention, and the output projection added into x. `roped`: q is rotated and
+ * the cache appended already (forward-fused.ts's q/k/v matmul did it), only attention and o remain.
  */
-export function encodeAttention(p: LayerPass, layer: number): void {
+export function encodeAttention(p: LayerPass, layer: number, roped = false): void {
   const { numHeads: H, numKvHeads: KV, headDim: D } = p.config;
   const { T, cache } = p.input;
   const l = p.weights.layers[layer];
@@ -118,7 +120,7 @@ export function encodeAttention(p: LayerPass, layer: number): void {
   const att = p.scratch.floats(T * H * D, 'attention');
   const Tq = T / p.input.slots.length;
   const { startPos, slotBuffer: slots } = p.input;
-  p.batch.run(ropeCacheForward, {}, { q, k, v: p.v, cs: p.input.rope, slots, kc: cache.k[layer], vc: cache.v[layer] }, { T, Tq, H, KV, D, startPos, slotStride: cache.slotBytes / 4 });
+  if (!roped) p.batch.run(ropeCacheForward, {}, { q, k, v: p.v, cs: p.input.rope, slots, kc: cache.k[layer], vc: cache.v[layer] }, { T, Tq, H, KV, D, startPos, slotStride: cache.slotBytes / 4 });
   p.batch.run(
     attentionForward,
     { headDim: D },

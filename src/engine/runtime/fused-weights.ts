@@ -15,6 +15,8 @@ import type { ModelWeights } from './model-weights.ts';
 export interface FusedLayer {
   readonly qkv: GpuTensor; // (Nq + 2 Nkv, C)
   readonly qkvBias: GpuTensor | undefined; // (Nq + 2 Nkv)
+  /** The input norm's weight then qkvBias, one vector (C + Nq + 2 Nkv) for the rope kernel's eight bindings; with no bias, the norm weight. */
+  readonly inputNormBias: GpuTensor;
   readonly gateUp: GpuTensor; // (2 I, C)
 }
 
@@ -76,11 +78,12 @@ export class FusedWeights {
       const qkv = concat(`layer ${i} qkv`, [l.q, l.k, l.v]);
       const gateUp = concat(`layer ${i} gate/up`, [l.gate, l.up]);
       const qkvBias = concatBias(`layer ${i} qkv bias`, [l.qBias, l.kBias, l.vBias]);
-      if (qkv && gateUp && qkvBias !== null) {
+      const normBias = qkvBias ? concatBias(`layer ${i} input norm and qkv bias`, [l.inputNorm, l.qBias, l.kBias, l.vBias]) : l.inputNorm;
+      if (qkv && gateUp && qkvBias !== null && normBias) {
         copies.push(...pending);
-        return { qkv, gateUp, qkvBias };
+        return { qkv, gateUp, qkvBias, inputNormBias: normBias };
       }
-      for (const t of [qkv, gateUp, qkvBias]) if (t) destroyTensor(device, t);
+      for (const t of [qkv, gateUp, qkvBias, normBias === l.inputNorm ? undefined : normBias]) if (t) destroyTensor(device, t);
       return undefined;
     });
     const fused = new FusedWeights(device, layers, copies);
@@ -99,7 +102,7 @@ export class FusedWeights {
   destroy(): void {
     for (const l of this.layers) {
       if (!l) continue;
-      for (const t of [l.qkv, l.gateUp, l.qkvBias]) if (t) destroyTensor(this.#device, t);
+      for (const t of [l.qkv, l.gateUp, l.qkvBias, l.qkvBias ? l.inputNormBias : undefined]) if (t) destroyTensor(this.#device, t);
     }
   }
 }

@@ -355,10 +355,11 @@ export class GpuModel {
       try {
         const idBuffer = scratch.floats(T, 'ids');
         this.device.write(idBuffer, Uint32Array.from(ids));
-        const rope = scratch.floats(T * D, 'rope');
+        const rope = scratch.floats(T * D + slots.length, 'rope');
         const table = ropeTable(this.#invFreq, startPos, Tq); // every sequence is at the same positions
-        const tiled = new Float32Array(T * D);
+        const tiled = new Float32Array(T * D + slots.length);
         for (let b = 0; b < slots.length; b++) tiled.set(table, b * table.length);
+        new Uint32Array(tiled.buffer, T * D * 4).set(slots);
         this.device.write(rope, tiled);
         const slotBuffer = scratch.floats(slots.length, 'slots');
         this.device.write(slotBuffer, Uint32Array.from(slots));

@@ -1,5 +1,15 @@
 import { describe, it } from 'vitest';
-import { matmulNormedRef, matmulNormedRows, matmulNormedSplit, matmulNormedSwiglu, matmulNormedSwigluRef, type MatmulNormedOptions } from '../../../src/engine/kernels/index.ts';
+import {
+  matmulNormedRef,
+  matmulNormedRope,
+  matmulNormedRows,
+  matmulNormedSplit,
+  matmulNormedSwiglu,
+  matmulNormedSwigluRef,
+  ropeRef,
+  ropeTable,
+  type MatmulNormedOptions,
+} from '../../../src/engine/kernels/index.ts';
 import { int4RoundTripRef, quantizeInt4 } from '../../../src/engine/quant/index.ts';
 import { checkTensor, randomTensor, storedAs } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice, weightDtypes } from '../../support/webgpu.ts';
@@ -83,5 +93,55 @@ describe.each(CASES)('matmulNormed, int4 $int4, K $K, $rowsPerThread rows per th
       { M, N, K, ldo: 0, col0: 0, N1: 0, N2: 0, eps: EPS },
     );
     checkTensor('silu(gate) * up', out, matmulNormedSwigluRef(x, g.ref, w.ref, M, K, N, EPS));
+  });
+
+  it.skipIf(skip)("'rope': q rotated, k rotated into its cache row, v copied into its cache row, per sequence slot", async () => {
+    // Two sequences of Tq = 2 tokens at positions 3, 4, in cache slots 1 and 0; D = 8, H = 2, KV = 1.
+    const [D, H, KV, Tq, startPos, S] = [8, 2, 1, 2, 3, 6];
+    const T = 4;
+    const slots = [1, 0];
+    const [N1, N2] = [H * D, KV * D];
+    const rows = N1 + 2 * N2;
+    const w = weight(rows, 58);
+    const bias = storedAs(dtype, randomTensor(rows, 59));
+    const gb = new (dtype === 'f32' ? Float32Array : Uint16Array)(K + rows);
+    gb.set(g.data);
+    gb.set(bias.data, K);
+    const invFreq = [1, 0.3, 0.1, 0.03];
+    const table = ropeTable(invFreq, startPos, Tq);
+    const cs = new Float32Array(T * D + slots.length);
+    cs.set(table);
+    cs.set(table, table.length);
+    new Uint32Array(cs.buffer).set(slots, T * D);
+    const xs = x.subarray(0, T * K);
+    const slotStride = S * KV * D;
+    const { q, kc, vc } = await runKernel(
+      device(),
+      matmulNormedRope,
+      options,
+      { x: xs, g: gb, w: w.w, scales: w.scales, cs, q: T * N1, kc: 2 * slotStride, vc: 2 * slotStride },
+      { M: T, N: rows / 2, K, ldo: 0, col0: 0, N1, N2, eps: EPS, D, Tq, startPos, slotStride, slotsAt: T * D },
+    );
+    const y = matmulNormedRef(xs, g.ref, w.ref, bias.ref, T, K, rows, EPS);
+    const part = (from: number, width: number) => Float64Array.from({ length: T * width }, (_, i) => y[Math.floor(i / width) * rows + from + (i % width)]);
+    // Every sequence is at positions startPos .. startPos + Tq - 1: rotate each sequence's tokens alone.
+    const rotated = (values: Float64Array, heads: number) => {
+      const out = new Float64Array(values.length);
+      for (let b = 0; b < slots.length; b++) {
+        const span = Tq * heads * D;
+        out.set(ropeRef(values.subarray(b * span, (b + 1) * span), Tq, heads, D, invFreq, startPos), b * span);
+      }
+      return out;
+    };
+    checkTensor('q', q, rotated(part(0, N1), H));
+    const [kRot, vRows] = [rotated(part(N1, N2), KV), part(N1 + N2, N2)];
+    const [kExpected, vExpected] = [new Float64Array(2 * slotStride), new Float64Array(2 * slotStride)];
+    for (let t = 0; t < T; t++) {
+      const at = slots[Math.floor(t / Tq)] * slotStride + (startPos + (t % Tq)) * KV * D;
+      kExpected.set(kRot.subarray(t * N2, (t + 1) * N2), at);
+      vExpected.set(vRows.subarray(t * N2, (t + 1) * N2), at);
+    }
+    checkTensor('key cache', kc, kExpected);
+    checkTensor('value cache', vc, vExpected);
   });
 });

@@ -73,6 +73,13 @@ describe.each<{ weights: WeightFormat; lora: readonly string[] | undefined; matm
     }
   });
 
+  it('samples a group (several cache slots a step) as the unfused path does', async () => {
+    const options = { n: 3, maxNewTokens: 5, stopTokens: [], sampling: { temperature: 0.9, seed: 5 } };
+    const [got, expected] = [await fused.generateGroup(PROMPT, options), await unfused.generateGroup(PROMPT, options)];
+    expect(got.map((g) => g.tokens)).toEqual(expected.map((g) => g.tokens));
+    got.forEach((g, i) => checkTensor(`completion ${i} logprobs`, g.logprobs, expected[i].logprobs, LOGITS));
+  });
+
   it('gives the unfused logprobs, with and without the adapter', async () => {
     const ids = [...PROMPT, ...STEPS];
     checkTensor('logprobs', await fused.logprobs(ids, { temperature: 0.8 }), await unfused.logprobs(ids, { temperature: 0.8 }), LOGITS);
