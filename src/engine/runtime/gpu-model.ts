@@ -6,7 +6,8 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { CommandBatch, EngineDevice } from '../device/index.ts';
-import { logprobsForward, ropeTable, type Dtype } from '../kernels/index.ts';
+import { seededRandom } from '../../core/random.ts';
+import { logprobsForward, NO_TOKEN, ropeTable, sampleTokens, type Dtype } from '../kernels/index.ts';
 import { ropeInvFreq, type LoraAdapter, type ModelConfig, type TensorSource } from '../model/index.ts';
 import { encodeForward } from './forward.ts';
 import { encodeFusedForward } from './forward-fused.ts';
@@ -15,7 +16,7 @@ import { KvCache } from './kv-cache.ts';
 import { linearForward, matmulLanes, normedLinearForward } from './linear.ts';
 import { destroyLora, uploadLora, type GpuLora } from './lora-weights.ts';
 import { destroyModelWeights, loadModelWeights, type ModelWeights, type WeightFormat } from './model-weights.ts';
-import { createSampler, streamSeed, type Sampler, type SamplingOptions } from './sampling.ts';
+import { createSampler, nothingAllowed, streamSeed, type Sampled, type SamplingOptions } from './sampling.ts';
 import { Scratch } from './scratch.ts';
 
 export interface LoadModelOptions {
@@ -35,6 +36,8 @@ export interface LoadModelOptions {
    * each; default true), or false for the unfused kernels training uses (to compare the two).
    */
   fused?: boolean;
+  /** Sample greedy and temperature decoding on the GPU (default true), or false to read the logits back and sample on the CPU. */
+  gpuSampling?: boolean;
   onProgress?(loaded: number, total: number): void;
 }
 
@@ -85,11 +88,13 @@ export class GpuModel {
   readonly #maxBindingBytes: number;
   readonly #lanes: number;
   readonly #fused: FusedWeights | undefined;
+  readonly #gpuSampling: boolean;
   #lora: GpuLora | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(device: EngineDevice, config: ModelConfig, weights: ModelWeights, maxBindingBytes: number, lanes: number, fused: FusedWeights | undefined) {
+  private constructor(device: EngineDevice, config: ModelConfig, weights: ModelWeights, maxBindingBytes: number, lanes: number, fused: FusedWeights | undefined, gpuSampling: boolean) {
     this.device = device;
+    this.#gpuSampling = gpuSampling;
     this.#fused = fused;
     this.config = config;
     this.weights = weights;
@@ -114,7 +119,7 @@ export class GpuModel {
       throw new BatonError({ code: 'run/config', message: `matmulLanes must be a power of two from 1 to 64, got ${lanes}.` });
     }
     const fused = options.fused === false ? undefined : await FusedWeights.build(device, weights, maxBindingBytes);
-    return new GpuModel(device, model.config, weights, maxBindingBytes, lanes, fused);
+    return new GpuModel(device, model.config, weights, maxBindingBytes, lanes, fused, options.gpuSampling ?? true);
   }
 
   /** Applies `adapter` beside the base weights from the next pass on; undefined switches LoRA off. */
@@ -199,7 +204,7 @@ export class GpuModel {
   /** Continues `prompt` token by token through the KV cache until a stop token or maxNewTokens. */
   async generate(prompt: readonly number[], options: GenerateOptions): Promise<Generation> {
     const { onToken, allowedTokens, sampling, ...rest } = options;
-    const [out] = await this.#decode(prompt, [createSampler(sampling)], {
+    const [out] = await this.#decode(prompt, sampling, [sampling?.seed ?? 0], {
       ...rest,
       ...(onToken ? { onToken: (_: number, token: number, logprob: number) => onToken(token, logprob) } : {}),
       ...(allowedTokens ? { allowedTokens: (_: number, tokens: readonly number[]) => allowedTokens(tokens) } : {}),
@@ -219,36 +224,62 @@ export class GpuModel {
     const seed = sampling?.seed ?? 0;
     return this.#decode(
       prompt,
-      Array.from({ length: n }, (_, i) => createSampler({ ...sampling, seed: streamSeed(seed, i) })),
+      sampling,
+      Array.from({ length: n }, (_, i) => streamSeed(seed, i)),
       rest,
     );
   }
 
-  /** The decoding loop of generate and generateGroup: one completion per sampler. */
-  async #decode(prompt: readonly number[], samplers: readonly Sampler[], options: Omit<GroupGenerateOptions, 'n' | 'sampling'>): Promise<Generation[]> {
+  /**
+   * The decoding loop of generate and generateGroup: completion i samples with seed seeds[i]. Greedy
+   * and temperature sampling (with or without token masks) run on the GPU, reading back a token and
+   * its logprob per completion; top-k and top-p read the logits back and sample on the CPU.
+   */
+  async #decode(prompt: readonly number[], sampling: SamplingOptions | undefined, seeds: readonly number[], options: Omit<GroupGenerateOptions, 'n' | 'sampling'>): Promise<Generation[]> {
     const { maxNewTokens, signal } = options;
     if (!Number.isInteger(maxNewTokens) || maxNewTokens < 1) {
       throw new BatonError({ code: 'run/config', message: `maxNewTokens must be a positive integer, got ${maxNewTokens}.` });
     }
-    const n = samplers.length;
+    const samplers = seeds.map((seed) => createSampler({ ...sampling, seed })); // also checks the options
+    const onGpu = this.#gpuSampling && !sampling?.topK && (sampling?.topP ?? 1) === 1;
+    const temperature = sampling?.temperature ?? 0;
+    const draws = seeds.map((seed) => seededRandom(seed)); // the streams the CPU samplers draw from
+    const n = seeds.length;
     const V = this.config.vocabSize;
     const stop = new Set(options.stopTokens ?? this.config.eosTokenIds);
     const outs: Generation[] = Array.from({ length: n }, () => ({ tokens: [], logprobs: [], finishReason: 'length' }));
+    // Each step's logits (CPU sampling) land in one array, read by the samplers before the next step overwrites it.
+    const into = onGpu ? undefined : new Float32Array(n * V);
+    /** The next token of each completion in `rows`: after the prompt (slots undefined, one row of logits for all), or after `ids` in their cache slots. */
+    const step = async (ids: readonly number[], stepCache: KvCache, slots: readonly number[] | undefined, rows: readonly number[]): Promise<Sampled[]> => {
+      if (signal?.aborted) throw new BatonError({ code: 'run/aborted', message: 'Generation stopped.', cause: signal.reason });
+      const logitsHead: Head = slots ? (batch, scratch, hidden, T) => this.#logitsHead(batch, scratch, hidden, 0, T) : this.#lastRowHead;
+      if (!onGpu) {
+        const logits = await this.#pass(ids, stepCache, logitsHead, { ...(slots ? { slots } : {}), into });
+        return rows.map((i, r) => samplers[i](logits.subarray(slots ? r * V : 0, (slots ? r : 0) * V + V), options.allowedTokens?.(i, outs[i].tokens)));
+      }
+      const masks = rows.map((i) => options.allowedTokens?.(i, outs[i].tokens));
+      const u = rows.map((i) => (temperature > 0 ? draws[i]() : 0));
+      const head: Head = (batch, scratch, hidden, T) =>
+        this.#sampleHead(batch, scratch, logitsHead(batch, scratch, hidden, T).buffer, slots ? V : 0, u, masks, temperature);
+      const out = await this.#pass(ids, stepCache, head, slots ? { slots } : {});
+      const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
+      return rows.map((_, r) => {
+        if (bits[2 * r] === NO_TOKEN) throw nothingAllowed();
+        return { token: bits[2 * r], logprob: out[2 * r + 1] };
+      });
+    };
     // Each completion feeds at most maxNewTokens - 1 tokens back. A lone completion decodes in the prompt's own cache.
     const promptCache = this.createKvCache(prompt.length + (n === 1 ? maxNewTokens - 1 : 0));
     let cache: KvCache | undefined = n === 1 ? promptCache : undefined;
     try {
-      // Every step's logits land in one array, read by the samplers before the next step overwrites it.
-      const into = new Float32Array(n * V);
-      const first = await this.#pass(prompt, promptCache, this.#lastRowHead, { into });
       let running = outs.map((_, i) => i);
-      let rows = running.map(() => first);
+      let sampled = await step(prompt, promptCache, undefined, running);
       for (;;) {
-        if (signal?.aborted) throw new BatonError({ code: 'run/aborted', message: 'Generation stopped.', cause: signal.reason });
         const next: number[] = [];
         running.forEach((i, r) => {
           const out = outs[i];
-          const { token, logprob } = samplers[i](rows[r], options.allowedTokens?.(i, out.tokens));
+          const { token, logprob } = sampled[r];
           out.tokens.push(token);
           out.logprobs.push(logprob);
           options.onToken?.(i, token, logprob);
@@ -261,13 +292,12 @@ export class GpuModel {
           await cache.fillFrom(promptCache);
           promptCache.destroy();
         }
-        const logits = await this.#pass(
+        sampled = await step(
           next.map((i) => outs[i].tokens[outs[i].tokens.length - 1]),
           cache,
-          (batch, scratch, hidden, T) => this.#logitsHead(batch, scratch, hidden, 0, T),
-          { slots: next, into },
+          next,
+          next,
         );
-        rows = next.map((_, r) => logits.subarray(r * V, (r + 1) * V));
         running = next;
       }
     } finally {
@@ -275,6 +305,29 @@ export class GpuModel {
       cache?.destroy();
     }
     return outs;
+  }
+
+  /**
+   * Samples one token per row of `logits` on the GPU (kernels/sample-tokens.ts) with draws `u` and
+   * optional per-row masks; rowStride 0 samples every row from the first row of logits.
+   */
+  #sampleHead(batch: CommandBatch, scratch: Scratch, logits: GPUBuffer, rowStride: number, u: readonly number[], masks: readonly (Uint32Array | undefined)[], temperature: number) {
+    const V = this.config.vocabSize;
+    const R = u.length;
+    const draws = scratch.floats(R, 'draws');
+    this.device.write(draws, Float32Array.from(u));
+    const masked = masks.some((m) => m !== undefined);
+    let mask = draws;
+    if (masked) {
+      const words = Math.ceil(V / 32);
+      const bits = new Uint32Array(R * words); // ids past a shorter mask are not allowed, as on the CPU
+      masks.forEach((m, r) => (m ? bits.set(m.subarray(0, words), r * words) : bits.fill(0xffffffff, r * words, (r + 1) * words)));
+      mask = scratch.floats(R * words, 'token masks');
+      this.device.write(mask, bits);
+    }
+    const out = scratch.floats(2 * R, 'sampled');
+    batch.run(sampleTokens, { greedy: temperature === 0, masked }, { logits, draws, mask, out }, { R, V, rowStride, invTemperature: temperature === 0 ? 1 : 1 / temperature });
+    return { buffer: out, floats: 2 * R };
   }
 
   destroy(): void {
