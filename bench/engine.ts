@@ -14,7 +14,8 @@
  * adapter has them), to set against decodeMsPerToken: the rest is CPU work and synchronisation.
  * Prints one JSON line: the adapter, then per model and format: weight bytes, the bytes one decode
  * step reads (weights it touches + the KV cache at the last step), prefill and decode tokens/s
- * (best of K), the kernel dispatches one decode step encodes, decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
+ * (best of K; a decode step here reads its logits back), the kernel dispatches one decode step of
+ * generate encodes (sampling included), decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
  * engine's GPU buffers. Compare figures as ratios on one adapter, never across machines.
  * On 2 CPU cores with SwiftShader, qwen0.5b takes about 8 minutes with
  * --prompt-tokens 8 --decode-tokens 4 --trials 1 (most of it decoding f32 at ~9 s a token).
@@ -119,17 +120,17 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
   }
 }
 
-/** Kernel dispatches encoded for one decode step at batch 1 (the forward pass and its head), after a prefill. */
+/**
+ * Kernel dispatches one decode step of `generate` encodes at batch 1 (the forward pass, the LM head
+ * and, for greedy and temperature sampling, the GPU sampler): two new tokens' dispatches less one's.
+ */
 async function countDecodeDispatches(model: GpuModel, prompt: number[]): Promise<number> {
-  const cache = model.createKvCache(P + 1);
-  try {
-    await model.forward(prompt, { cache, lastOnly: true });
+  const dispatches = async (maxNewTokens: number) => {
     const before = model.device.dispatches;
-    await model.forward([prompt[0]], { cache, lastOnly: true });
+    await model.generate(prompt, { maxNewTokens, stopTokens: [] });
     return model.device.dispatches - before;
-  } finally {
-    cache.destroy();
-  }
+  };
+  return (await dispatches(2)) - (await dispatches(1));
 }
 
 /** GPU time per kernel over one decode step, averaged over N steps. */
