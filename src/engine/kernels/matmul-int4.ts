@@ -13,7 +13,7 @@
  */
 import type { BindingSpec, KernelSpec } from '../device/index.ts';
 import { backwardInputLoop, MATMUL_BACKWARD_UNIFORMS, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
-import { MATMUL_UNIFORMS, matmulGrid, matmulMain, type LoopNames, type MatmulLayout, type MatmulUniform } from './matmul.ts';
+import { MATMUL_UNIFORMS, matmulGrid, matmulMain, plainX, type LoopNames, type MatmulLayout, type MatmulUniform } from './matmul.ts';
 import { header, type Dtype } from './wgsl.ts';
 
 export interface MatmulInt4Options extends MatmulLayout {
@@ -55,8 +55,8 @@ export function int4MatmulLoop(groupSize: number, names: LoopNames): string {
       let hi = (vec4<f32>((packed >> SHIFT_HI) & vec4<u32>(15u)) - 8.0) * s;
       for (var r = 0u; r < ROWS; r++) {
         if (r < rows) {
-          let xi = (m0 + r) * K4 + 8u * u + 2u * j;
-          ${acc}[r] += ${x('xi')} * lo + ${x('xi + 1u')} * hi;
+          let xc = 8u * u + 2u * j;
+          ${acc}[r] += ${x('m0 + r', 'xc', 'K4')} * lo + ${x('m0 + r', 'xc + 1u', 'K4')} * hi;
         }
       }
     }
@@ -70,7 +70,7 @@ export const matmulInt4Forward: KernelSpec<MatmulInt4Options, Binding, MatmulUni
   uniforms: MATMUL_UNIFORMS,
   wgsl: (o) => `${header(matmulInt4Forward, { x: 'vec4<f32>', w: 'vec4<u32>', scales: o.dtype, b: o.dtype, out: 'f32' }, o.dtype)}
 ${INT4_SHIFTS}
-${matmulMain({ o, acc: 'vec4<f32>', loop: int4MatmulLoop(o.groupSize, { n: 'n', acc: 'acc', x: (i) => `x[${i}]` }) })}`,
+${matmulMain({ o, acc: 'vec4<f32>', loop: int4MatmulLoop(o.groupSize, { n: 'n', acc: 'acc', x: plainX }) })}`,
   grid: matmulGrid,
 };
 

@@ -88,11 +88,13 @@ function bindings(epilogue: FusedEpilogue): BindingSpec<string>[] {
   ];
 }
 
-function store(epilogue: FusedEpilogue, o: MatmulNormedOptions): string {
+function store(epilogue: FusedEpilogue, o: MatmulNormedOptions, vec: boolean): string {
   const y = `inv * total1${o.bias ? ' + f32(b[n])' : ''}`;
   switch (epilogue) {
     case 'rope': {
-      const bias = (col: string) => (o.bias ? ` + f32(g[p.K + ${col}])` : '');
+      // The bias lies behind the norm weight in g, read as vec4s where x is.
+      const at = (col: string) => (vec ? `g[(p.K + ${col}) / 4u][(p.K + ${col}) % 4u]` : `g[p.K + ${col}]`);
+      const bias = (col: string) => (o.bias ? ` + f32(${at(col)})` : '');
       return `let a = inv * total1${bias('n1')};
       let z = inv * total2${bias('n2')};
       let half = p.D / 2u;
@@ -134,13 +136,11 @@ function wgsl(spec: KernelSpec<MatmulNormedOptions, string, string>, epilogue: F
   const vec = int4 || o.vec4;
   const R = o.rowsPerThread;
   const L = o.lanes;
-  const types: Record<string, string> = { x: vec ? 'vec4<f32>' : 'f32', g: o.normDtype, w: int4 ? 'vec4<u32>' : vec ? `vec4<${o.dtype}>` : o.dtype, scales: o.dtype, b: o.dtype };
+  const types: Record<string, string> = { x: vec ? 'vec4<f32>' : 'f32', g: vec ? `vec4<${o.normDtype}>` : o.normDtype, w: int4 ? 'vec4<u32>' : vec ? `vec4<${o.dtype}>` : o.dtype, scales: o.dtype, b: o.dtype };
   for (const out of OUTPUTS[epilogue]) types[out] = 'f32';
-  // x is read through xg (x times the norm weight); xs is x's width in elements of x's array.
+  // x is read times the norm weight; xs is x's width in elements of x's array (vec4s or scalars, as g's).
   const xs = vec ? 'p.K / 4u' : 'p.K';
-  const xg = vec
-    ? `fn xg(i: u32) -> vec4<f32> { let k = 4u * (i % (${xs})); return x[i] * vec4<f32>(f32(g[k]), f32(g[k + 1u]), f32(g[k + 2u]), f32(g[k + 3u])); }`
-    : `fn xg(i: u32) -> f32 { return x[i] * f32(g[i % p.K]); }`;
+  const xg = (row: string, col: string, width: string) => `(x[(${row}) * ${width} + ${col}] * ${vec ? 'vec4<f32>' : 'f32'}(g[${col}]))`;
   const loop = (names: LoopNames) => (int4 ? int4MatmulLoop(o.groupSize, names) : floatMatmulLoop(o.vec4, names));
   const pair = epilogue === 'swiglu' || epilogue === 'rope';
   // The weight rows of a thread's column(s): with rope, the pair (i, i + D/2) of head n / (D/2).
@@ -151,8 +151,8 @@ function wgsl(spec: KernelSpec<MatmulNormedOptions, string, string>, epilogue: F
   // Per row r: the sum of squares, the product, and with a pair the second product; lanes reduce
   // these 2 or 3 sums per row in workgroup memory.
   const sums = pair ? 3 : 2;
-  const body = `${loop({ n: n1, acc: 'acc1', x: (i) => `xg(${i})` })}
-    ${pair ? loop({ n: n2, acc: 'acc2', x: (i) => `xg(${i})` }) : ''}
+  const body = `${loop({ n: n1, acc: 'acc1', x: xg })}
+    ${pair ? loop({ n: n2, acc: 'acc2', x: xg }) : ''}
     for (var k = lane; k < ${xs}; k += LANES) {
       for (var r = 0u; r < ROWS; r++) { if (r < rows) { let v = x[(m0 + r) * ${xs} + k]; ss[r] += ${vec ? 'dot(v, v)' : 'v * v'}; } }
     }`;
@@ -162,12 +162,11 @@ function wgsl(spec: KernelSpec<MatmulNormedOptions, string, string>, epilogue: F
       let inv = inverseSqrt(${get(0)} / f32(p.K) + p.eps);
       let total1 = ${get(1)};
       ${pair ? `let total2 = ${get(2)};` : ''}
-      ${store(epilogue, o)}
+      ${store(epilogue, o, vec)}
     }
   }`;
   const prologue = `${header(spec, types as Record<string, string>, o.dtype === 'f16' || o.normDtype === 'f16' ? 'f16' : 'f32')}
 ${int4 ? INT4_SHIFTS : ''}
-${xg}
 const LANES = ${L}u;
 const ROWS = ${R}u;
 const UNROLL = 4u;

@@ -130,12 +130,15 @@ ${prologue}
 }`;
 }
 
-/** Names a matmul loop works with: the weight row, the accumulators, and how an element of x is read. */
+/** Names a matmul loop works with: the weight row, the accumulators, and how x[row, col] is read (width: x's row length in elements). */
 export interface LoopNames {
   readonly n: string;
   readonly acc: string;
-  readonly x: (index: string) => string;
+  readonly x: (row: string, col: string, width: string) => string;
 }
+
+/** x[row, col] read plainly. */
+export const plainX = (row: string, col: string, width: string) => `x[(${row}) * ${width} + ${col}]`;
 
 /**
  * The float-weight loop of matmulBody over `w`: UNROLL terms per trip, loaded unconditionally
@@ -149,7 +152,7 @@ export function floatMatmulLoop(vec4: boolean, names: LoopNames): string {
     for (var u = 0u; u < UNROLL; u++) {
       let k = min(k0 + u * LANES, Kw - 1u);
       let wv = ${vec4 ? 'vec4<f32>' : 'f32'}(w[(${n}) * Kw + k]) * f32(k0 + u * LANES < Kw);
-      for (var r = 0u; r < ROWS; r++) { if (r < rows) { ${acc}[r] += ${x('(m0 + r) * Kw + k')} * wv; } }
+      for (var r = 0u; r < ROWS; r++) { if (r < rows) { ${acc}[r] += ${x('m0 + r', 'k', 'Kw')} * wv; } }
     }
   }
   }`;
@@ -168,7 +171,7 @@ export const matmulForward: KernelSpec<MatmulOptions, MatmulBinding, MatmulUnifo
   wgsl: (o) => {
     const types = o.vec4 ? { x: 'vec4<f32>', w: `vec4<${o.dtype}>`, b: o.dtype, out: 'f32' } : { x: 'f32', w: o.dtype, b: o.dtype, out: 'f32' };
     return `${header(matmulForward, types, o.dtype)}
-${matmulMain({ o, acc: o.vec4 ? 'vec4<f32>' : 'f32', loop: floatMatmulLoop(o.vec4, { n: 'n', acc: 'acc', x: (i) => `x[${i}]` }) })}`;
+${matmulMain({ o, acc: o.vec4 ? 'vec4<f32>' : 'f32', loop: floatMatmulLoop(o.vec4, { n: 'n', acc: 'acc', x: plainX }) })}`;
   },
   grid: matmulGrid,
 };
