@@ -46,7 +46,7 @@ describe('GPU sampling', () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-gpu-sampling-'));
     await writeTinyModel(dir, { architecture: 'qwen2', dtype: 'F32', seed: 21, vocab: VOCAB, tokenizer: 'none' });
     const opened = await openModel(filesFromDir(dir));
-    gpu = await GpuModel.load(device(), opened, { weights: 'f32' });
+    gpu = await GpuModel.load(device(), opened, { weights: 'f32', gpuSampling: true });
     cpu = await GpuModel.load(device(), opened, { weights: 'f32', gpuSampling: false });
   });
   afterAll(async () => {
