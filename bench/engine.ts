@@ -2,6 +2,7 @@
  * Engine prefill and decode speed, and GPU memory, on this machine's WebGPU adapter (SwiftShader when
  * there is no GPU), for each model and weight format asked for:
  *   tiny       the tiny random Qwen2 of the tests (64 wide, 2 layers, 256-token vocabulary)
+ *   tiny-151k  the same with Qwen2's 151,936-token vocabulary (where the LM head and sampling dominate)
  *   qwen0.5b   random weights in Qwen2.5-0.5B's shape (896 wide, 24 layers, 14/2 heads, MLP 4864,
  *              151,936-token tied vocabulary), written as BF16 safetensors to a temp dir
  *   DIR        any model directory
@@ -14,7 +15,9 @@
  * adapter has them), to set against decodeMsPerToken: the rest is CPU work and synchronisation.
  * Prints one JSON line: the adapter, then per model and format: weight bytes, the bytes one decode
  * step reads (weights it touches + the KV cache at the last step), prefill and decode tokens/s
- * (best of K), decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
+ * (best of K; a decode step here reads its logits back), the kernel dispatches one decode step of
+ * generate encodes (sampling included), decode tokens/s of generate at temperature 1 (batch 1,
+ * sampling as rollouts do), decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
  * engine's GPU buffers. Compare figures as ratios on one adapter, never across machines.
  * On 2 CPU cores with SwiftShader, qwen0.5b takes about 8 minutes with
  * --prompt-tokens 8 --decode-tokens 4 --trials 1 (most of it decoding f32 at ~9 s a token).
@@ -79,6 +82,8 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
     let decodeMs = Infinity;
     let groupPrefillMs = Infinity;
     let groupMs = Infinity;
+    let generatePrefillMs = Infinity;
+    let generateMs = Infinity;
     for (let trial = 0; trial < TRIALS; trial++) {
       const cache = model.createKvCache(P + N);
       let t = performance.now();
@@ -95,8 +100,18 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       t = performance.now();
       await model.generateGroup(prompt, { n: G, maxNewTokens: N + 1, stopTokens: [] });
       groupMs = Math.min(groupMs, performance.now() - t);
+      // generate at temperature 1, as GRPO's rollouts sample (on the GPU where the engine does).
+      const sampled = { stopTokens: [], sampling: { temperature: 1, seed: trial } };
+      t = performance.now();
+      await model.generate(prompt, { maxNewTokens: 1, ...sampled });
+      generatePrefillMs = Math.min(generatePrefillMs, performance.now() - t);
+      t = performance.now();
+      await model.generate(prompt, { maxNewTokens: N + 1, ...sampled });
+      generateMs = Math.min(generateMs, performance.now() - t);
     }
     groupMs -= groupPrefillMs;
+    generateMs -= generatePrefillMs;
+    const dispatchesPerDecodeStep = await countDecodeDispatches(model, prompt);
     const kernels = values.profile && device.caps.timestampQuery ? await profileDecode(model, prompt) : undefined;
     const step = decodeStepBytes(model, P + N);
     return {
@@ -108,6 +123,8 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       prefillTokensPerS: round((P * 1000) / prefillMs),
       decodeTokensPerS: round((N * 1000) / decodeMs),
       decodeMsPerToken: round(decodeMs / N),
+      dispatchesPerDecodeStep,
+      generateDecodeTokensPerS: round((N * 1000) / generateMs),
       groupDecodeTokensPerS: round((G * N * 1000) / groupMs),
       peakGpuBytes: device.memory.peak - before,
       ...(kernels ? { decodeStepGpuMs: round(kernels.reduce((a, k) => a + k.ms, 0)), kernels } : {}),
@@ -115,6 +132,19 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
   } finally {
     model.destroy();
   }
+}
+
+/**
+ * Kernel dispatches one decode step of `generate` encodes at batch 1 (the forward pass, the LM head
+ * and, for greedy and temperature sampling, the GPU sampler): two new tokens' dispatches less one's.
+ */
+async function countDecodeDispatches(model: GpuModel, prompt: number[]): Promise<number> {
+  const dispatches = async (maxNewTokens: number) => {
+    const before = model.device.dispatches;
+    await model.generate(prompt, { maxNewTokens, stopTokens: [] });
+    return model.device.dispatches - before;
+  };
+  return (await dispatches(2)) - (await dispatches(1));
 }
 
 /** GPU time per kernel over one decode step, averaged over N steps. */

@@ -7,6 +7,7 @@ import type { TinyModelOptions } from '../test/support/tiny-model.ts';
 
 export const MODEL_SHAPES: Record<string, Omit<TinyModelOptions, 'seed'>> = {
   tiny: { architecture: 'qwen2', dtype: 'F32', vocab: 256, tokenizer: 'none' },
+  'tiny-151k': { architecture: 'qwen2', dtype: 'F32', vocab: 151936, tokenizer: 'none' },
   'qwen0.5b': {
     architecture: 'qwen2',
     dtype: 'BF16',

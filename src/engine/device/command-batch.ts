@@ -117,6 +117,7 @@ export class CommandBatch {
       pass.setPipeline(pipelineOf.get(op)!);
       pass.setBindGroup(0, bindGroups.get(op)!);
       pass.dispatchWorkgroups(grid[0], grid[1], grid[2]);
+      device.dispatches++;
       if (profile) {
         pass.end();
         pass = undefined;

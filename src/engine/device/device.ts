@@ -45,6 +45,8 @@ export class EngineDevice {
   readonly memory = new MemoryMeter();
   /** Set (where caps.timestampQuery) to time every dispatch; see kernel-profiler.ts. */
   profiler: KernelProfiler | undefined;
+  /** Kernel dispatches encoded through this device's batches so far (the bench counts a decode step's). */
+  dispatches = 0;
   #lost: GPUDeviceLostInfo | undefined;
   #destroyed = false;
   #errors: string[] = [];

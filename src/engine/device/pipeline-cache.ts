@@ -1,6 +1,8 @@
 /**
  * Compute pipelines cached by (kernel, options). Creation runs inside a validation error scope so
  * that a WGSL or layout mistake surfaces as a BatonError naming the kernel, not as a console line.
+ * The lookup, once per dispatch, walks nested maps by the options' keys and values rather than
+ * building a string key (JSON of the options) each time.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { KernelSpec } from './kernel-spec.ts';
@@ -12,7 +14,9 @@ export interface CachedPipeline {
 
 export class PipelineCache {
   readonly #device: GPUDevice;
-  readonly #pipelines = new Map<string, CachedPipeline>();
+  /** kernel -> key -> value -> key -> value ... -> LEAF -> pipeline. */
+  readonly #tree = new Map<unknown, Map<unknown, unknown>>();
+  #size = 0;
   /** Error-scope results not yet awaited; `settle()` turns the first failure into an exception. */
   #pending: Promise<BatonError | undefined>[] = [];
 
@@ -21,13 +25,17 @@ export class PipelineCache {
   }
 
   get size(): number {
-    return this.#pipelines.size;
+    return this.#size;
   }
 
   get<O, B extends string, U extends string>(kernel: KernelSpec<O, B, U>, options: O): CachedPipeline {
-    const key = `${kernel.name}:${JSON.stringify(options)}`;
-    const hit = this.#pipelines.get(key);
+    let node = this.#tree.get(kernel);
+    if (!node) this.#tree.set(kernel, (node = new Map()));
+    const values = options as Record<string, unknown>;
+    for (const k in values) node = child(child(node, k), values[k]);
+    const hit = node.get(LEAF) as CachedPipeline | undefined;
     if (hit) return hit;
+    const key = `${kernel.name}:${JSON.stringify(options)}`;
     const device = this.#device;
     const code = kernel.wgsl(options);
     device.pushErrorScope('validation');
@@ -55,7 +63,8 @@ export class PipelineCache {
       ),
     );
     const cached = { pipeline, layout };
-    this.#pipelines.set(key, cached);
+    node.set(LEAF, cached);
+    this.#size++;
     return cached;
   }
 
@@ -67,4 +76,12 @@ export class PipelineCache {
     const failure = (await Promise.all(pending)).find((e) => e !== undefined);
     if (failure) throw failure;
   }
+}
+
+const LEAF = Symbol('pipeline');
+
+function child(node: Map<unknown, unknown>, key: unknown): Map<unknown, unknown> {
+  let next = node.get(key) as Map<unknown, unknown> | undefined;
+  if (!next) node.set(key, (next = new Map()));
+  return next;
 }

@@ -6,9 +6,11 @@ export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int
 export { logprobsBackward, logprobsForward, logprobsThreads } from './logprobs.ts';
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
 export { matmulBackwardBias, matmulBackwardInput, matmulBackwardWeight, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
+export { matmulNormedRope, matmulNormedRows, matmulNormedSplit, matmulNormedSwiglu, type MatmulNormedOptions } from './matmul-normed.ts';
 export { matmulInt4BackwardInput, matmulInt4Forward, type MatmulInt4BackwardInputOptions, type MatmulInt4Options } from './matmul-int4.ts';
 export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, rmsnormThreads, type RmsnormBackwardOptions, type RmsnormOptions } from './rmsnorm.ts';
 export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
+export { NO_TOKEN, sampleTokens, type SampleTokensOptions } from './sample-tokens.ts';
 export { swigluBackward, swigluForward } from './swiglu.ts';
 export { grid2d, header } from './wgsl.ts'; // for kernels outside this folder (optim/)
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
@@ -18,6 +20,7 @@ export { embeddingInt4Ref } from './embedding-int4.ref.ts';
 export { entropyRef, logprobsBackwardRef, logprobsRef, logSoftmaxRef } from './logprobs.ref.ts';
 export { matmulBackwardInputRef, matmulBackwardWeightRef, matmulRef } from './matmul.ref.ts';
 export { matmulInt4BackwardInputRef, matmulInt4Ref } from './matmul-int4.ref.ts';
+export { matmulNormedRef, matmulNormedSwigluRef } from './matmul-normed.ref.ts';
 export { rmsnormBackwardRef, rmsnormRef } from './rmsnorm.ref.ts';
 export { ropeBackwardRef, ropeRef } from './rope.ref.ts';
 export { swigluBackwardRef, swigluRef } from './swiglu.ref.ts';

@@ -13,7 +13,7 @@
  */
 import type { BindingSpec, KernelSpec } from '../device/index.ts';
 import { backwardInputLoop, MATMUL_BACKWARD_UNIFORMS, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
-import { MATMUL_UNIFORMS, matmulGrid, matmulMain, type MatmulLayout, type MatmulUniform } from './matmul.ts';
+import { MATMUL_UNIFORMS, matmulGrid, matmulMain, plainX, type LoopNames, type MatmulLayout, type MatmulUniform } from './matmul.ts';
 import { header, type Dtype } from './wgsl.ts';
 
 export interface MatmulInt4Options extends MatmulLayout {
@@ -35,34 +35,42 @@ const BINDINGS: readonly BindingSpec<Binding>[] = [
   { name: 'out', access: 'read_write' }, // (M, ldo) f32
 ];
 
-export const matmulInt4Forward: KernelSpec<MatmulInt4Options, Binding, MatmulUniform> = {
-  name: 'matmulInt4Forward',
-  bindings: BINDINGS,
-  uniforms: MATMUL_UNIFORMS,
-  wgsl: (o) => {
-    const loop = `let units = p.K / 32u;
-  let groups = p.K / ${o.groupSize}u;
+/** Shifts of the eight levels in a packed word, four at a time. */
+export const INT4_SHIFTS = `const SHIFT_LO = vec4<u32>(0u, 4u, 8u, 12u);
+const SHIFT_HI = vec4<u32>(16u, 20u, 24u, 28u);`;
+
+/** The int4 loop of matmulBody over `w` (vec4<u32>) and `scales`, x read as vec4<f32>. */
+export function int4MatmulLoop(groupSize: number, names: LoopNames): string {
+  const { n, acc, x } = names;
+  return `{
+  let units = p.K / 32u;
+  let groups = p.K / ${groupSize}u;
   let K4 = p.K / 4u;
   for (var u = lane; u < units; u += LANES) {
-    let s = f32(scales[n * groups + u * 32u / ${o.groupSize}u]);
-    let words = w[n * units + u];
+    let s = f32(scales[(${n}) * groups + u * 32u / ${groupSize}u]);
+    let words = w[(${n}) * units + u];
     for (var j = 0u; j < 4u; j++) {
       let packed = vec4<u32>(words[j]);
       let lo = (vec4<f32>((packed >> SHIFT_LO) & vec4<u32>(15u)) - 8.0) * s;
       let hi = (vec4<f32>((packed >> SHIFT_HI) & vec4<u32>(15u)) - 8.0) * s;
       for (var r = 0u; r < ROWS; r++) {
         if (r < rows) {
-          let xi = (m0 + r) * K4 + 8u * u + 2u * j;
-          acc[r] += x[xi] * lo + x[xi + 1u] * hi;
+          let xc = 8u * u + 2u * j;
+          ${acc}[r] += ${x('m0 + r', 'xc', 'K4')} * lo + ${x('m0 + r', 'xc + 1u', 'K4')} * hi;
         }
       }
     }
+  }
   }`;
-    return `${header(matmulInt4Forward, { x: 'vec4<f32>', w: 'vec4<u32>', scales: o.dtype, b: o.dtype, out: 'f32' }, o.dtype)}
-const SHIFT_LO = vec4<u32>(0u, 4u, 8u, 12u);
-const SHIFT_HI = vec4<u32>(16u, 20u, 24u, 28u);
-${matmulMain({ o, acc: 'vec4<f32>', loop })}`;
-  },
+}
+
+export const matmulInt4Forward: KernelSpec<MatmulInt4Options, Binding, MatmulUniform> = {
+  name: 'matmulInt4Forward',
+  bindings: BINDINGS,
+  uniforms: MATMUL_UNIFORMS,
+  wgsl: (o) => `${header(matmulInt4Forward, { x: 'vec4<f32>', w: 'vec4<u32>', scales: o.dtype, b: o.dtype, out: 'f32' }, o.dtype)}
+${INT4_SHIFTS}
+${matmulMain({ o, acc: 'vec4<f32>', loop: int4MatmulLoop(o.groupSize, { n: 'n', acc: 'acc', x: plainX }) })}`,
   grid: matmulGrid,
 };
 

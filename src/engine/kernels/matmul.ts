@@ -130,6 +130,34 @@ ${prologue}
 }`;
 }
 
+/** Names a matmul loop works with: the weight row, the accumulators, and how x[row, col] is read (width: x's row length in elements). */
+export interface LoopNames {
+  readonly n: string;
+  readonly acc: string;
+  readonly x: (row: string, col: string, width: string) => string;
+}
+
+/** x[row, col] read plainly. */
+export const plainX = (row: string, col: string, width: string) => `x[(${row}) * ${width} + ${col}]`;
+
+/**
+ * The float-weight loop of matmulBody over `w`: UNROLL terms per trip, loaded unconditionally
+ * (clamped index, zero weight past K) so their loads are in flight together rather than one after another.
+ */
+export function floatMatmulLoop(vec4: boolean, names: LoopNames): string {
+  const { n, acc, x } = names;
+  return `{
+  let Kw = ${vec4 ? 'p.K / 4u' : 'p.K'};
+  for (var k0 = lane; k0 < Kw; k0 += UNROLL * LANES) {
+    for (var u = 0u; u < UNROLL; u++) {
+      let k = min(k0 + u * LANES, Kw - 1u);
+      let wv = ${vec4 ? 'vec4<f32>' : 'f32'}(w[(${n}) * Kw + k]) * f32(k0 + u * LANES < Kw);
+      for (var r = 0u; r < ROWS; r++) { if (r < rows) { ${acc}[r] += ${x('m0 + r', 'k', 'Kw')} * wv; } }
+    }
+  }
+  }`;
+}
+
 /** Grid of a matmul kernel: column groups folded into 2-D, one z slice per row block. */
 export function matmulGrid(u: { M: number; N: number }, o: MatmulLayout): [number, number, number] {
   const [x, y] = grid2d(ceilDiv(u.N, WG / o.lanes));
@@ -142,19 +170,8 @@ export const matmulForward: KernelSpec<MatmulOptions, MatmulBinding, MatmulUnifo
   uniforms: MATMUL_UNIFORMS,
   wgsl: (o) => {
     const types = o.vec4 ? { x: 'vec4<f32>', w: `vec4<${o.dtype}>`, b: o.dtype, out: 'f32' } : { x: 'f32', w: o.dtype, b: o.dtype, out: 'f32' };
-    const K = o.vec4 ? 'p.K / 4u' : 'p.K';
-    // UNROLL terms per trip, loaded unconditionally (clamped index, zero weight past K) so their
-    // loads are in flight together rather than one after another.
-    const loop = `let Kw = ${K};
-  for (var k0 = lane; k0 < Kw; k0 += UNROLL * LANES) {
-    for (var u = 0u; u < UNROLL; u++) {
-      let k = min(k0 + u * LANES, Kw - 1u);
-      let wv = ${o.vec4 ? 'vec4<f32>' : 'f32'}(w[n * Kw + k]) * f32(k0 + u * LANES < Kw);
-      for (var r = 0u; r < ROWS; r++) { if (r < rows) { acc[r] += x[(m0 + r) * Kw + k] * wv; } }
-    }
-  }`;
     return `${header(matmulForward, types, o.dtype)}
-${matmulMain({ o, acc: o.vec4 ? 'vec4<f32>' : 'f32', loop })}`;
+${matmulMain({ o, acc: o.vec4 ? 'vec4<f32>' : 'f32', loop: floatMatmulLoop(o.vec4, { n: 'n', acc: 'acc', x: plainX }) })}`;
   },
   grid: matmulGrid,
 };

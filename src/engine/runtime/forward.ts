@@ -12,13 +12,14 @@ import type { ModelConfig } from '../model/index.ts';
 import { wholeBuffer, type GpuTensor } from './gpu-tensor.ts';
 import type { KvCache } from './kv-cache.ts';
 import { linearForward, type LinearArgs } from './linear.ts';
-import type { GpuLora } from './lora-weights.ts';
+import type { GpuLora, GpuLoraModule } from './lora-weights.ts';
 import type { ModelWeights } from './model-weights.ts';
 import type { Scratch } from './scratch.ts';
 
 export interface ForwardInputs {
   ids: GPUBuffer; // (T) u32
-  rope: GPUBuffer; // (T, D/2, 2) cos, sin for this call's positions
+  /** (T, D/2, 2) cos, sin for this call's positions, then the slots (as below) as u32 bits. */
+  rope: GPUBuffer;
   T: number;
   startPos: number;
   cache: KvCache; // holds startPos tokens in each slot, room for T / slots.length more
@@ -43,6 +44,110 @@ export function encodeEmbedding(batch: CommandBatch, weights: ModelWeights, ids:
   }
 }
 
+/** The buffers and helpers one forward pass's layers share, fused or not. */
+export interface LayerPass {
+  readonly batch: CommandBatch;
+  readonly scratch: Scratch;
+  readonly config: ModelConfig;
+  readonly weights: ModelWeights;
+  readonly lora: GpuLora | undefined;
+  readonly input: ForwardInputs;
+  readonly x: GPUBuffer; // (T, C) residual stream
+  readonly h: GPUBuffer; // (T, C) normed
+  readonly q: GPUBuffer; // (T, H, D)
+  readonly k: GPUBuffer; // (T, KV, D)
+  readonly v: GPUBuffer; // (T, KV, D)
+  readonly gate: GPUBuffer; // (T, I)
+  readonly up: GPUBuffer; // (T, I)
+  readonly act: GPUBuffer; // (T, I) swiglu
+  /** The LoRA module adapting `weight`, if any. */
+  loraOf(weight: GpuTensor): { module: GpuLoraModule; scale: number; scratch: Scratch } | undefined;
+  linear(a: Omit<LinearArgs, 'lora' | 'M' | 'lanes'>): void;
+  rmsnorm(x: GPUBuffer, w: GpuTensor, out: GPUBuffer, rows: number, width: number): void;
+}
+
+/** Embeds the ids into a new pass's residual stream x. */
+export function beginPass(batch: CommandBatch, scratch: Scratch, config: ModelConfig, weights: ModelWeights, lora: GpuLora | undefined, input: ForwardInputs): LayerPass {
+  const { hiddenSize: C, numHeads: H, numKvHeads: KV, headDim: D, intermediateSize: I, rmsNormEps: eps } = config;
+  const { T, lanes } = input;
+  const dtype = weights.dtype;
+  const loraOf = (weight: GpuTensor) => {
+    const module = lora?.modules.get(weight.name.replace(/\.weight$/, ''));
+    return module ? { module, scale: lora!.scale, scratch } : undefined;
+  };
+  const x = scratch.floats(T * C, 'x');
+  encodeEmbedding(batch, weights, input.ids, x, T);
+  return {
+    batch,
+    scratch,
+    config,
+    weights,
+    lora,
+    input,
+    x,
+    h: scratch.floats(T * C, 'h'),
+    q: scratch.floats(T * H * D, 'q'),
+    k: scratch.floats(T * KV * D, 'k'),
+    v: scratch.floats(T * KV * D, 'v'),
+    gate: scratch.floats(T * I, 'gate'),
+    up: scratch.floats(T * I, 'up'),
+    act: scratch.floats(T * I, 'swiglu'),
+    loraOf,
+    linear: (a) => {
+      const adapted = loraOf(a.weight);
+      linearForward(batch, { ...a, M: T, lanes, ...(adapted ? { lora: adapted } : {}) });
+    },
+    rmsnorm: (x, w, out, rows, width) => batch.run(rmsnormForward, { dtype, threads: rmsnormThreads(width) }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps }),
+  };
+}
+
+/**
+ * From the pass's q, k, v of layer `layer` (before rope and any q/k norm): the q/k norms, rope with
+ * the cache append, attention, and the output projection added into x. `roped`: q is rotated and
+ * the cache appended already (forward-fused.ts's q/k/v matmul did it), only attention and o remain.
+ */
+export function encodeAttention(p: LayerPass, layer: number, roped = false): void {
+  const { numHeads: H, numKvHeads: KV, headDim: D } = p.config;
+  const { T, cache } = p.input;
+  const l = p.weights.layers[layer];
+  let [q, k] = [p.q, p.k];
+  if (l.qNorm && l.kNorm) {
+    q = p.scratch.floats(T * H * D, 'q normed');
+    k = p.scratch.floats(T * KV * D, 'k normed');
+    p.rmsnorm(p.q, l.qNorm, q, T * H, D);
+    p.rmsnorm(p.k, l.kNorm, k, T * KV, D);
+  }
+  const att = p.scratch.floats(T * H * D, 'attention');
+  const Tq = T / p.input.slots.length;
+  const { startPos, slotBuffer: slots } = p.input;
+  if (!roped) p.batch.run(ropeCacheForward, {}, { q, k, v: p.v, cs: p.input.rope, slots, kc: cache.k[layer], vc: cache.v[layer] }, { T, Tq, H, KV, D, startPos, slotStride: cache.slotBytes / 4 });
+  p.batch.run(
+    attentionForward,
+    { headDim: D },
+    { q, k: cache.k[layer], v: cache.v[layer], slots, out: att },
+    { T, Tq, slotStride: cache.slotBytes / 4, Hq: H, Hkv: KV, startPos, scale: 1 / Math.sqrt(D) },
+  );
+  p.linear({ x: att, weight: l.o, out: p.x, accumulate: true });
+}
+
+/** Layer `layer` as training runs it: every norm, projection and activation its own dispatch. */
+export function encodeLayer(p: LayerPass, layer: number): void {
+  const { hiddenSize: C, intermediateSize: I } = p.config;
+  const T = p.input.T;
+  const l = p.weights.layers[layer];
+  p.rmsnorm(p.x, l.inputNorm, p.h, T, C);
+  p.linear({ x: p.h, weight: l.q, bias: l.qBias, out: p.q });
+  p.linear({ x: p.h, weight: l.k, bias: l.kBias, out: p.k });
+  p.linear({ x: p.h, weight: l.v, bias: l.vBias, out: p.v });
+  encodeAttention(p, layer);
+  p.rmsnorm(p.x, l.postNorm, p.h, T, C);
+  p.linear({ x: p.h, weight: l.gate, out: p.gate });
+  p.linear({ x: p.h, weight: l.up, out: p.up });
+  p.batch.run(swigluForward, {}, { gate: p.gate, up: p.up, out: p.act }, { n: T * I });
+  p.linear({ x: p.act, weight: l.down, out: p.x, accumulate: true });
+}
+
+/** The unfused forward: returns the final-normed hidden states (T, C). */
 export function encodeForward(
   batch: CommandBatch,
   scratch: Scratch,
@@ -51,60 +156,8 @@ export function encodeForward(
   lora: GpuLora | undefined,
   input: ForwardInputs,
 ): GPUBuffer {
-  const { hiddenSize: C, numHeads: H, numKvHeads: KV, headDim: D, intermediateSize: I, rmsNormEps: eps } = config;
-  const { T, startPos, cache, lanes } = input;
-  const dtype = weights.dtype;
-
-  const linear = (a: Omit<LinearArgs, 'lora' | 'M' | 'lanes'>) => {
-    const module = lora?.modules.get(a.weight.name.replace(/\.weight$/, ''));
-    linearForward(batch, { ...a, M: T, lanes, ...(module ? { lora: { module, scale: lora!.scale, scratch } } : {}) });
-  };
-  const rmsnorm = (x: GPUBuffer, w: GpuTensor, out: GPUBuffer, rows: number, width: number) =>
-    batch.run(rmsnormForward, { dtype, threads: rmsnormThreads(width) }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps });
-
-  const x = scratch.floats(T * C, 'x'); // (T, C) residual stream
-  encodeEmbedding(batch, weights, input.ids, x, T);
-  const h = scratch.floats(T * C, 'h'); // (T, C)
-  const q = scratch.floats(T * H * D, 'q'); // (T, H, D)
-  const k = scratch.floats(T * KV * D, 'k'); // (T, KV, D)
-  const v = scratch.floats(T * KV * D, 'v'); // (T, KV, D)
-  const qn = config.qkNorm ? scratch.floats(T * H * D, 'q normed') : q;
-  const kn = config.qkNorm ? scratch.floats(T * KV * D, 'k normed') : k;
-  const att = scratch.floats(T * H * D, 'attention'); // (T, H, D)
-  const gate = scratch.floats(T * I, 'gate'); // (T, I)
-  const up = scratch.floats(T * I, 'up'); // (T, I)
-  const act = scratch.floats(T * I, 'swiglu'); // (T, I)
-  const Tq = T / input.slots.length;
-
-  weights.layers.forEach((l, layer) => {
-    rmsnorm(x, l.inputNorm, h, T, C);
-    linear({ x: h, weight: l.q, bias: l.qBias, out: q });
-    linear({ x: h, weight: l.k, bias: l.kBias, out: k });
-    linear({ x: h, weight: l.v, bias: l.vBias, out: v });
-    if (l.qNorm && l.kNorm) {
-      rmsnorm(q, l.qNorm, qn, T * H, D);
-      rmsnorm(k, l.kNorm, kn, T * KV, D);
-    }
-    batch.run(
-      ropeCacheForward,
-      {},
-      { q: qn, k: kn, v, cs: input.rope, slots: input.slotBuffer, kc: cache.k[layer], vc: cache.v[layer] },
-      { T, Tq, H, KV, D, startPos, slotStride: cache.slotBytes / 4 },
-    );
-    batch.run(
-      attentionForward,
-      { headDim: D },
-      { q: qn, k: cache.k[layer], v: cache.v[layer], slots: input.slotBuffer, out: att },
-      { T, Tq, slotStride: cache.slotBytes / 4, Hq: H, Hkv: KV, startPos, scale: 1 / Math.sqrt(D) },
-    );
-    linear({ x: att, weight: l.o, out: x, accumulate: true });
-
-    rmsnorm(x, l.postNorm, h, T, C);
-    linear({ x: h, weight: l.gate, out: gate });
-    linear({ x: h, weight: l.up, out: up });
-    batch.run(swigluForward, {}, { gate, up, out: act }, { n: T * I });
-    linear({ x: act, weight: l.down, out: x, accumulate: true });
-  });
-  rmsnorm(x, weights.norm, h, T, C);
-  return h;
+  const p = beginPass(batch, scratch, config, weights, lora, input);
+  weights.layers.forEach((_, layer) => encodeLayer(p, layer));
+  p.rmsnorm(p.x, weights.norm, p.h, input.T, config.hiddenSize);
+  return p.h;
 }

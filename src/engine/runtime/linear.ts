@@ -4,7 +4,7 @@
  * adapted (two thin matmuls through an (M, r) scratch; W itself is never changed, QLoRA-style).
  */
 import type { Capabilities, CommandBatch } from '../device/index.ts';
-import { MAX_ROWS_PER_THREAD, matmulForward, matmulInt4Forward } from '../kernels/index.ts';
+import { MAX_ROWS_PER_THREAD, matmulForward, matmulInt4Forward, matmulNormedRows, type MatmulNormedOptions } from '../kernels/index.ts';
 import { wholeBuffer, type GpuTensor } from './gpu-tensor.ts';
 import type { GpuLoraModule } from './lora-weights.ts';
 import type { Scratch } from './scratch.ts';
@@ -49,5 +49,38 @@ export function linearForward(batch: CommandBatch, a: LinearArgs): void {
   const { A, B } = a.lora.module;
   const xa = a.lora.scratch.floats(a.M * A.rows, 'lora xA'); // (M, r)
   product(batch, a.lanes, a.x, a.M, A, xa, false, 1);
-  product(batch, a.lanes, xa, a.M, B, a.out, true, a.lora.scale);
+  addLoraUp(batch, a.lanes, xa, a.M, B, a.out, a.lora.scale);
+}
+
+/** out (M, N) += scale * xa B^T: the second half of a LoRA delta, xa = x A^T (M, r). */
+export function addLoraUp(batch: CommandBatch, lanes: number, xa: GPUBuffer, M: number, B: GpuTensor, out: GPUBuffer, scale: number): void {
+  product(batch, lanes, xa, M, B, out, true, scale);
+}
+
+/** Options of a matmulNormed kernel (kernels/matmul-normed.ts) over weight `w` and norm weight `norm`. */
+export function normedOptions(w: GpuTensor, norm: GpuTensor, M: number, lanes: number, bias: boolean): MatmulNormedOptions {
+  return { dtype: w.dtype, normDtype: norm.dtype, groupSize: w.int4?.groupSize ?? 0, vec4: w.cols % 4 === 0, bias, rowsPerThread: Math.min(M, MAX_ROWS_PER_THREAD), lanes };
+}
+
+export interface NormedLinearArgs {
+  x: GPUBuffer; // (M, K), before the norm
+  M: number;
+  norm: GpuTensor; // (K)
+  eps: number;
+  weight: GpuTensor; // (N, K), possibly in row chunks
+  out: GPUBuffer; // (M, N)
+  lanes: number;
+}
+
+/** out = rmsnorm(x; norm) W^T in one dispatch per row chunk of W (the LM head after the final norm, a LoRA A). */
+export function normedLinearForward(batch: CommandBatch, a: NormedLinearArgs): void {
+  const w = a.weight;
+  for (const chunk of w.chunks) {
+    batch.run(
+      matmulNormedRows,
+      normedOptions(w, a.norm, a.M, a.lanes, false),
+      { x: a.x, g: wholeBuffer(a.norm), w: chunk.buffer, scales: chunk.scales ?? chunk.buffer, b: chunk.buffer, out: a.out },
+      { M: a.M, N: chunk.rows, K: w.cols, ldo: w.rows, col0: chunk.rowStart, N1: 0, N2: 0, eps: a.eps },
+    );
+  }
 }

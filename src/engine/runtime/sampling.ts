@@ -117,7 +117,8 @@ function nucleusCandidates(ids: number[], logp: Float64Array, mass: number): num
 /** Nats the cut falls per try: each try admits ids up to e^8 (~3000) times less likely than the last cut. */
 const NUCLEUS_STEP = 8;
 
-function nothingAllowed(): BatonError {
+/** The error when a token mask allows no id (the GPU sampler's too). */
+export function nothingAllowed(): BatonError {
   return new BatonError({ code: 'data/invalid', message: 'The token mask allows no token at this step; the constraint should have ended the text before.' });
 }
 

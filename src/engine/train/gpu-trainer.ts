@@ -200,6 +200,8 @@ export class GpuTrainer implements DifferentiablePolicy {
     this.#checkAdapter();
     const report = await this.#adamw.step();
     this.#trained.zeroGradients();
+    // Full fine-tuning changed the model's weights in place: the fused sampling path copies them again.
+    if (report.applied && !this.#lora) await this.#model.refreshFusedWeights();
     if (!report.applied) return { applied: false, gradNorm: Number.NaN, lr: 0, step: report.step, reason: report.reason };
     return { applied: true, gradNorm: report.gradNorm, lr: report.lr, step: report.step };
   }

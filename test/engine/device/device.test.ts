@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../src/core/errors/index.ts';
 import type { KernelSpec } from '../../../src/engine/device/index.ts';
-import { swigluForward } from '../../../src/engine/kernels/index.ts';
+import { sampleTokens, swigluForward } from '../../../src/engine/kernels/index.ts';
 import { useTestDevice } from '../../support/webgpu.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -74,6 +74,28 @@ describe('EngineDevice', () => {
     await d.batch().run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(n * 4, 'o2') }, { n }).submit();
     expect(d.pipelines.size - before).toBeLessThanOrEqual(1);
     expect(d.pipelines.get(swigluForward, {})).toBe(d.pipelines.get(swigluForward, {}));
+  });
+
+  it('tells options apart by key and value, not by their values alone', () => {
+    const d = device();
+    const greedy = d.pipelines.get(sampleTokens, { greedy: true, masked: false });
+    expect(d.pipelines.get(sampleTokens, { greedy: true, masked: false })).toBe(greedy);
+    expect(d.pipelines.get(sampleTokens, { masked: true, greedy: false })).not.toBe(greedy);
+    expect(d.pipelines.get(sampleTokens, { masked: true, greedy: false })).toBe(d.pipelines.get(sampleTokens, { masked: true, greedy: false }));
+  });
+
+  it('counts the dispatches its batches encode, skipping empty grids and copies', async () => {
+    const d = device();
+    const buf = d.createBuffer(64 * 4, 'io');
+    const before = d.dispatches;
+    await d
+      .batch()
+      .run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(64 * 4, 'o') }, { n: 64 })
+      .copy(buf, 0, d.createBuffer(16, 'c'), 0, 16)
+      .run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(64 * 4, 'o2') }, { n: 0 })
+      .run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(64 * 4, 'o3') }, { n: 3 })
+      .submit();
+    expect(d.dispatches - before).toBe(2);
   });
 
   it('reuses pooled scratch buffers by size class', () => {

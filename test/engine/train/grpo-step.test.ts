@@ -4,7 +4,7 @@
 // invariance; the model sampling with the updated adapter right after the step.
 import { describe, expect, it } from 'vitest';
 import { grpoStep, type GrpoLossType, type TrainStepOptions } from '../../../src/core/rl/index.ts';
-import { refLogprobs } from '../../../src/engine/runtime/index.ts';
+import { refForward, refLogprobs } from '../../../src/engine/runtime/index.ts';
 import { checkTensor } from '../../support/check-tensor.ts';
 import { useTestDevice } from '../../support/webgpu.ts';
 import { adapterPair, BATCH, CapturingGpu, CapturingRef, tinyPair, withOldLogprobs } from './fixtures.ts';
@@ -117,6 +117,9 @@ describe('grpoStep over GpuTrainer against RefTrainer', () => {
         const got = await device().readF32(t.chunks[0].buffer, 0, t.rows * t.cols);
         checkTensor(`${t.name} after the step`, got, pair.ref.weights.get(t.name)!, { abs: 1e-3 * LR, rel: 1e-6 });
       }
+      // Sampling reads them too: the fused inference path's concatenated copies were refreshed.
+      const ids = [3, 17, 42, 5];
+      checkTensor('logits after the step', await pair.gpu.forward(ids), refForward(pair.ref, ids), { abs: 1e-4, rel: 1e-3 });
       gpu.trainer.destroy();
     } finally {
       await pair.cleanup();
