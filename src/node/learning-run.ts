@@ -50,7 +50,9 @@ export async function runLearning(r: LearningRun, io: CliIo): Promise<LearningRe
   const metrics = (await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as GrpoStepMetrics);
   const { heldOut } = await readBuiltInTaskSet(r.tasks, r.seed);
   const pool = LEARNING_POOLS[r.pool];
-  const baselines = await hindsightBaselines(routingWorkflows(pool.length, r.maxSteps), heldOut, pool.map(createSimulatedWorker));
+  // Scored with no simulated latency: only the answers matter here, and the demo pool's workers take seconds a call.
+  const instant = pool.map((w) => createSimulatedWorker({ ...w, simulated: { ...w.simulated!, latencyMs: 0 } }));
+  const baselines = await hindsightBaselines(routingWorkflows(pool.length, r.maxSteps), heldOut, instant);
   const perStep = metrics[0] ? metrics[0].completions + metrics[0].excluded : 0;
   const curve = metrics.filter((m) => m.heldOutAccuracy !== undefined).map((m) => ({ step: m.step, samples: m.step * perStep, heldOutAccuracy: m.heldOutAccuracy! }));
   const final = curve.at(-1)?.heldOutAccuracy ?? Number.NaN;

@@ -1,7 +1,7 @@
 /**
  * Builds the demo Conductor the app ships under public/demo-conductor/: a tiny Qwen3-shaped model made
  * from a seeded random start (random-conductor.ts, Qwen3's tokenizer cut to its first tokens) and
- * trained with GRPO (`baton train`, LoRA merged into the weights) to route the demo pool's workers by
+ * trained with GRPO (`baton train --full`: every weight) to route the demo pool's workers by
  * the kind of question, in the format the app then runs it with (core/rl's DEMO_CONDUCTOR_FORMAT).
  * Its README records the training and what it reached on held-out questions (learning-run.ts), and
  * learning.svg plots it.
@@ -17,7 +17,6 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEMO_CONDUCTOR_FORMAT } from '../core/rl/index.ts';
 import { QWEN_ADDED_TOKENS } from '../engine/tokenizer/index.ts';
-import { main } from './cli.ts';
 import { processIo, type CliIo } from './io.ts';
 import { learningCurveSvg, runLearning, type LearningResult } from './learning-run.ts';
 import type { RandomConductorShape } from './random-conductor.ts';
@@ -42,13 +41,12 @@ const SHAPE: RandomConductorShape = {
 /** `baton train`'s settings (bench/LEARNING.md explains the choices). */
 const TRAINING = {
   tasks: 'experts-short',
-  steps: 60,
-  questions: 4,
+  steps: 40,
+  questions: 8,
   group: 8,
-  lr: 1e-2,
-  r: 8,
-  maxCompletionTokens: 80,
-  evalEvery: 15,
+  lr: 1e-3,
+  maxCompletionTokens: 48,
+  evalEvery: 10,
 } as const;
 
 const FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json'];
@@ -76,7 +74,7 @@ whatever in them resembles those.
 - Trained by \`npx tsx src/node/make-demo-conductor.ts\` (seed ${DEMO_SEED}): \`baton train\` on the demo pool,
   the \`${TRAINING.tasks}\` task set, the compact prompt, plans of at most ${DEMO_CONDUCTOR_FORMAT.maxSteps} steps with fixed subtask texts
   (\`--subtasks fixed\`: it learns which workers and what each sees), ${TRAINING.steps} steps of ${TRAINING.questions} questions x ${TRAINING.group} samples,
-  LoRA r ${TRAINING.r} on every projection, learning rate ${TRAINING.lr}, then the adapter merged into the weights.
+  every weight trained (\`--full\`), AdamW at learning rate ${TRAINING.lr}.
 - Held-out accuracy (${result.heldOutQuestions} questions, one greedy plan each), against routing with hindsight on the same questions:
   random routing ${pct(b.randomRouting)}, the best fixed workflow ${pct(b.bestFixed.accuracy)}, the best workflow per kind ${pct(b.bestPerKind.accuracy)};
   the Conductor ${curve.map((p) => `${pct(p.heldOutAccuracy)} after ${p.samples} samples`).join(', ')} (learning.svg).
@@ -100,18 +98,15 @@ export async function makeDemoConductor(dir: string, io: CliIo): Promise<Learnin
         flags: [
           '--subtasks', 'fixed', '--max-completion-tokens', String(TRAINING.maxCompletionTokens),
           '--steps', String(TRAINING.steps), '--questions', String(TRAINING.questions), '--group', String(TRAINING.group),
-          '--lr', String(TRAINING.lr), '--r', String(TRAINING.r), '--targets', 'all', '--eval-every', String(TRAINING.evalEvery),
+          '--lr', String(TRAINING.lr), '--full', '--eval-every', String(TRAINING.evalEvery),
         ],
         seed: DEMO_SEED,
         dir: work,
       },
       io,
     );
-    const merged = join(work, 'merged');
-    const code = await main(['adapter', 'merge', '--model', join(work, 'base'), '--lora', join(work, 'run', 'adapter'), '--out', merged], { ...io, stdout: () => {} });
-    if (code !== 0) throw new Error(`baton adapter merge exited with ${code}`);
     await mkdir(dir, { recursive: true });
-    for (const f of FILES) await copyFile(join(merged, f), join(dir, f));
+    for (const f of FILES) await copyFile(join(work, 'run', 'model', f), join(dir, f));
     await writeFile(join(dir, 'README.md'), readme(result));
     await writeFile(join(dir, LEARNING_SVG), learningSvg(result));
     return result;

@@ -5,7 +5,7 @@
  * adapter of the user's, it writes short subtasks of its own. A model of the user's own may reason
  * first, unless its choice says lists only (then the same kind of budget, with subtasks of the
  * constraint's usual length). Sampling is at temperature 1 with a fresh
- * seed per question, which the episode records, so a run can be repeated.
+ * seed per question, which the episode records, so a run can be repeated; the demo alone plans greedily.
  */
 import type { Conductor } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
@@ -52,7 +52,8 @@ export async function engineConductor(engine: LoadedEngine, choice: EngineModelC
     ...(trained ? { fixedSubtasks: trained.fixedSubtasks } : demo ? { maxSubtaskChars: DEMO_MAX_SUBTASK_CHARS } : {}),
   };
   const maxNewTokens = reasoning ? CONDUCTOR_MAX_NEW_TOKENS : workflowTokenBound(format);
-  const sampling = conductorSampling(ctx.seed);
+  // The demo plans greedily: its most likely plan is the routing it learnt (and what its held-out accuracy measured).
+  const sampling = { ...conductorSampling(ctx.seed), ...(trained ? { temperature: 0 } : {}) };
   // Only the first round: a recursion round continues the conversation the first one began.
   const firstRound = (trained || choice.prompt === 'compact') && ctx.task && ctx.pool ? rl.compactPrompt(ctx.task, ctx.pool, format) : undefined;
   return createEngineConductor({

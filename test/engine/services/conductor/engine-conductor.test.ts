@@ -113,7 +113,7 @@ describe('createEngineConductor on the demo model', () => {
   });
 
   it('routes by the kind of question, as it was trained to: sums to the arithmetic expert, multiple choice to the knowledge expert', async () => {
-    // Questions held out of its training, run as the app runs the demo model (its trained format, sampled at temperature 1).
+    // Questions held out of its training, run as the app runs the demo model (its trained format, greedy).
     const { heldOut } = shortExpertsTaskSet({ seed: DEMO_SEED });
     const engine = { model, tokenizer, info: { key: 'demo', model: 'demo-conductor', weights: 'f32' as const, vocabSize: model.config.vocabSize, layers: 2, hiddenSize: model.config.hiddenSize } };
     const firstWorkers = async (kind: string) => {
