@@ -5,7 +5,7 @@
  * continues from that step (not from 0); the adapter downloads as PEFT files, and "Use as Conductor"
  * makes it the Ask page's Conductor, which then runs with it.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Download, Page } from 'playwright-core';
@@ -125,8 +125,10 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   expect(names).toEqual(
     [0, 1].flatMap((l) => ['q_proj', 'v_proj'].flatMap((m) => ['A', 'B'].map((ab) => `base_model.model.model.layers.${l}.self_attn.${m}.lora_${ab}.weight`))).sort(),
   );
-  expect(header['base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight'].shape).toEqual([8, 64]);
-  expect(header['base_model.model.model.layers.0.self_attn.v_proj.lora_B.weight'].shape).toEqual([32, 8]);
+  // The shapes are the demo Conductor's: q_proj reads the hidden state, v_proj writes the key/value heads.
+  const demo = JSON.parse(await readFile(join(import.meta.dirname, '../../public/demo-conductor/config.json'), 'utf8'));
+  expect(header['base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight'].shape).toEqual([8, demo.hidden_size]);
+  expect(header['base_model.model.model.layers.0.self_attn.v_proj.lora_B.weight'].shape).toEqual([demo.num_key_value_heads * demo.head_dim, 8]);
   const end = Math.max(...names.map((n) => header[n].data_offsets[1]));
   expect(weights.byteLength).toBe(8 + headerLength + end);
   // Trained: B started at zero (PEFT's init) and two updates moved it.
