@@ -270,6 +270,8 @@ export class GpuTrainer implements DifferentiablePolicy {
     }
     this.#adamw.importState(state.optimizer);
     for (const [w, data] of values) for (const c of w.chunks) this.#device.write(c.buffer, data.subarray(c.rowStart * w.cols, (c.rowStart + c.rows) * w.cols));
+    // Decoding reads joined copies of q/k/v and gate/up: they must see the imported weights too.
+    await this.#model.refreshFusedWeights();
   }
 
   /** The trained adapter read back from the GPU buffers the model samples with. */
