@@ -104,6 +104,15 @@ export interface FakeProviderServer {
   close(): Promise<void>;
 }
 
+/** Most of these requests the server held open at once, from their arrival and close times (settled first; a close counts before an arrival of the same ms). */
+export function peakConcurrency(requests: readonly RecordedRequest[]): number {
+  const events = requests.flatMap((r) => [[r.at, 1], [r.closedAt!, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let peak = 0;
+  for (const [, d] of events) peak = Math.max(peak, (open += d));
+  return peak;
+}
+
 /** How long a cut stream waits, after its last chunk, before closing the connection. */
 const CUT_GRACE_MS = 20;
 

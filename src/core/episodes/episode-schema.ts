@@ -97,6 +97,7 @@ const step = object({
   costUsd: nullable(number),
   latencyMs: number,
   attempts: count,
+  fromCache: optional(boolean),
   error: optional(object({ code: string, message: string })),
 });
 

@@ -27,6 +27,11 @@ export interface StepRecord {
   costUsd: number | null;
   latencyMs: number;
   attempts: number;
+  /**
+   * Served from the run's response cache: an identical call of the same run was paid for; costUsd is still
+   * the call's price (what the workflow asked for), but no dollar was spent on this step.
+   */
+  fromCache?: boolean;
   error?: { code: string; message: string };
 }
 

@@ -174,7 +174,9 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
       record.costUsd = costUsd(result.usage, worker.spec.price);
       record.latencyMs = result.latencyMs;
       record.attempts = result.attempts;
-      settle?.(record.costUsd);
+      if (result.fromCache) record.fromCache = true;
+      // A response from the cache was paid for once, by the call that fetched it.
+      settle?.(result.fromCache ? 0 : record.costUsd);
       records[index] = record;
       emit({ type: 'step-done', round, index, step: record });
     } catch (e) {

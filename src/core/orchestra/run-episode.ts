@@ -35,6 +35,8 @@ export interface RunEpisodeInput {
   task: Task;
   pool: WorkerModel[];
   conductor: Conductor;
+  /** The Conductor's first-round messages, where they are not the Ask prompt (a training run's own prompt); recursion turns continue them. */
+  prompt?: ChatMessage[];
   options?: RunOptions;
   /** A dollar cap shared with other runs (a reward server's total, an evaluation's); replaces options.budgetUsd's own ledger. */
   budget?: BudgetLedger;
@@ -105,14 +107,16 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   const started = performance.now();
 
   const rounds: RoundRecord[] = [];
-  let messages: ChatMessage[] = buildConductorPrompt({
-    question: task.question,
-    workers: pool.map((w) => w.spec),
-    maxSteps,
-    access,
-    describeWorkers: options.describeWorkers,
-    kind: task.kind,
-  });
+  let messages: ChatMessage[] =
+    input.prompt ??
+    buildConductorPrompt({
+      question: task.question,
+      workers: pool.map((w) => w.spec),
+      maxSteps,
+      access,
+      describeWorkers: options.describeWorkers,
+      kind: task.kind,
+    });
   let status: Status = 'ok';
   let final = '';
   let answer = '';

@@ -83,6 +83,8 @@ export interface CallResult {
   latencyMs: number;
   attempts: number;
   finishReason?: string;
+  /** Answered by a response cache from an identical earlier call (orchestra's ResponseCache): nothing was paid for it. */
+  fromCache?: boolean;
 }
 
 /** A ready-to-call worker backend: one interface for every provider. */

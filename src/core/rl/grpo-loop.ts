@@ -8,10 +8,16 @@
  * Randomness: step s draws its questions and sampling seeds from seededRandom(hash(seed, s)) alone, so
  * the RNG state is (seed, step) and a run resumed from a checkpoint continues the very stream it would
  * have drawn without the stop. Simulated workers are deterministic in what they are asked.
+ *
+ * Worker calls: every call of a step (all G plans of all Q questions run at once) waits for its
+ * provider's slot (limitPerProvider), and the step's calls share one response cache, so an identical
+ * call is paid once; each step starts with an empty cache, so a resumed run pays and draws what the
+ * whole run would have (the cache is not checkpointed), and a long run's cache stays small.
  * Test: test/unit/core/rl/grpo-loop.test.ts; on the engine, through baton train: test/engine/node/commands/train.test.ts.
  */
 import { BatonError } from '../errors/index.ts';
 import type { Episode } from '../episodes/index.ts';
+import { limitPerProvider, ResponseCache, type ProviderConcurrency } from '../orchestra/index.ts';
 import type { WorkerModel } from '../providers/index.ts';
 import { hashString, seededRandom } from '../random.ts';
 import type { CodeRunner, RewardScheme } from '../reward/index.ts';
@@ -58,6 +64,18 @@ export interface GrpoConfig {
   budgetUsd?: number;
   /** The policy's name in the episodes. */
   conductorModel?: string;
+  /** Worker calls in flight per provider (default DEFAULT_PROVIDER_CONCURRENCY: 8 per network API, simulated and replay uncapped). */
+  concurrency?: ProviderConcurrency;
+  /**
+   * A step's identical worker calls (same worker, messages and settings) are sent once and share the
+   * response (default on): the dollars paid drop, each workflow's cost term still counts its calls,
+   * and workers sampling at temperature > 0 give identical calls one shared sample.
+   */
+  responseCache?: boolean;
+  /** Recursion rounds after the first (default 0): the Conductor sees its first round's result and may write a new workflow. */
+  recursionDepth?: number;
+  /** d of the recursion reward r = (1 - d) r0 + d r1 that the first round's completion trains on (default the paper's 0.25). */
+  recursionMix?: number;
 }
 
 /** What resumes a run: the trainer's state after `step`, and the metrics so far (an offline run's have their own shape). */
@@ -132,7 +150,8 @@ function batchOf(groups: readonly RolloutGroup[]): GrpoBatch {
 }
 
 export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunResult> {
-  const { policy, pool, tasks, signal } = deps;
+  const { policy, tasks, signal } = deps;
+  const pool = limitPerProvider(deps.pool, cfg.concurrency);
   if (cfg.questionsPerStep > tasks.length) config(`${cfg.questionsPerStep} questions per step but only ${tasks.length} training tasks: lower --questions or add tasks.`);
   if (cfg.poolSize !== undefined && !(Number.isInteger(cfg.poolSize) && cfg.poolSize >= 1 && cfg.poolSize <= pool.length)) {
     config(`poolSize must be a whole number from 1 to the pool's ${pool.length} workers, got ${cfg.poolSize}.`);
@@ -151,6 +170,11 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
     await deps.checkpoints.save({ step, seed: cfg.seed, state: await policy.exportState(), metrics: [...metrics] });
     saved = step;
   };
+  /** The workers as one step calls them: through a cache of the step's own, when it is on. */
+  const stepPool = () => {
+    const cache = cfg.responseCache === false ? undefined : new ResponseCache();
+    return cache ? pool.map((w) => cache.wrap(w)) : pool;
+  };
   const rollout = (task: Task, workers: readonly WorkerModel[], n: number, temperature: number, seed: number, group: string, tags: string[]) =>
     rolloutGroup(task, workers, policy, {
       n,
@@ -166,6 +190,8 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       ...(deps.constraint ? { constraint: deps.constraint } : {}),
       ...(deps.codeRunner ? { codeRunner: deps.codeRunner } : {}),
       ...(cfg.conductorModel ? { conductorModel: cfg.conductorModel } : {}),
+      ...(cfg.recursionDepth ? { recursionDepth: cfg.recursionDepth } : {}),
+      ...(cfg.recursionMix === undefined ? {} : { recursionMix: cfg.recursionMix }),
       ...(signal ? { signal } : {}),
     });
 
@@ -183,11 +209,11 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       const seeds = picked.map(() => Math.floor(random() * 2 ** 31));
       // Randomised pools: each question sees poolSize of the workers, shuffled; view[i] is model id i's worker.
       const views = picked.map(() => (cfg.poolSize ? drawDistinct(pool.length, cfg.poolSize, random) : pool.map((_, i) => i)));
-      const groups: RolloutGroup[] = [];
-      for (const [q, t] of picked.entries()) {
-        const view = views[q].map((i) => pool[i]);
-        groups.push(await rollout(tasks[t], view, cfg.groupSize, cfg.temperature, seeds[q], `grpo-${cfg.seed}/step-${next}/q-${q}`, [`step:${next}`, 'train']));
-      }
+      const workers = stepPool();
+      // Every question's group runs at once, so the per-provider caps, not the loop, pace the calls.
+      const groups: RolloutGroup[] = await Promise.all(
+        picked.map((t, q) => rollout(tasks[t], views[q].map((i) => workers[i]), cfg.groupSize, cfg.temperature, seeds[q], `grpo-${cfg.seed}/step-${next}/q-${q}`, [`step:${next}`, 'train'])),
+      );
       deps.onEpisodes?.(groups.flatMap((g) => [...g.samples.map((s) => s.episode), ...g.excluded]));
       const batch = batchOf(groups);
       // Once the update starts it finishes: a stop then takes effect after it, so no step is half applied.
@@ -198,7 +224,8 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       step = next;
       let heldOut: HeldOut | undefined;
       if (cfg.evalEvery && deps.heldOut.length > 0 && step % cfg.evalEvery === 0) {
-        const sample = (task: Task, i: number) => rollout(task, pool, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']);
+        const evalPool = stepPool();
+        const sample = (task: Task, i: number) => rollout(task, evalPool, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']);
         // The update is applied by now: a stop during the evaluation still records the step (unmeasured) and checkpoints it.
         heldOut = await heldOutAccuracy(deps, sample).catch((e) => {
           if (signal?.aborted) return undefined;

@@ -4,9 +4,13 @@
  * episode; a malformed workflow scores the scheme's formatError, 0 as the paper, without calling a
  * worker). A completion whose run hit an infrastructure failure (reward.infraError: a worker down, a
  * budget stop) or could not be graded leaves the group instead of scoring 0. Cost-aware reward: the
- * scheme's costWeight (lambda) takes lambda x dollars off each reward. Test: test/unit/core/rl/rollout.test.ts.
+ * scheme's costWeight (lambda) takes lambda x dollars off each reward. Recursion (recursionDepth > 0):
+ * each completion's run goes on for more rounds, the policy sampling one answer to each round's result;
+ * the group trains on the first round's completions with the mixed reward of recursion-reward.ts.
+ * Test: test/unit/core/rl/rollout.test.ts.
  */
 import type { Episode } from '../episodes/index.ts';
+import { hashString } from '../random.ts';
 import type { ChatMessage, WorkerModel, WorkerSpec } from '../providers/index.ts';
 import { PAPER_REWARD, type CodeRunner, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
@@ -15,8 +19,11 @@ import type { TokenConstraint } from '../workflow/constrain/index.ts';
 import type { Completion, Policy } from './policy.ts';
 import { scoreCompletion, type RewardComponents } from './score-completion.ts';
 
-/** A format constraint for a pool size, with the end-of-sequence ids it allows (workflowConstraintFor's shape). */
-export type ConstraintForPool = (workers: number) => { constraint: TokenConstraint<unknown>; eosIds: readonly number[] };
+/**
+ * A format constraint for a pool size, with the end-of-sequence ids it allows (workflowConstraintFor's
+ * shape); in a recursion round (recursion true) it also allows the three empty lists that keep the answer.
+ */
+export type ConstraintForPool = (workers: number, recursion?: boolean) => { constraint: TokenConstraint<unknown>; eosIds: readonly number[] };
 
 export type ConductorPromptFor = (task: Task, workers: readonly WorkerSpec[], format: { maxSteps: number; access: AccessMode }) => ChatMessage[];
 
@@ -49,6 +56,10 @@ export interface RolloutOptions {
   conductorModel?: string;
   /** The sandbox that grades code tasks. */
   codeRunner?: CodeRunner;
+  /** Recursion rounds after the first (default 0), sampled from the policy at the same temperature. */
+  recursionDepth?: number;
+  /** d of the recursion reward r = (1 - d) r0 + d r1 (default the paper's 0.25). */
+  recursionMix?: number;
   signal?: AbortSignal;
 }
 
@@ -87,11 +98,27 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
   });
   const scheme = options.rewardScheme ?? PAPER_REWARD;
   const sampling = { temperature: options.temperature, maxNewTokens: options.maxCompletionTokens, seed: options.seed };
+  const depth = options.recursionDepth ?? 0;
+  const later = depth > 0 ? options.constraint?.(pool.length, true) : undefined;
+  /** Completion i's answer in a recursion round: one sample of its own prompt, from a stream of (seed, i, round). */
+  const nextRound = (i: number) => async (prompt: ChatMessage[], round: number) => {
+    const [c] = await policy.generateGroup(prompt, {
+      n: 1,
+      maxNewTokens: options.maxCompletionTokens,
+      sampling: { temperature: options.temperature, seed: hashString(`${options.seed} ${i} round ${round}`) },
+      continueFinal: prompt.at(-1)?.role === 'assistant',
+      ...(later ? { constraint: later.constraint, stopTokens: later.eosIds } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { text: c.text, tokenIds: c.tokens, logprobs: c.logprobs };
+  };
   const scored = await Promise.all(
-    completions.map(async (c) => {
+    completions.map(async (c, i) => {
       const { episode, reward, components } = await scoreCompletion(task, pool, c.text, {
         maxSteps,
         access,
+        prompt: messages,
+        ...(depth > 0 ? { recursion: { depth, nextRound: nextRound(i), ...(options.recursionMix === undefined ? {} : { mix: options.recursionMix }) } } : {}),
         rewardScheme: scheme,
         group: options.group,
         tags: options.tags ?? [],

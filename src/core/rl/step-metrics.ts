@@ -46,7 +46,7 @@ export interface GrpoStepMetrics {
   skipped?: string;
   /** Held-out accuracy after this step, when it was measured. */
   heldOutAccuracy?: number;
-  /** Dollars of every worker call of the step: scored and excluded rollouts and the held-out evaluation. */
+  /** Dollars paid for the step's calls (an identical call once): scored and excluded rollouts and the held-out evaluation. */
   spentUsd: number;
   /** Conductor tokens trained on per second of the update. */
   trainTokensPerSecond?: number;
@@ -60,8 +60,21 @@ export interface HeldOut {
   costUsd: number;
 }
 
-/** Dollars of the episodes' worker calls (unknown prices count 0). */
-export const dollarsOf = (episodes: readonly Episode[]) => episodes.reduce((usd, e) => usd + (e.totals.costUsd ?? 0), 0);
+/**
+ * Dollars paid for the episodes' calls (workers, and the Conductor where it bills): a step served from the
+ * response cache was paid by the call that fetched it, so it adds nothing here, though its workflow's
+ * cost term still counts it. Unknown prices count 0.
+ */
+export function dollarsOf(episodes: readonly Episode[]): number {
+  let usd = 0;
+  for (const e of episodes) {
+    for (const round of [e, ...e.rounds]) {
+      usd += round.completion.costUsd ?? 0;
+      for (const s of round.steps) if (!s.fromCache) usd += s.costUsd ?? 0;
+    }
+  }
+  return usd;
+}
 
 const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BudgetLedger, executeWorkflow, type RunEvent } from '../../../../src/core/orchestra/index.ts';
+import { BudgetLedger, executeWorkflow, ResponseCache, type RunEvent } from '../../../../src/core/orchestra/index.ts';
 import { createOpenAIWorker } from '../../../../src/core/providers/openai/openai-chat-model.ts';
 import { createSimulatedWorker, DEMO_POOL } from '../../../../src/core/providers/simulated/index.ts';
 import { seededRandom } from '../../../../src/core/random.ts';
@@ -163,5 +163,19 @@ describe('executeWorkflow over a network worker', () => {
     expect(result.steps[0]).toMatchObject({ output: 'The answer is 42.', attempts: 2 });
     expect(result.steps[0].error).toBeUndefined();
     expect(result.final).toBe('The answer is 42.');
+  });
+});
+
+describe('executeWorkflow through a response cache', () => {
+  it('records a step served from the response cache and charges the budget for the call once', async () => {
+    const priced = worker('a', 5, { price: { input: 1, output: 2 } });
+    const pool = [new ResponseCache().wrap(priced)];
+    const same = { worker: 0, subtask: 'Solve it.', access: [] as Access };
+    const budget = new BudgetLedger(1);
+    const result = await executeWorkflow({ steps: [same, same] }, { task, pool, budget });
+    expect(result.steps.map((s) => s.fromCache ?? false)).toEqual([false, true]);
+    expect(result.steps[1]).toMatchObject({ output: result.steps[0].output, costUsd: result.steps[0].costUsd, attempts: 0 });
+    expect(result.steps[0].costUsd).toBeGreaterThan(0);
+    expect(budget.spentUsd).toBeCloseTo(result.steps[0].costUsd!, 15);
   });
 });

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashString } from '../../../../src/core/random.ts';
+import { createWorkerModel } from '../../../../src/core/providers/create-worker.ts';
 import { createSimulatedWorker } from '../../../../src/core/providers/simulated/index.ts';
+import { buildRecursionTurn } from '../../../../src/core/workflow/index.ts';
+import { peakConcurrency, startFakeProviderServer, type FakeProviderServer } from '../../../support/fake-provider-server.ts';
 import type { Episode } from '../../../../src/core/episodes/index.ts';
 import {
   compactPrompt,
@@ -11,6 +14,7 @@ import {
   type GrpoConfig,
   type GrpoStepMetrics,
   type LoraTrainingState,
+  type PolicyPrompt,
   type TrainablePolicy,
   type TrainingState,
   type TrainStepOptions,
@@ -30,13 +34,16 @@ const heldOut: Task[] = [{ question: 'What is 10 + 1?', answer: '11', kind: 'num
 
 /**
  * A trainable stand-in: its "weights" are the number of updates taken, and which plan it samples
- * depends on them, the sampling seed and the completion index; the state exports as that count.
+ * depends on them, the sampling seed and the completion index (or on what `pick` says); the state
+ * exports as that count.
  */
 class ScriptedTrainable implements TrainablePolicy {
   updates = 0;
   readonly batches: GrpoBatch[] = [];
   readonly options: TrainStepOptions[] = [];
-  readonly sampler = new ScriptedPolicy((seed, i): Choice => {
+  constructor(private readonly pick?: (prompt: PolicyPrompt) => Choice) {}
+  readonly sampler = new ScriptedPolicy((seed, i, prompt): Choice => {
+    if (this.pick) return this.pick(prompt);
     const h = hashString(`${seed} ${i} ${this.updates}`) % 4;
     return h === 3 ? 'malformed' : h;
   });
@@ -163,10 +170,11 @@ describe('runGrpo', () => {
     expect(saved[0].metrics[1].heldOutAccuracy).toBeUndefined();
   });
 
-  it('counts every dollar of a step, held-out evaluation included, and starts no step once the budget is spent', async () => {
+  it('counts every dollar paid in a step, held-out evaluation included, and starts no step once the budget is spent', async () => {
     const costs: number[] = [];
     const saved: number[] = [];
-    const onEpisodes = (es: { totals: { costUsd: number | null } }[]) => void costs.push(...es.map((e) => e.totals.costUsd ?? 0));
+    // A step served from the response cache was paid by the call that fetched it.
+    const onEpisodes = (es: Episode[]) => void costs.push(...es.flatMap((e) => e.steps.map((s) => (s.fromCache ? 0 : (s.costUsd ?? 0)))));
     const whole = await runGrpo({ ...CONFIG, steps: 2 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut, onEpisodes });
     const spent = whole.metrics.map((m) => m.spentUsd);
     expect(spent.reduce((a, b) => a + b)).toBeCloseTo(costs.reduce((a, b) => a + b), 12);
@@ -211,5 +219,88 @@ describe('runGrpo', () => {
     await expect(runGrpo({ ...CONFIG, questionsPerStep: 7 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut })).rejects.toMatchObject({ code: 'run/config' });
     const resume: GrpoCheckpoint = { step: 1, seed: 4, state: await new ScriptedTrainable().exportState(), metrics: [] };
     await expect(runGrpo(CONFIG, { policy: new ScriptedTrainable(), pool, tasks, heldOut, resume })).rejects.toMatchObject({ code: 'run/config' });
+  });
+});
+
+describe('runGrpo worker calls', () => {
+  let server: FakeProviderServer;
+  beforeAll(async () => void (server = await startFakeProviderServer({ fallback: { text: 'ok', usage: { input: 100, output: 10 }, firstByteDelayMs: 30 } })));
+  afterAll(() => server.close());
+  beforeEach(() => server.reset());
+  /** Three priced workers behind one real HTTP server. */
+  const remote = () =>
+    ['m0', 'm1', 'm2'].map((model) =>
+      createWorkerModel({ id: model, provider: 'openai-compatible', model, baseUrl: `${server.url}/v1`, price: { input: 1, output: 2 } }, { apiKey: 'k', retry: { attempts: 1 } }),
+    );
+  const posts = () => server.requests.filter((r) => r.method === 'POST');
+  const one = { ...CONFIG, steps: 1, evalEvery: 0 };
+
+  it("runs all of a step's plans at once, never more calls in flight per provider than its cap, and completes them all", async () => {
+    const run = await runGrpo({ ...one, concurrency: { 'openai-compatible': 5 }, responseCache: false }, { policy: new ScriptedTrainable((p) => Number(JSON.stringify(p).length % 3)), pool: remote(), tasks, heldOut });
+    await server.settled();
+    expect(run.metrics[0]).toMatchObject({ completions: 8, excluded: 0 });
+    expect(posts()).toHaveLength(8);
+    expect(posts().every((r) => r.outcome === 'completed')).toBe(true);
+    // Both questions' groups at once (8 calls), held to 5.
+    expect(peakConcurrency(posts())).toBe(5);
+  });
+
+  it('pays an identical call once: the server sees one request for G identical plans, the cost terms stay, the dollars paid drop', async () => {
+    const cfg = { ...one, rewardScheme: { formatError: 0, wrong: 0.5, correct: 1, costWeight: 10 } };
+    const same = () => new ScriptedTrainable(() => 0);
+    const episodes: Episode[] = [];
+    const cached = await runGrpo(cfg, { policy: same(), pool: remote(), tasks, heldOut, onEpisodes: (es) => void episodes.push(...es) });
+    expect(posts()).toHaveLength(2); // one per question
+    server.reset();
+    const uncachedPolicy = same();
+    const uncached = await runGrpo({ ...cfg, responseCache: false }, { policy: uncachedPolicy, pool: remote(), tasks, heldOut });
+    expect(posts()).toHaveLength(8);
+
+    // Each workflow is still charged its call: the rewards GRPO trains on are the same.
+    const rewards = (p: ScriptedTrainable) => p.batches[0].groups.flatMap((g) => g.completions.map((c) => c.reward));
+    expect(rewards(uncachedPolicy)).toEqual(episodes.map((e) => e.reward!.value));
+    expect(cached.metrics[0].costUsd).toBeCloseTo(uncached.metrics[0].costUsd, 12);
+    expect(cached.metrics[0].costUsd).toBeGreaterThan(0);
+    expect(episodes.every((e) => e.steps[0].costUsd! > 0 && e.reward!.value < 0.5)).toBe(true);
+    // Three of each group's four steps were served from the cache, and only the fourth was paid.
+    expect(episodes.map((e) => e.steps[0].fromCache ?? false).filter(Boolean)).toHaveLength(6);
+    expect(cached.metrics[0].spentUsd).toBeCloseTo(uncached.metrics[0].spentUsd / 4, 12);
+  });
+});
+
+describe('runGrpo with recursion', () => {
+  const recursed = (p: PolicyPrompt) => JSON.stringify(p).includes('Your workflow has run');
+  /** Round 0 asks the wrong worker, the recursion round the right one. */
+  const policy = () => new ScriptedTrainable((p) => (recursed(p) ? 0 : 1));
+
+  it('runs a second round and trains the first round\'s tokens on the mixed reward (1 - d) r0 + d r1', async () => {
+    const trainable = policy();
+    const episodes: Episode[] = [];
+    await runGrpo({ ...CONFIG, steps: 1, evalEvery: 0, recursionDepth: 1, prompt: compactPrompt }, { policy: trainable, pool, tasks, heldOut, onEpisodes: (es) => void episodes.push(...es) });
+    expect(episodes).toHaveLength(8);
+    for (const e of episodes) {
+      expect(e.rounds).toHaveLength(1);
+      expect(e.steps[0].workerId).toBe('wrong');
+      expect(e.rounds[0].steps[0].workerId).toBe('right');
+      // The second round continues the prompt the policy was shown in the first, with the first round's result.
+      expect(e.rounds[0].prompt).toEqual(buildRecursionTurn({ messages: e.prompt, completion: e.completion.text, finalResponse: e.steps[0].output, maxSteps: 5 }));
+      expect(e.rounds[0].completion.tokenIds).toEqual([100, 7, 1]);
+      expect(e.reward).toMatchObject({ correct: true, value: 0.75 * 0.5 + 0.25 * 1, details: { firstRoundValue: 0.5, finalValue: 1 } });
+    }
+    const [batch] = trainable.batches;
+    const trained = batch.groups.flatMap((g) => g.completions);
+    expect(trained).toHaveLength(8);
+    // The loss sees the first round's completion (its own prompt's group), not the recursion round's.
+    for (const c of trained) {
+      expect(c.ids[0]).toBe(101);
+      expect(c.reward).toBe(0.625);
+    }
+    expect(trainable.sampler.calls.filter((c) => recursed(c.prompt)).every((c) => c.options.n === 1)).toBe(true);
+  });
+
+  it('takes d from recursionMix', async () => {
+    const trainable = policy();
+    await runGrpo({ ...CONFIG, steps: 1, evalEvery: 0, recursionDepth: 1, recursionMix: 0.2 }, { policy: trainable, pool, tasks, heldOut });
+    expect(trainable.batches[0].groups[0].completions[0].reward).toBeCloseTo(0.8 * 0.5 + 0.2 * 1, 12);
   });
 });

@@ -80,6 +80,23 @@ describe('rolloutGroup', () => {
     for (const s of group.samples) expect(s.mask).toEqual(s.completion.tokens.map(() => 1));
   });
 
+  it('with recursion, asks the policy for one answer to each plan\'s result under the recursion-round constraint', async () => {
+    const recursed = (p: unknown) => JSON.stringify(p).includes('Your workflow has run');
+    const policy = new ScriptedPolicy((_seed, i, prompt) => (recursed(prompt) ? 0 : i % 2));
+    const constraint = { vocabSize: 2, start: () => 0, advance: () => 0, mask: () => Uint32Array.of(3), offersChoice: () => true } as never;
+    const asked: unknown[][] = [];
+    const group = await rolloutGroup(task, [sim('right', 1), sim('wrong', 0)], policy, { ...OPTIONS, recursionDepth: 1, constraint: (...args) => (asked.push(args), { constraint, eosIds: [5] }) });
+    expect(asked).toEqual([[2], [2, true]]);
+    const later = policy.calls.filter((c) => recursed(c.prompt));
+    expect(later.map((c) => c.options.n)).toEqual([1, 1, 1, 1]);
+    // Each completion's round draws from a stream of its own.
+    expect(new Set(later.map((c) => c.options.sampling.seed)).size).toBe(4);
+    expect(group.samples.map((s) => s.episode.rounds.length)).toEqual([1, 1, 1, 1]);
+    // Right in both rounds: 1; wrong, then right: (1 - 0.25) x 0.5 + 0.25 x 1.
+    expect(group.samples.map((s) => s.reward)).toEqual([1, 0.625, 1, 0.625]);
+    expect(group.samples.map((s) => s.completion.tokens[0])).toEqual([100, 101, 100, 101]);
+  });
+
   it('samples a prompt given by the caller (no prefill: a fresh answer) and keeps it in the episodes', async () => {
     const policy = new ScriptedPolicy(choices([0, 1, 0, 1]));
     const group = await rolloutGroup(task, [sim('a', 1), sim('b', 0)], policy, { ...OPTIONS, prompt: compactPrompt, maxSteps: 2 });

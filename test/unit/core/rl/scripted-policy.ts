@@ -1,6 +1,6 @@
 /**
  * Policies for the loop's unit tests, where no GPU is needed: each completion's text is a workflow
- * sending the question to one worker (or a malformed text), chosen by `pick(seed, index)`. Token ids
+ * sending the question to one worker (or a malformed text), chosen by `pick(seed, index, prompt)`. Token ids
  * and logprobs are made up but tied to the text, so a test can see which ones reached a batch.
  */
 import type { Completion, GroupOptions, Policy, PolicyPrompt } from '../../../../src/core/rl/index.ts';
@@ -14,12 +14,12 @@ export const planText = (choice: Choice) =>
 
 export class ScriptedPolicy implements Policy {
   readonly calls: { prompt: PolicyPrompt; options: GroupOptions }[] = [];
-  constructor(private readonly pick: (seed: number, index: number) => Choice) {}
+  constructor(private readonly pick: (seed: number, index: number, prompt: PolicyPrompt) => Choice) {}
 
   async generateGroup(prompt: PolicyPrompt, options: GroupOptions): Promise<Completion[]> {
     this.calls.push({ prompt, options });
     return Array.from({ length: options.n }, (_, index) => {
-      const choice = this.pick(options.sampling.seed, index);
+      const choice = this.pick(options.sampling.seed, index, prompt);
       const tokens = [100 + (choice === 'malformed' ? 99 : choice), 7, index + 1];
       return { index, promptIds: [1, 2, 3], tokens, logprobs: tokens.map((t) => -t / 1000), text: planText(choice), finishReason: 'stop' as const };
     });
