@@ -47,6 +47,8 @@ import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-fil
 import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { openNodeModel } from '../webgpu.ts';
 import { buildPool } from './run.ts';
+import { parseConcurrencyFlag } from './train-concurrency.ts';
+import type { ProviderConcurrency } from '../../core/orchestra/index.ts';
 
 const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
 const SCALINGS: readonly RewardScaling[] = ['group', 'batch', 'none'];
@@ -101,6 +103,14 @@ ${ENGINE_FLAGS_HELP}
   --max-steps K          most steps per workflow (default ${DEFAULT_MAX_STEPS})
   --cost-weight L        lambda: reward minus L x dollars of the workflow (default 0)
   --budget USD           dollars the run may spend on workers (held-out evaluation included); no step starts after
+  --concurrency LIST     worker calls in flight per provider, e.g. openai=4,anthropic=2 (default 8 per network
+                         API, 1 for engine and webllm, simulated and replay uncapped); all of a step's plans run at once
+  --no-cache             send every worker call, even one identical to another of the step (by default it is sent
+                         once and the answer shared: dollars paid drop, each plan's cost term still counts it, and
+                         workers sampling at temperature > 0 give identical calls one shared sample)
+  --recursion N          recursion rounds after the first (default 0): the Conductor sees its round's result and keeps
+                         it or writes a new workflow; the first round's plan trains on (1 - d) r0 + d r1
+  --recursion-mix D      d of that mix (default 0.25, the paper's)
   --eval-every E         held-out accuracy (one greedy plan per question) every E steps (default 0: never)
   --checkpoint-every N   default 10
   --micro-batch M        sequences per forward/backward pass (default: --group)
@@ -144,6 +154,12 @@ interface TrainSettings {
   maxSteps: number;
   costWeight: number;
   budgetUsd?: number;
+  /** Calls in flight per provider, over DEFAULT_PROVIDER_CONCURRENCY. */
+  concurrency?: ProviderConcurrency;
+  /** false: every worker call is sent (absent, as in runs made before the cache: on). */
+  responseCache?: boolean;
+  recursion?: number;
+  recursionMix?: number;
   evalEvery: number;
   checkpointEvery: number;
   microBatch: number;
@@ -180,6 +196,10 @@ const FLAGS = {
   'max-steps': { type: 'string' },
   'cost-weight': { type: 'string' },
   budget: { type: 'string' },
+  concurrency: { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  recursion: { type: 'string' },
+  'recursion-mix': { type: 'string' },
   'eval-every': { type: 'string' },
   'checkpoint-every': { type: 'string' },
   'micro-batch': { type: 'string' },
@@ -193,6 +213,11 @@ type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
 
 const atLeast = (flag: string, value: number, min: number) => {
   if (!(value >= min)) throw new CliError(`--${flag} must be at least ${min}, got ${value}`, 2);
+  return value;
+};
+
+const unitInterval = (flag: string, value: number) => {
+  if (!(value >= 0 && value <= 1)) throw new CliError(`--${flag} must be from 0 to 1, got ${value}`, 2);
   return value;
 };
 
@@ -247,6 +272,10 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     maxSteps: atLeast('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS)!, 1),
     costWeight: numberFlag('cost-weight', values['cost-weight'], 0)!,
     ...(values.budget === undefined ? {} : { budgetUsd: atLeast('budget', numberFlag('budget', values.budget)!, 0) }),
+    ...(values.concurrency === undefined ? {} : { concurrency: parseConcurrencyFlag(values.concurrency) }),
+    responseCache: !values['no-cache'],
+    ...(values.recursion === undefined ? {} : { recursion: atLeast('recursion', intFlag('recursion', values.recursion)!, 0) }),
+    ...(values['recursion-mix'] === undefined ? {} : { recursionMix: unitInterval('recursion-mix', numberFlag('recursion-mix', values['recursion-mix'])!) }),
     evalEvery: atLeast('eval-every', intFlag('eval-every', values['eval-every'], 0)!, 0),
     checkpointEvery: atLeast('checkpoint-every', intFlag('checkpoint-every', values['checkpoint-every'], 10)!, 1),
     microBatch: atLeast('micro-batch', intFlag('micro-batch', values['micro-batch'], group)!, 1),
@@ -391,6 +420,10 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
         ...(settings.budgetUsd === undefined ? {} : { budgetUsd: settings.budgetUsd }),
         checkpointEvery: settings.checkpointEvery,
         conductorModel: settings.modelDir,
+        ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
+        ...(settings.responseCache === false ? { responseCache: false } : {}),
+        ...(settings.recursion ? { recursionDepth: settings.recursion } : {}),
+        ...(settings.recursionMix === undefined ? {} : { recursionMix: settings.recursionMix }),
       };
       const metricsFile = join(out, 'metrics.jsonl');
       const episodesFile = join(out, 'episodes.jsonl');
@@ -407,12 +440,12 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
         heldOut,
         ...(settings.constrain
           ? {
-              constraint: (workers: number) =>
+              constraint: (workers: number, recursion?: boolean) =>
                 workflowConstraintFor(tokenizer!, config.vocabSize, {
                   ...format,
                   workers,
                   allowReasoning: false,
-                  recursion: false,
+                  recursion: recursion ?? false,
                   ...(settings.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: settings.maxSubtaskChars }),
                   ...(settings.fixedSubtasks ? { fixedSubtasks: FIXED_SUBTASKS } : {}),
                 }),

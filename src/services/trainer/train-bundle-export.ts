@@ -44,6 +44,9 @@ export function trainSettingsOf(config: TrainingConfig): Record<string, string |
     'eval-every': config.evalEvery,
     'checkpoint-every': config.checkpointEvery,
     seed: config.seed,
+    ...(config.recursionDepth ? { recursion: config.recursionDepth } : {}),
+    ...(config.concurrency ? { concurrency: Object.entries(config.concurrency).map(([p, n]) => `${p}=${n}`).join(',') } : {}),
+    ...(config.responseCache === false ? { 'no-cache': true } : {}),
   };
 }
 

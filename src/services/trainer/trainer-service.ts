@@ -94,6 +94,9 @@ export function grpoConfigOf(config: TrainingConfig, conductorModel: string): Gr
     evalEvery: config.evalEvery,
     checkpointEvery: config.checkpointEvery,
     conductorModel,
+    ...(config.recursionDepth ? { recursionDepth: config.recursionDepth } : {}),
+    ...(config.concurrency ? { concurrency: config.concurrency } : {}),
+    ...(config.responseCache === false ? { responseCache: false } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
  * one included: a few short sequences a step on the demo Conductor (baton train's settings, scaled down).
  */
 import { BatonError } from '../../core/errors/index.ts';
+import { limitPerProvider, type ProviderConcurrency } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { EngineModelSource } from '../conductor/index.ts';
 
@@ -38,7 +39,16 @@ export interface TrainingConfig {
   heldOut: number;
   checkpointEvery: number;
   seed: number;
+  /** Recursion rounds after the first (absent: 0); the first round's plan trains on (1 - d) r0 + d r1 (core/rl/recursion-reward.ts). */
+  recursionDepth?: number;
+  /** Worker calls in flight per provider (absent: core/orchestra's defaults, 8 per network API, simulated uncapped). */
+  concurrency?: ProviderConcurrency;
+  /** false: every worker call is sent; absent or true: a step's identical calls are sent once and share the answer. */
+  responseCache?: boolean;
 }
+
+/** Most recursion rounds a tab run may ask for: each one runs every plan's workflow again. */
+export const MAX_TRAINING_RECURSION = 3;
 
 export const DEFAULT_TRAINING: Omit<TrainingConfig, 'pool'> = {
   preset: 'experts',
@@ -84,6 +94,12 @@ export function checkTrainingConfig(config: TrainingConfig): TrainingConfig {
       throw new BatonError({ code: 'run/config', message: `"${key}" must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${value}.`, data: { key, value } });
     }
   }
+  const depth = config.recursionDepth;
+  if (depth !== undefined && !(Number.isInteger(depth) && depth >= 0 && depth <= MAX_TRAINING_RECURSION)) {
+    throw new BatonError({ code: 'run/config', message: `"recursionDepth" must be a whole number from 0 to ${MAX_TRAINING_RECURSION}, got ${depth}.`, data: { key: 'recursionDepth', value: depth } });
+  }
+  // Checks each provider name and cap the way the run will apply them.
+  limitPerProvider([], config.concurrency);
   if (config.pool.length < 1) throw new BatonError({ code: 'run/config', message: 'The pool is empty: add workers on the Workers page, or train on the experts pool.' });
   return config;
 }

@@ -195,9 +195,25 @@ describe('TrainerService', () => {
     expect((await service.progress()).error).toBeUndefined();
   });
 
+  it('runs recursion rounds when the settings ask for them', async () => {
+    const h = harness();
+    const service = new TrainerService(h.deps);
+    const done = when(service, (p) => p.status === 'done');
+    await service.start({ ...config, steps: 1, recursionDepth: 1 });
+    await done;
+    const stored = await (await h.episodes()).list({ limit: 100 });
+    expect(stored.episodes).toHaveLength(2 * 2);
+    // Each plan that parsed had a second round, written by the policy after seeing the first's result.
+    const parsed = stored.episodes.filter((e) => e.workflow);
+    expect(parsed.length).toBeGreaterThan(0);
+    for (const e of parsed) expect(e.rounds[0].prompt.some((m) => m.content.includes('Your workflow has run'))).toBe(true);
+  });
+
   it('checks the settings before anything is stored', async () => {
     const service = new TrainerService(harness().deps);
     await expect(service.start({ ...config, group: 1 })).rejects.toMatchObject({ code: 'run/config', message: expect.stringContaining('"group"') });
+    await expect(service.start({ ...config, recursionDepth: 4 })).rejects.toMatchObject({ code: 'run/config', message: expect.stringContaining('"recursionDepth" must be a whole number from 0 to 3') });
+    await expect(service.start({ ...config, concurrency: { simulated: 0 } })).rejects.toMatchObject({ code: 'run/config', message: expect.stringContaining('concurrency of simulated') });
     expect((await service.progress()).status).toBe('idle');
   });
 });
