@@ -25,7 +25,8 @@ import type { Task } from '../task.ts';
 import type { AccessMode } from '../workflow/index.ts';
 import type { GrpoBatch } from './grpo-batch.ts';
 import { rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup } from './rollout.ts';
-import type { TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
+import { RunCheckpoints, type CheckpointStore, type GrpoCheckpoint } from './run-checkpoints.ts';
+import type { TrainablePolicy, TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
 import { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
 
 export interface GrpoConfig {
@@ -76,20 +77,6 @@ export interface GrpoConfig {
   recursionDepth?: number;
   /** d of the recursion reward r = (1 - d) r0 + d r1 that the first round's completion trains on (default the paper's 0.25). */
   recursionMix?: number;
-}
-
-/** What resumes a run: the trainer's state after `step`, and the metrics so far (an offline run's have their own shape). */
-export interface GrpoCheckpoint<M = GrpoStepMetrics> {
-  step: number;
-  /** The run's seed: with step, the whole RNG state. */
-  seed: number;
-  state: TrainingState;
-  metrics: M[];
-}
-
-/** Where checkpoints go: a directory in Node, IndexedDB in the tab. */
-export interface CheckpointStore<M = GrpoStepMetrics> {
-  save(checkpoint: GrpoCheckpoint<M>): Promise<void>;
 }
 
 export interface GrpoDeps {
@@ -159,17 +146,7 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
   if (!(cfg.groupSize >= 2)) config(`A group needs at least 2 completions to compare, got ${cfg.groupSize}.`);
   const iterations = cfg.iterations ?? 1;
   if (!Number.isInteger(iterations) || iterations < 1) config(`iterations (mu) must be a whole number >= 1, got ${iterations}.`);
-  const resume = deps.resume;
-  if (resume && resume.seed !== cfg.seed) config(`The checkpoint was made with seed ${resume.seed}, not ${cfg.seed}: resume with the same seed.`);
-  if (resume) await policy.importState(resume.state);
-  const metrics = [...(resume?.metrics ?? [])];
-  let step = resume?.step ?? 0;
-  let saved = step;
-  const save = async () => {
-    if (!deps.checkpoints || saved === step) return;
-    await deps.checkpoints.save({ step, seed: cfg.seed, state: await policy.exportState(), metrics: [...metrics] });
-    saved = step;
-  };
+  const run = await RunCheckpoints.open(cfg.seed, policy, deps.resume, deps.checkpoints);
   /** The workers as one step calls them: through a cache of the step's own, when it is on. */
   const stepPool = () => {
     const cache = cfg.responseCache === false ? undefined : new ResponseCache();
@@ -195,15 +172,16 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       ...(signal ? { signal } : {}),
     });
 
-  try {
-    while (step < cfg.steps) {
+  let overBudget = false;
+  const { stopped } = await run.runUntilStopped(signal, async () => {
+    while (run.step < cfg.steps) {
       signal?.throwIfAborted();
-      if (cfg.budgetUsd !== undefined && metrics.reduce((usd, m) => usd + m.spentUsd, 0) >= cfg.budgetUsd) {
-        await save();
-        return { metrics, step, stopped: false, overBudget: true };
+      if (cfg.budgetUsd !== undefined && run.metrics.reduce((usd, m) => usd + m.spentUsd, 0) >= cfg.budgetUsd) {
+        overBudget = true;
+        return;
       }
       const started = performance.now();
-      const next = step + 1;
+      const next = run.step + 1;
       const random = stepRandom(cfg.seed, next);
       const picked = drawDistinct(tasks.length, cfg.questionsPerStep, random);
       const seeds = picked.map(() => Math.floor(random() * 2 ** 31));
@@ -221,7 +199,8 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       if (batch.groups.length > 0) {
         for (let k = 0; k < iterations; k++) updates.push(await policy.trainStep(batch, { ...cfg.train, temperature: cfg.temperature }));
       }
-      step = next;
+      run.step = next;
+      const step = next;
       let heldOut: HeldOut | undefined;
       if (cfg.evalEvery && deps.heldOut.length > 0 && step % cfg.evalEvery === 0) {
         const evalPool = stepPool();
@@ -233,17 +212,11 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
         });
       }
       const m = stepMetrics(step, groups, views, pool.length, updates, heldOut, performance.now() - started);
-      metrics.push(m);
       deps.onStep?.(m);
-      if (cfg.checkpointEvery && step % cfg.checkpointEvery === 0) await save();
+      await run.finish(m, cfg.checkpointEvery);
     }
-    await save();
-  } catch (e) {
-    if (!signal?.aborted) throw e;
-    await save();
-    return { metrics, step, stopped: true, overBudget: false };
-  }
-  return { metrics, step, stopped: false, overBudget: false };
+  });
+  return { metrics: run.metrics, step: run.step, stopped, overBudget };
 }
 
 /** Share of held-out questions whose one sample was graded correct (infrastructure failures left out), and the evaluation's dollars. */

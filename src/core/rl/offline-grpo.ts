@@ -10,7 +10,7 @@
 import { BatonError } from '../errors/index.ts';
 import { sampleStd } from './advantages.ts';
 import type { GrpoBatchGroup } from './grpo-batch.ts';
-import type { CheckpointStore, GrpoCheckpoint } from './grpo-loop.ts';
+import { RunCheckpoints, type CheckpointStore, type GrpoCheckpoint } from './run-checkpoints.ts';
 import type { TrainablePolicy, TrainStepOptions } from './trainable-policy.ts';
 
 export interface OfflineGrpoConfig {
@@ -59,29 +59,19 @@ export async function runOfflineGrpo(cfg: OfflineGrpoConfig, deps: OfflineGrpoDe
   const { policy, groups, signal } = deps;
   if (groups.length === 0) throw new BatonError({ code: 'run/config', message: 'No group to learn from: every group had one member or equal rewards.' });
   if (!(Number.isInteger(cfg.groupsPerStep) && cfg.groupsPerStep >= 1)) throw new BatonError({ code: 'run/config', message: `groups per step must be a whole number >= 1, got ${cfg.groupsPerStep}.` });
-  const resume = deps.resume;
-  if (resume && resume.seed !== cfg.seed) throw new BatonError({ code: 'run/config', message: `The checkpoint was made with seed ${resume.seed}, not ${cfg.seed}: resume with the same seed.` });
-  if (resume) await policy.importState(resume.state);
-  const metrics = [...(resume?.metrics ?? [])];
-  let step = resume?.step ?? 0;
-  let saved = step;
-  const save = async () => {
-    if (!deps.checkpoints || saved === step) return;
-    await deps.checkpoints.save({ step, seed: cfg.seed, state: await policy.exportState(), metrics: [...metrics] });
-    saved = step;
-  };
-  try {
-    while (step < cfg.steps) {
+  const run = await RunCheckpoints.open(cfg.seed, policy, deps.resume, deps.checkpoints);
+  const { stopped } = await run.runUntilStopped(signal, async () => {
+    while (run.step < cfg.steps) {
       signal?.throwIfAborted();
       const started = performance.now();
-      const picked = offlineStepGroups(step + 1, cfg.groupsPerStep, groups.length);
+      const picked = offlineStepGroups(run.step + 1, cfg.groupsPerStep, groups.length);
       const batch = { groups: picked.map((i) => groups[i]) };
       let update;
       for (let k = 0; k < (cfg.iterations ?? 1); k++) update = await policy.trainStep(batch, cfg.train);
-      step++;
+      run.step++;
       const rewards = batch.groups.flatMap((g) => g.completions.map((c) => c.reward));
       const m: OfflineStepMetrics = {
-        step,
+        step: run.step,
         groups: picked,
         completions: rewards.length,
         rewardMean: rewards.reduce((a, b) => a + b, 0) / rewards.length,
@@ -95,15 +85,9 @@ export async function runOfflineGrpo(cfg: OfflineGrpoConfig, deps: OfflineGrpoDe
         ...(update!.skipped ? { skipped: update!.skipped } : {}),
         timeMs: performance.now() - started,
       };
-      metrics.push(m);
       deps.onStep?.(m);
-      if (cfg.checkpointEvery && step % cfg.checkpointEvery === 0) await save();
+      await run.finish(m, cfg.checkpointEvery);
     }
-    await save();
-  } catch (e) {
-    if (!signal?.aborted) throw e;
-    await save();
-    return { metrics, step, stopped: true };
-  }
-  return { metrics, step, stopped: false };
+  });
+  return { metrics: run.metrics, step: run.step, stopped };
 }
