@@ -2,7 +2,8 @@
  * `baton train` end to end in-process on SwiftShader: a Conductor made by `baton init-model` (16 wide,
  * 2 layers) trained with GRPO on the experts pool over a tiny task set, format-constrained so every
  * plan parses; then the same run, killed (SIGINT to a `baton` process) after its first step and resumed,
- * must give the same metrics and the same adapter bytes.
+ * must give the same metrics and the same adapter bytes. With --recursion 1 each plan's episode gets a
+ * second round written by the policy, and the first round trains on the mixed reward.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -96,4 +97,25 @@ describe('baton train', () => {
     const bytes = (out: string) => readFile(join(dir, out, 'adapter', 'adapter_model.safetensors'));
     expect((await bytes('resumed')).equals(await bytes('straight'))).toBe(true);
   }, 240_000);
+
+  it('with --recursion 1, runs a second round written by the policy and trains the first on (1 - d) r0 + d r1', async () => {
+    const recursed = await run(...trainArgs('recursion', 1), '--questions', '1', '--group', '2', '--eval-every', '0', '--subtasks', 'fixed', '--max-steps', '1', '--max-completion-tokens', '48', '--recursion', '1', '--recursion-mix', '0.2');
+    expect(recursed.code, recursed.io.err).toBe(0);
+    const episodes = (await readFile(join(dir, 'recursion', 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(episodes).toHaveLength(2);
+    for (const e of episodes) {
+      expect(e.rounds).toHaveLength(1);
+      const [second] = e.rounds;
+      // Sampled by the policy under the recursion round's constraint: it parses, as a new workflow or the three empty lists.
+      expect(second.parseError).toBeUndefined();
+      expect(second.kept === true || second.workflow !== undefined).toBe(true);
+      expect(second.completion.tokenIds.length).toBeGreaterThan(0);
+      expect(second.completion.logprobs).toHaveLength(second.completion.tokenIds.length);
+      const { firstRoundValue, finalValue } = e.reward.details;
+      expect(e.reward.value).toBeCloseTo(0.8 * firstRoundValue + 0.2 * finalValue, 12);
+    }
+    const [m] = await metrics('recursion');
+    expect(m).toMatchObject({ completions: 2, excluded: 0 });
+    expect(m.rewardMean).toBeCloseTo((episodes[0].reward.value + episodes[1].reward.value) / 2, 12);
+  }, 120_000);
 });
