@@ -45,6 +45,11 @@ describe('validateEpisode', () => {
     bad.steps[0].access = 'all';
     bad.steps[0].usage.output = 1.5;
     expect(message(bad)).toBe('steps[0].usage.output: expected a whole number >= 0, got 1.5');
+    bad.steps[0].usage.output = 1;
+    bad.steps[0].fromCache = true;
+    expect(message(bad)).toBe('ok');
+    bad.steps[0].fromCache = 'yes';
+    expect(message(bad)).toBe('steps[0].fromCache: expected true or false, got "yes"');
     expect(message(variant((ep) => (ep.reward = { value: 1, correct: 'yes', format: true })))).toBe('reward.correct: expected true or false, got "yes"');
   });
 
