@@ -38,7 +38,10 @@ export function limitCalls(worker: WorkerModel, slots: CallSlots): WorkerModel {
 
 /**
  * The pool with one CallSlots per provider, shared by all its workers (two OpenAI models share
- * OpenAI's cap): `limits` overrides DEFAULT_PROVIDER_CONCURRENCY; a provider with no cap is left as it is.
+ * OpenAI's cap; so do two OpenAI-compatible servers): `limits` overrides DEFAULT_PROVIDER_CONCURRENCY;
+ * a provider with no cap is left as it is. The slot is taken inside the worker's call, after the
+ * executor reserved the call's budget, so under a BudgetLedger a waiting call holds its worst case
+ * (training checks its budget between steps and holds none). Test: test/unit/core/orchestra/provider-slots.test.ts.
  */
 export function limitPerProvider(pool: readonly WorkerModel[], limits: ProviderConcurrency = {}): WorkerModel[] {
   for (const [provider, limit] of Object.entries(limits)) {
