@@ -21,7 +21,7 @@ export const DEFAULT_PROVIDER_CONCURRENCY: ProviderConcurrency = {
 export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];
 
 /** A worker whose calls first wait for one of `slots`. */
-export function limitCalls(worker: WorkerModel, slots: CallSlots): WorkerModel {
+function limitCalls(worker: WorkerModel, slots: CallSlots): WorkerModel {
   return {
     spec: worker.spec,
     supportsPrefill: worker.supportsPrefill,

@@ -12,16 +12,9 @@ import type { CallRequest, CallResult, WorkerModel } from '../providers/index.ts
  */
 export class ResponseCache {
   readonly #entries = new Map<string, Promise<CallResult>>();
-  #hits = 0;
-  #misses = 0;
 
   /** Oldest responses are forgotten past this many, so a long run's cache stays bounded. */
   constructor(readonly maxEntries = 10_000) {}
-
-  /** Calls answered from the cache, and calls sent. */
-  get stats(): { hits: number; misses: number } {
-    return { hits: this.#hits, misses: this.#misses };
-  }
 
   wrap(worker: WorkerModel): WorkerModel {
     const spec = JSON.stringify(worker.spec);
@@ -36,13 +29,11 @@ export class ResponseCache {
     const key = JSON.stringify([spec, req.messages, req.maxTokens ?? null, req.temperature ?? null, req.task ?? null]);
     const earlier = this.#entries.get(key);
     if (earlier) {
-      this.#hits++;
       const started = performance.now();
       const result = await earlier;
       req.onDelta?.(result.text);
       return { ...result, latencyMs: performance.now() - started, attempts: 0, fromCache: true };
     }
-    this.#misses++;
     const sent = worker.call(req);
     this.#entries.set(key, sent);
     if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);

@@ -48,7 +48,7 @@ export interface TrainingConfig {
 }
 
 /** Most recursion rounds a tab run may ask for: each one runs every plan's workflow again. */
-export const MAX_TRAINING_RECURSION = 3;
+const MAX_TRAINING_RECURSION = 3;
 
 export const DEFAULT_TRAINING: Omit<TrainingConfig, 'pool'> = {
   preset: 'experts',

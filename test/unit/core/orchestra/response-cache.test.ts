@@ -17,8 +17,7 @@ const posts = () => server.requests.filter((r) => r.method === 'POST');
 describe('ResponseCache', () => {
   it('sends identical calls once, also while the first is in flight, and marks the reused answers', async () => {
     server.script({ text: 'Paris.', usage: { input: 10, output: 3 }, firstByteDelayMs: 100 });
-    const cache = new ResponseCache();
-    const w = cache.wrap(worker());
+    const w = new ResponseCache().wrap(worker());
     const results = await Promise.all([1, 2, 3].map(() => w.call(ask('Capital of France?'))));
     const later = await w.call(ask('Capital of France?'));
     expect(posts()).toHaveLength(1);
@@ -26,7 +25,6 @@ describe('ResponseCache', () => {
     expect([...results, later].map((r) => r.fromCache ?? false)).toEqual([false, true, true, true]);
     // The reused answers keep the usage (what the workflow asked for) but made no request.
     for (const r of [...results.slice(1), later]) expect(r).toMatchObject({ usage: results[0].usage, attempts: 0 });
-    expect(cache.stats).toEqual({ hits: 3, misses: 1 });
   });
 
   it('sends calls that differ in messages, temperature or output cap, and keeps two caches apart', async () => {
