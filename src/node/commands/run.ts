@@ -19,7 +19,7 @@ import {
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
 import { parseCodeGold } from '../../core/reward/index.ts';
 import { loadProviders, resolveApiKey, type RetryPolicy, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
-import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
+import type { ReplayTable } from '../../core/providers/replay/index.ts';
 import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
@@ -27,6 +27,7 @@ import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } f
 import { openEpisodesDir } from '../episode-dir.ts';
 import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { readPoolFlag } from '../pool-file.ts';
+import { readReplayFlags } from '../replay-data.ts';
 
 const USAGE = `usage: baton run --task TEXT --pool pool.json --conductor SPEC [options]
 
@@ -58,12 +59,6 @@ options:
 `;
 
 const defaultKind = (answer: string | undefined): TaskKind => (answer === undefined ? 'open' : kindOfAnswer(answer));
-
-/** The recorded answers of --replay FILE flags (RouteLLM responses CSVs), merged; undefined without any. */
-export async function readReplayFlags(io: CliIo, files: string[] = []): Promise<ReplayTable | undefined> {
-  if (files.length === 0) return undefined;
-  return mergeReplayTables(await Promise.all(files.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))));
-}
 
 /** `retry` overrides the network workers' retry policy (a reward server may want a worker down to fail fast). */
 export async function buildPool(
@@ -180,7 +175,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const seed = intFlag('seed', values.seed);
 
   const specs = await readPoolFlag(io, values.pool!);
-  const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay), seed);
+  const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay, specs), seed);
   const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd, env: io.env, ...(values.lora ? { lora: values.lora } : {}) });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
   // A code answer is graded by running it; a gold of the wrong shape is refused before anything is paid for.

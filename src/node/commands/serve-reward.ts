@@ -8,7 +8,8 @@ import { openEpisodesDir } from '../episode-dir.ts';
 import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
 import { readPoolFlag } from '../pool-file.ts';
 import { isLoopback, startRewardServer, type RewardServer } from '../reward-server.ts';
-import { buildPool, readReplayFlags } from './run.ts';
+import { buildPool } from './run.ts';
+import { readReplayFlags } from '../replay-data.ts';
 
 const DEFAULT_PORT = 8400;
 const DEFAULT_CONCURRENCY = 32;
@@ -86,7 +87,7 @@ export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: Node
   };
 
   const specs = await readPoolFlag(io, values.pool);
-  const replay = await readReplayFlags(io, values.replay);
+  const replay = await readReplayFlags(io, values.replay, specs);
   const pool = await buildPool(specs, io.env, replay, intFlag('seed', values.seed), attempts !== undefined ? { attempts } : undefined);
   const store = await openEpisodesDir(values.episodes, io, true);
   let server: RewardServer;
