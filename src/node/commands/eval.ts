@@ -46,8 +46,9 @@ options:
   --skip-bad           leave out rows that cannot be used, and list them (default: stop and list them)
   --subjects LIST      MMLU subjects, comma-separated (default: all 57)
   --offset N           skip the first N items; --limit N: then take at most N
-  --pool P             a pool file, demo (four simulated workers) or experts (simulated, kind experts)
-  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
+  --pool P             a pool file, demo (four simulated workers), experts (simulated, kind experts) or
+                       routellm-mmlu (GPT-4 and Mixtral replaying their recorded MMLU answers)
+  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable; default: data/routellm)
   --method M           conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] |
                        random | round-robin | self-reflect:<worker>,<k> | fixed:<plan file>, where <choice> is
                        fixed:<file> | worker:<id> | engine:<dir>[,lora=<dir>][,max-tokens=N] | remote:<model>@<url>

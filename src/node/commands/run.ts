@@ -41,10 +41,11 @@ options:
   --kind K             ${TASK_KINDS.join(' | ')} (default: number for a numeric answer, exact otherwise, open without one)
   --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment.
                        'demo' is the built-in pool of four simulated workers (no keys, no network), 'experts'
-                       the simulated pool where only routing by kind works
+                       the simulated pool where only routing by kind works, 'routellm-mmlu' GPT-4 and Mixtral
+                       replaying their recorded MMLU answers
   --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
   --lora DIR           a LoRA adapter for an engine: Conductor that names none
-  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
+  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable; default: data/routellm)
   --seed S             seed of every simulated worker
   --recursion N        recursion rounds after the first (default 0)
   --max-steps K        most steps per workflow (default ${DEFAULT_MAX_STEPS})
