@@ -224,7 +224,8 @@ describe('runGrpo', () => {
 
 describe('runGrpo worker calls', () => {
   let server: FakeProviderServer;
-  beforeAll(async () => void (server = await startFakeProviderServer({ fallback: { text: 'ok', usage: { input: 100, output: 10 }, firstByteDelayMs: 30 } })));
+  // Long enough that a step's calls overlap to the cap even on a loaded machine.
+  beforeAll(async () => void (server = await startFakeProviderServer({ fallback: { text: 'ok', usage: { input: 100, output: 10 }, firstByteDelayMs: 300 } })));
   afterAll(() => server.close());
   beforeEach(() => server.reset());
   /** Three priced workers behind one real HTTP server. */
