@@ -82,7 +82,7 @@ async function storedEpisodes(store: Pick<EpisodeStore, 'list'>, evalId: string)
   const out: Episode[] = [];
   let cursor: string | undefined;
   do {
-    const page = await store.list({ filter: { tag: `eval:${evalId}` }, limit: 500, ...(cursor ? { cursor } : {}) });
+    const page = await store.list({ filter: { evaluation: evalId }, limit: 500, ...(cursor ? { cursor } : {}) });
     out.push(...page.episodes);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
@@ -278,6 +278,8 @@ export class EvaluatorService {
         Array.from({ length: settings.repeats }, (_, r) => Promise.all(settings.pool.map((spec) => this.#deps.worker(seeded(spec, settings.seed + r), keys)))),
       );
       const leftOut = await this.#loadModels(built.tabs, signal);
+      // A method left out keeps what an earlier session finished of it, and its runs still count in the total.
+      const kept = stored.filter((e) => isFinished(e) && leftOut.has(runKeyOf(e, evaluation.id)?.method ?? ''));
       const episodes = store;
       const result = await runEvaluation({
         id: evaluation.id,
@@ -293,10 +295,8 @@ export class EvaluatorService {
         calls,
         signal,
         onEpisode: (e) => episodes.put(e),
-        onProgress: (p) => this.#set(this.#progressOf(p)),
+        onProgress: (p) => this.#set({ ...this.#progressOf(p), total: evaluation.total, done: p.done + kept.length }),
       });
-      // A method left out keeps what an earlier session finished of it.
-      const kept = stored.filter((e) => isFinished(e) && leftOut.has(runKeyOf(e, evaluation.id)?.method ?? ''));
       const finished = [...result.episodes, ...kept];
       const error = leftOut.size > 0 ? { code: [...leftOut.values()][0].code, message: `${leftOutReasons(leftOut)} The other methods ran; Resume tries again.` } : undefined;
       const status: EvaluationStatus = result.stopped ? 'stopped' : result.overBudget ? 'over-budget' : error ? 'failed' : 'done';
