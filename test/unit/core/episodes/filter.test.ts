@@ -23,5 +23,5 @@ it("leaves out another evaluation's runs, look-alike tags and untagged episodes"
 it('narrows with the other fields', () => {
   const keys = keysWith(['eval:ab12']);
   expect(matchesFilter(keys, { evaluation: 'ab12', status: keys.status })).toBe(true);
-  expect(matchesFilter(keys, { evaluation: 'ab12', status: keys.status === 'ok' ? 'error' : 'ok' })).toBe(false);
+  expect(matchesFilter(keys, { evaluation: 'ab12', status: keys.status === 'ok' ? 'infra-error' : 'ok' })).toBe(false);
 });
