@@ -3,10 +3,12 @@
  * SwiftShader): the demo Conductor beside a single worker of the demo pool on a few GSM8K items. The demo
  * model loads in the evaluator worker with its progress shown, its runs are the engine's, the report's
  * accuracies are those its stored episodes give, and the Episodes page, reached by the evaluation's link
- * and by picking the evaluation from its list, shows exactly that evaluation's episodes.
+ * and by picking the evaluation from its list, shows exactly that evaluation's episodes. Without WebGPU the
+ * demo Conductor is left out with one message that says why, and the other method's runs finish.
  */
 import { afterEach, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../support/browser.ts';
 import { openApp, POLL, type AppPage } from './app-page.ts';
 import { accuracyOf, evalRuns, RUN, runEvaluation, status } from './evaluations.ts';
 
@@ -86,4 +88,24 @@ test('the demo Conductor beside a single worker: the report is what its episodes
   await expect.poll(() => listedIds(page), POLL).toEqual([...otherIds, ...runs.map((r) => r.id)].sort());
   expect(app.errors).toEqual([]);
   expect(await app.cspViolations()).toEqual([]);
+});
+
+test('without WebGPU: the demo Conductor is left out with its reason, the single worker runs, the evaluation can be resumed', { timeout: 120_000 }, async () => {
+  app = await openApp({ hash: '#/evaluate', browserArgs: CHROMIUM_FLAGS.filter((f) => !f.includes('webgpu')) });
+  const { page } = app;
+  await page.getByRole('heading', { level: 1, name: 'Evaluate' }).waitFor();
+  const id = await runEvaluation(page, { limit: '2', methods: [DEMO, 'single:sim-euler'], concurrency: '2' });
+  await expect.poll(() => ended(page), RUN).toMatch(/^Stopped by an error/);
+  expect(await page.getByTestId('eval-error').textContent()).toBe(
+    `${DEMO} cannot run in this tab: This browser has WebGPU but found no usable graphics adapter (blocked, or drivers too old). The other methods ran; Resume tries again.`,
+  );
+  expect(await page.getByTestId('eval-done').textContent()).toBe('2 of 4 runs');
+  const runs = await evalRuns(page, id);
+  expect(runs.map((r) => r.method)).toEqual(['single:sim-euler', 'single:sim-euler']);
+  const row = page.locator(`[data-testid=evaluation-row][data-eval-id="${id}"]`);
+  await expect.poll(() => row.getByTestId('evaluation-status').textContent(), POLL).toBe('Failed');
+  expect(await row.getByRole('button', { name: 'Resume' }).isEnabled()).toBe(true);
+  const table = page.locator(`[data-testid=evaluation-report][data-eval-id="${id}"] [data-testid=report-table]`);
+  expect(await table.locator('tr[data-method="single:sim-euler"] [data-testid=accuracy]').textContent()).toBe(accuracyOf(runs));
+  expect(app.errors).toEqual([]);
 });
