@@ -4,8 +4,9 @@
  * core/bench method strings (conductor:engine:demo, conductor:engine:<repo or URL>[,lora=trained:<name>],
  * conductor:webllm:<model id>). Each method holds its own ConductorRuntimes (the conductor worker's code:
  * Baton's engine, web-llm), so two model methods keep both models loaded instead of swapping them run by
- * run, and each is built as the app builds it (engineConductor, createWebllmConductor). One model samples
- * one sequence at a time, so a method's Conductor calls take turns while the workers of other runs go on.
+ * run, and each is built as the app builds it (engineConductor, createWebllmConductor). A method's Conductor
+ * calls take turns while the workers of other runs go on: web-llm answers one chat at a time (its interrupt
+ * stops whatever it generates, not one request), and on the engine two plans would only interleave their passes.
  * Test: test/unit/services/evaluator/tab-conductor.test.ts; in Chromium, test/e2e/evaluate-conductor.test.ts.
  */
 import type { ConductorSpec, MethodRun } from '../../core/bench/index.ts';
@@ -79,7 +80,7 @@ export interface TabConductor {
 }
 
 /** Calls of `f` one after the other, in the order made. */
-function oneAtATime(): <T>(f: () => Promise<T>) => Promise<T> {
+export function oneAtATime(): <T>(f: () => Promise<T>) => Promise<T> {
   let last: Promise<unknown> = Promise.resolve();
   return (f) => {
     const next = last.then(f, f);
@@ -89,7 +90,7 @@ function oneAtATime(): <T>(f: () => Promise<T>) => Promise<T> {
 }
 
 /** Another Conductor whose generate calls wait their turn. */
-function inTurns(conductor: Conductor, turn: ReturnType<typeof oneAtATime>): Conductor {
+export function inTurns(conductor: Conductor, turn: ReturnType<typeof oneAtATime>): Conductor {
   return { info: conductor.info, generate: (req) => turn(() => conductor.generate(req)) };
 }
 
