@@ -6,6 +6,8 @@
  * and by picking the evaluation from its list, shows exactly that evaluation's episodes. Without WebGPU the
  * demo Conductor is left out with one message that says why, and the other method's runs finish.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../support/browser.ts';
@@ -16,6 +18,13 @@ let app: AppPage | undefined;
 afterEach(() => app?.session.close());
 
 const DEMO = 'conductor:engine:demo';
+const OUT = join(import.meta.dirname, '__screenshots__');
+
+/** For a person to look at. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(OUT, { recursive: true });
+  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+}
 
 /** The ids of the episodes the Episodes page lists (each links to #/episodes/<id>), sorted. */
 async function listedIds(page: Page): Promise<string[]> {
@@ -77,6 +86,7 @@ test('the demo Conductor beside a single worker: the report is what its episodes
   expect(await page.getByTestId('episode-stats').textContent()).toMatch(/^\s*6 episodes/);
   const select = page.getByLabel('Evaluation');
   await expect.poll(() => select.inputValue(), POLL).toBe(id);
+  await screenshot(page, 'episodes-by-evaluation-desktop');
 
   // Picked from the stored evaluations: the other one's episodes; then any evaluation: both.
   await select.selectOption(other);
@@ -107,5 +117,6 @@ test('without WebGPU: the demo Conductor is left out with its reason, the single
   expect(await row.getByRole('button', { name: 'Resume' }).isEnabled()).toBe(true);
   const table = page.locator(`[data-testid=evaluation-report][data-eval-id="${id}"] [data-testid=report-table]`);
   expect(await table.locator('tr[data-method="single:sim-euler"] [data-testid=accuracy]').textContent()).toBe(accuracyOf(runs));
+  await screenshot(page, 'evaluate-no-webgpu-desktop');
   expect(app.errors).toEqual([]);
 });
