@@ -24,7 +24,7 @@ import { checkEvalSettings } from './check-eval-settings.ts';
 import { dataLabel, type EvalSettings } from './eval-settings.ts';
 import type { EvaluationDb, EvaluationStatus, StoredEvaluation } from './evaluation-db.ts';
 import { loadPhase, tabConductor, type TabConductor } from './tab-conductor.ts';
-import type { ConductorLoadStatus } from '../conductor/index.ts';
+import { ConductorRuntimes } from '../conductor/index.ts';
 
 export type EvaluatorStatus = 'idle' | 'loading' | 'running' | 'stopping' | Exclude<EvaluationStatus, 'running'>;
 
@@ -97,6 +97,7 @@ export class EvaluatorService {
   #progress: EvaluationProgress = idle();
   #controller: AbortController | undefined;
   #run: Promise<void> = Promise.resolve();
+  readonly #runtimes: ConductorRuntimes[] = [];
   readonly #restored: Promise<void>;
 
   constructor(deps: EvaluatorDeps) {
@@ -198,6 +199,19 @@ export class EvaluatorService {
     await (await this.#deps.db()).delete(id);
   }
 
+  /**
+   * The model runtimes of the evaluation's `i`-th tab Conductor: kept from one evaluation to the next (their
+   * GPU devices with them; the models are freed when an evaluation ends), their loads shown as the phase.
+   */
+  #runtimesAt(i: number): ConductorRuntimes {
+    if (!this.#runtimes[i]) {
+      const runtimes = new ConductorRuntimes();
+      runtimes.watch((status) => status.state === 'loading' && this.#busy() && this.#set({ phase: loadPhase(status) }));
+      this.#runtimes[i] = runtimes;
+    }
+    return this.#runtimes[i];
+  }
+
   async #loadOptions(file: ArrayBuffer | undefined): Promise<LoadOptions> {
     const db = await this.#deps.db();
     return {
@@ -222,8 +236,7 @@ export class EvaluatorService {
         return () => createFixedConductor(text, spec.file);
       }
       if (spec.kind === 'engine' || spec.kind === 'webllm') {
-        const onLoad = (status: ConductorLoadStatus) => status.state === 'loading' && this.#set({ phase: loadPhase(status) });
-        const tab = tabConductor(spec, method, { workers: settings.pool.length, maxSteps: settings.maxSteps, onLoad });
+        const tab = tabConductor(spec, method, { workers: settings.pool.length, maxSteps: settings.maxSteps, runtimes: this.#runtimesAt(tabs.size) });
         tabs.set(method, tab);
         return (run) => tab.conductor(run);
       }

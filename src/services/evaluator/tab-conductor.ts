@@ -2,7 +2,7 @@
  * The tab's own Conductors as evaluation methods, run inside the evaluator worker: the demo Conductor, an
  * engine model with or without an adapter, a web-llm model; the Conductor page's choices, written as
  * core/bench method strings (conductor:engine:demo, conductor:engine:<repo or URL>[,lora=trained:<name>],
- * conductor:webllm:<model id>). Each method holds its own ConductorRuntimes (the conductor worker's code:
+ * conductor:webllm:<model id>). Each method runs on ConductorRuntimes of its own (the conductor worker's code:
  * Baton's engine, web-llm), so two model methods keep both models loaded instead of swapping them run by
  * run, and each is built as the app builds it (engineConductor, createWebllmConductor). A method's Conductor
  * calls take turns while the workers of other runs go on: web-llm answers one chat at a time (its interrupt
@@ -15,13 +15,13 @@ import type { Conductor } from '../../core/orchestra/index.ts';
 import type { AccessMode } from '../../core/workflow/index.ts';
 import {
   CONDUCTOR_MAX_NEW_TOKENS,
-  ConductorRuntimes,
   DEMO_ENGINE_MODEL,
   conductorSampling,
   createWebllmConductor,
   engineConductor,
   hubRepoId,
   type ConductorLoadStatus,
+  type ConductorRuntimes,
   type EngineAdapterSource,
   type EngineFilesSource,
   type EngineModelChoice,
@@ -66,8 +66,8 @@ export function engineChoiceOf(spec: Extract<ConductorSpec, { kind: 'engine' }>,
 export interface TabConductorContext {
   workers: number;
   maxSteps: number;
-  /** Every change of the model load's status, with its progress. */
-  onLoad: (status: ConductorLoadStatus) => void;
+  /** This method's alone while the evaluation runs; their watchers see its load's progress. */
+  runtimes: ConductorRuntimes;
 }
 
 export interface TabConductor {
@@ -75,7 +75,7 @@ export interface TabConductor {
   load(signal?: AbortSignal): Promise<void>;
   /** A Conductor for one run, on the loaded model, sampling from the run's seed. */
   conductor(run: MethodRun): Promise<Conductor>;
-  /** Frees the model's GPU memory. */
+  /** Frees the model's GPU memory (the runtimes keep their GPU device for the next evaluation). */
   close(): Promise<void>;
 }
 
@@ -97,8 +97,7 @@ export function inTurns(conductor: Conductor, turn: ReturnType<typeof oneAtATime
 /** The method's Conductor, its model not yet loaded; a choice the tab cannot name (a model directory) throws here. */
 export function tabConductor(spec: TabConductorSpec, method: string, ctx: TabConductorContext): TabConductor {
   const model = spec.kind === 'engine' ? engineChoiceOf(spec, method) : undefined;
-  const runtimes = new ConductorRuntimes();
-  runtimes.watch(ctx.onLoad);
+  const { runtimes } = ctx;
   const turn = oneAtATime();
   const format = { workers: ctx.workers, maxSteps: ctx.maxSteps, access: TAB_CONDUCTOR_ACCESS };
   let loading: Promise<(run: MethodRun) => Promise<Conductor>> | undefined;

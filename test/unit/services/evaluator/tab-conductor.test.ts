@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConductorSpec, type MethodRun } from '../../../../src/core/bench/index.ts';
 import type { Conductor } from '../../../../src/core/orchestra/index.ts';
-import type { ConductorLoadStatus } from '../../../../src/services/conductor/index.ts';
+import { ConductorRuntimes, type ConductorLoadStatus } from '../../../../src/services/conductor/index.ts';
 import { engineChoiceOf, inTurns, loadPhase, oneAtATime, tabConductor, type TabConductorSpec } from '../../../../src/services/evaluator/tab-conductor.ts';
 
 const engineSpec = (text: string) => parseConductorSpec(text) as Extract<TabConductorSpec, { kind: 'engine' }>;
@@ -46,11 +46,9 @@ it("says how far a load is: the engine's download and tensors, web-llm's shaders
 
 it('fails a web-llm load without WebGPU with the reason, reports it, and loads again when asked again', async () => {
   const seen: ConductorLoadStatus[] = [];
-  const tab = tabConductor({ kind: 'webllm', model: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' }, 'conductor:webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC', {
-    workers: 4,
-    maxSteps: 3,
-    onLoad: (s) => seen.push(s),
-  });
+  const runtimes = new ConductorRuntimes();
+  runtimes.watch((s) => seen.push(s));
+  const tab = tabConductor({ kind: 'webllm', model: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' }, 'conductor:webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC', { workers: 4, maxSteps: 3, runtimes });
   await expect(tab.load()).rejects.toMatchObject({ code: 'engine/no-adapter', message: expect.stringMatching(/^This browser offers no WebGPU here/) });
   expect(seen.map((s) => s.state)).toEqual(['loading', 'failed']);
   await expect(tab.conductor({} as MethodRun)).rejects.toMatchObject({ code: 'engine/no-adapter' });
