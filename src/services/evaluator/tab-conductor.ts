@@ -30,8 +30,8 @@ import {
 
 export type TabConductorSpec = Extract<ConductorSpec, { kind: 'engine' | 'webllm' }>;
 
-/** The access lists a tab Conductor writes, and the runner checks its workflows against. */
-export const TAB_CONDUCTOR_ACCESS: AccessMode = 'binary';
+/** The access lists a tab Conductor writes: binary, the executor's default, under which an evaluation's runs check every workflow. */
+const TAB_CONDUCTOR_ACCESS: AccessMode = 'binary';
 
 const notHere = (method: string, what: string) =>
   new BatonError({
@@ -102,11 +102,11 @@ export function tabConductor(spec: TabConductorSpec, method: string, ctx: TabCon
   const format = { workers: ctx.workers, maxSteps: ctx.maxSteps, access: TAB_CONDUCTOR_ACCESS };
   let loading: Promise<(run: MethodRun) => Promise<Conductor>> | undefined;
 
-  const loadEngine = async (model: EngineModelChoice, signal?: AbortSignal) => {
+  const loadEngine = async (choice: EngineModelChoice, signal?: AbortSignal) => {
     const support = await runtimes.engine.support();
     if (!support.ok) throw new BatonError({ code: 'engine/no-adapter', message: support.message });
-    const engine = await runtimes.readyEngine(model, signal);
-    return (run: MethodRun) => engineConductor(engine, model, { ...format, task: run.task, pool: run.pool.map((w) => w.spec), seed: run.seed });
+    const engine = await runtimes.readyEngine(choice, signal);
+    return (run: MethodRun) => engineConductor(engine, choice, { ...format, task: run.task, pool: run.pool.map((w) => w.spec), seed: run.seed });
   };
   const loadWebllm = async (modelId: string, signal?: AbortSignal) => {
     const ready = await runtimes.readyWebllm(modelId, signal);
