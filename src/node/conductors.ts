@@ -80,7 +80,12 @@ export async function conductorMaker(spec: ConductorSpec, ctx: ConductorContext,
       if (!poolIds.includes(spec.id)) throw new CliError(`${where}: no worker "${spec.id}" in the pool (ids: ${poolIds.join(', ')}).`, 2);
       return { make: poolWorkerConductor(spec.id), close: () => {} };
     case 'engine':
+      if (spec.weights || spec.reasoning === false || spec.prompt) {
+        throw new CliError(`${where}: weights=, reasoning= and prompt= are the Evaluate page's engine options; under Node the model runs as its directory holds it.`, 2);
+      }
       return engineConductor(spec, ctx, poolIds.length);
+    case 'webllm':
+      throw new CliError(`${where}: web-llm runs in a browser tab: evaluate ${spec.model} on the Evaluate page.`, 2);
     case 'remote':
       return remoteConductor(spec, ctx.env);
   }

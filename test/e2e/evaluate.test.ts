@@ -8,76 +8,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
 import { openApp, POLL, scrollsSideways, type AppPage } from './app-page.ts';
+import { accuracyOf, chooseMethods, doneCount, evalRuns, RUN, runEvaluation, status } from './evaluations.ts';
 
 const OUT = join(import.meta.dirname, '__screenshots__');
 
 let app: AppPage | undefined;
 afterEach(() => app?.session.close());
-
-/** Simulated workers answer in about a second: a run of a few calls takes seconds. */
-const RUN = { timeout: 60_000, interval: 200 };
-
-async function chooseMethods(page: Page, methods: string[]): Promise<void> {
-  const boxes = page.locator('fieldset.methods input[type=checkbox]');
-  for (const box of await boxes.all()) {
-    const value = await box.getAttribute('value');
-    await box.setChecked(methods.includes(value ?? ''));
-  }
-}
-
-const field = (page: Page, label: string) => page.getByLabel(new RegExp(`^${label}\\b`));
-const doneCount = async (page: Page) => Number(/^(\d+) of/.exec((await page.getByTestId('eval-done').textContent().catch(() => '')) ?? '')?.[1] ?? -1);
-const status = (page: Page) => page.getByTestId('eval-status').textContent();
-
-/** The stored episodes of evaluation `id` (database 'baton', store 'episodes'), as method, item and correctness. */
-function evalRuns(page: Page, id: string): Promise<{ method: string; item: string; correct: boolean | undefined }[]> {
-  return page.evaluate(
-    (evalId) =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('baton');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('episodes').objectStore('episodes').getAll();
-          all.onerror = () => reject(all.error);
-          all.onsuccess = () => {
-            const tag = (tags: string[], name: string) => tags.find((t) => t.startsWith(`${name}:`))?.slice(name.length + 1);
-            const episodes = (all.result as { tags: string[]; reward?: { correct: boolean } }[]).filter((e) => tag(e.tags, 'eval') === evalId);
-            resolve(episodes.map((e) => ({ method: tag(e.tags, 'method')!, item: tag(e.tags, 'item')!, correct: e.reward?.correct })));
-          };
-        };
-      }),
-    id,
-  );
-}
-
-/** Accuracy over items with its standard error, written out here from the episodes (one repeat: an item is right or not). */
-function accuracyOf(runs: { item: string; correct: boolean | undefined }[]): string {
-  const xs = runs.filter((r) => r.correct !== undefined).map((r) => (r.correct ? 1 : 0));
-  const p = xs.reduce((a: number, b) => a + b, 0) / xs.length;
-  const se = Math.sqrt(xs.reduce((s: number, x) => s + (x - p) ** 2, 0) / (xs.length - 1) / xs.length);
-  return `${p.toFixed(3)} ± ${se.toFixed(3)}`;
-}
-
-/** Fills the form, presses Start and returns the new evaluation's id once it runs (an error's text fails the test). */
-async function runEvaluation(page: Page, options: { limit: string; offset?: string; methods: string[]; concurrency: string }): Promise<string> {
-  const progress = page.getByTestId('eval-progress');
-  const previous = (await progress.count()) > 0 ? await progress.getAttribute('data-eval-id') : null;
-  await field(page, 'Limit').fill(options.limit);
-  await field(page, 'Offset').fill(options.offset ?? '0');
-  await field(page, 'Concurrency').fill(options.concurrency);
-  await chooseMethods(page, options.methods);
-  await page.getByRole('button', { name: 'Start', exact: true }).click();
-  const started = async () => {
-    const error = page.getByTestId('eval-error');
-    if ((await error.count()) > 0) return `error: ${await error.textContent()}`;
-    const id = (await progress.count()) > 0 ? await progress.getAttribute('data-eval-id') : null;
-    return id !== null && id !== previous ? 'started' : 'waiting';
-  };
-  await expect.poll(started, RUN).toBe('started');
-  return (await progress.getAttribute('data-eval-id'))!;
-}
 
 test('run, stop midway, resume, check the table against the episodes, reload, compare two', { timeout: 180_000 }, async () => {
   app = await openApp({ hash: '#/evaluate' });

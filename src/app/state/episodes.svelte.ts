@@ -1,6 +1,7 @@
 import { getContext, setContext } from 'svelte';
 import { episodeStore, type Episode, type EpisodeFilter, type EpisodeStats, type ImportReport } from '../../core/episodes/index.ts';
 import { toBatonError } from '../../core/errors/index.ts';
+import { evaluatorInService, type StoredEvaluation } from '../../client/index.ts';
 
 const PAGE_SIZE = 20;
 
@@ -13,6 +14,8 @@ export class EpisodesState {
   error = $state<string | undefined>(undefined);
   /** The episode deleted last, kept in memory until the next delete so that it can be put back. */
   deleted = $state.raw<Episode | undefined>(undefined);
+  /** The stored evaluations, to filter by (their runs are episodes tagged with them). */
+  evaluations = $state.raw<StoredEvaluation[]>([]);
   /** The last import's report, with the name of the file it read. */
   lastImport = $state.raw<(ImportReport & { file: string }) | undefined>(undefined);
   #nextCursor = $state<string | null>(null);
@@ -49,6 +52,15 @@ export class EpisodesState {
       this.episodes = [...this.episodes, ...page.episodes];
       this.#nextCursor = page.nextCursor;
     });
+  }
+
+  /** Reads the stored evaluations from the evaluator worker (started for this); a failure shows as the page's error. */
+  async loadEvaluations(): Promise<void> {
+    try {
+      this.evaluations = await evaluatorInService().list();
+    } catch (e) {
+      this.error = toBatonError(e, 'store/io').message;
+    }
   }
 
   async get(id: string): Promise<Episode | undefined> {

@@ -1,9 +1,14 @@
 import type { Episode } from './types.ts';
 
+/** The tag of every episode an evaluation ran (core/bench's runner and the Evaluate page tag them so). */
+export const evaluationTag = (evalId: string): string => `eval:${evalId}`;
+
 /** Which episodes a query covers. Every field narrows; `from` is inclusive, `to` exclusive (ISO times). */
 export interface EpisodeFilter {
   dataset?: string;
   tag?: string;
+  /** Episodes an evaluation ran, by its id (tagged evaluationTag(id)). */
+  evaluation?: string;
   group?: string;
   conductorModel?: string;
   /** Episodes in which this worker was called (a step in any round), not merely in the pool. */
@@ -49,6 +54,7 @@ export function matchesFilter(keys: EpisodeKeys, f: EpisodeFilter): boolean {
   return (
     (f.dataset === undefined || keys.dataset === f.dataset) &&
     (f.tag === undefined || keys.tags.includes(f.tag)) &&
+    (f.evaluation === undefined || keys.tags.includes(evaluationTag(f.evaluation))) &&
     (f.group === undefined || keys.group === f.group) &&
     (f.conductorModel === undefined || keys.conductorModel === f.conductorModel) &&
     (f.workerId === undefined || keys.workerIds.includes(f.workerId)) &&

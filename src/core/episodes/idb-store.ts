@@ -2,7 +2,7 @@ import type { IDBPDatabase } from 'idb';
 import { BatonError } from '../errors/index.ts';
 import { decodeCursor, encodeCursor, type Order, type Position } from './cursor.ts';
 import { assertEpisode } from './episode-schema.ts';
-import { episodeKeys, matchesFilter, type EpisodeFilter } from './filter.ts';
+import { episodeKeys, evaluationTag, matchesFilter, type EpisodeFilter } from './filter.ts';
 import { planIndexQuery } from './idb-query.ts';
 import { EPISODE_STORE, openEpisodeDb, type EpisodeDb, type OpenEpisodeDbOptions } from './idb-schema.ts';
 import { importEpisodes, type ImportReport } from './import.ts';
@@ -101,9 +101,9 @@ export class IdbEpisodeStore implements EpisodeStore {
     if (query.empty) return 0;
     const rest = Object.entries(filter).filter(([k, v]) => v !== undefined && k !== query.served && k !== 'from' && k !== 'to');
     if (rest.length === 0) return this.db.countFromIndex(EPISODE_STORE, query.index, query.range);
-    if (rest.length === 1 && rest[0][0] === 'tag' && query.index === 'byTime' && query.range === undefined) {
-      return this.db.countFromIndex(EPISODE_STORE, 'byTag', filter.tag);
-    }
+    // One tag (an evaluation's is one too) is counted on the tag index.
+    const tag = rest.length === 1 ? (rest[0][0] === 'tag' ? filter.tag : rest[0][0] === 'evaluation' ? evaluationTag(filter.evaluation!) : undefined) : undefined;
+    if (tag !== undefined && query.index === 'byTime' && query.range === undefined) return this.db.countFromIndex(EPISODE_STORE, 'byTag', tag);
     let n = 0;
     for await (const _ of this.#scan(filter)) n++;
     return n;

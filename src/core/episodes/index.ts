@@ -1,6 +1,6 @@
 export * from './types.ts';
 export { validateEpisode, assertEpisode, type Validation } from './episode-schema.ts';
-export { episodeKeys, matchesFilter, type EpisodeFilter, type EpisodeKeys } from './filter.ts';
+export { episodeKeys, evaluationTag, matchesFilter, type EpisodeFilter, type EpisodeKeys } from './filter.ts';
 export { comparePositions, encodeCursor, decodeCursor, type Order, type Position } from './cursor.ts';
 export { simulatedPriceNote, spendingOf, unknownCostNote, type RunSpending } from './cost-notes.ts';
 export { outcomeText, stepOutcome, type StepOutcome, type StepState } from './step-outcome.ts';

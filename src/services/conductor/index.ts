@@ -17,11 +17,12 @@ export {
   type EngineModelSource,
   type EngineWeights,
 } from './conductor-choice.ts';
-export type { ConductorLoadStatus, ConductorRuntime, ConductorRuntimes } from './conductor-runtimes.ts';
+export { ConductorRuntimes, type ConductorLoadStatus, type ConductorRuntime } from './conductor-runtimes.ts';
+export { CONDUCTOR_MAX_NEW_TOKENS, conductorSampling, engineConductor } from './engine-conductor-settings.ts';
 export type { LoadProgress } from './download-meter.ts';
 export { EngineHost, type CachedModelFiles, type EngineSupport, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
 export { readTrainedAdapter, saveTrainedAdapter, trainedAdapterFiles, type TrainedAdapter } from './trained-adapters.ts';
 export { openKeyedDb } from './keyed-db.ts';
 export { buildWorker } from './run-ask.ts';
-export type { WebllmModelChoice, WebllmRuntime } from './webllm/index.ts';
+export { createWebllmConductor, type WebllmModelChoice, type WebllmRuntime } from './webllm/index.ts';
 export { demoModelUrl } from './engine-files.ts';

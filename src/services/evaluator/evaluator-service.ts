@@ -12,7 +12,7 @@
  * The same class runs in-thread in tests. Test: test/unit/services/evaluator/evaluator-service.test.ts.
  */
 import type { BadRow } from '../../core/bench/datasets/index.ts';
-import { buildMethods, buildReport, memoryCallLog, runEvaluation, type BuiltMethods, type EvalProgress, type EvalReport, type MethodContext } from '../../core/bench/eval/index.ts';
+import { buildMethods, buildReport, isFinished, memoryCallLog, runEvaluation, runKeyOf, type BuiltMethods, type EvalProgress, type EvalReport, type MethodContext } from '../../core/bench/eval/index.ts';
 import type { Episode, EpisodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { createFixedConductor, createWorkerConductor } from '../../core/orchestra/index.ts';
@@ -23,6 +23,8 @@ import { badRowsOnPage, loadItems, mmluSubjects, type LoadOptions } from './eval
 import { checkEvalSettings } from './check-eval-settings.ts';
 import { dataLabel, type EvalSettings } from './eval-settings.ts';
 import type { EvaluationDb, EvaluationStatus, StoredEvaluation } from './evaluation-db.ts';
+import { loadPhase, tabConductor, type TabConductor } from './tab-conductor.ts';
+import { ConductorRuntimes } from '../conductor/index.ts';
 
 export type EvaluatorStatus = 'idle' | 'loading' | 'running' | 'stopping' | Exclude<EvaluationStatus, 'running'>;
 
@@ -65,6 +67,12 @@ export interface EvaluatorDeps {
 /** Most tokens a remote Conductor writes: its reasoning and the three lists (as baton eval's). */
 const REMOTE_CONDUCTOR_TOKENS = 1024;
 
+/** Methods as built, and the tab's model Conductors among them (by method), whose models load when the evaluation runs. */
+type Prepared = BuiltMethods & { tabs: Map<string, TabConductor> };
+
+/** Why each method left out could not run here, in one message. */
+const leftOutReasons = (leftOut: Map<string, BatonError>) => [...leftOut].map(([method, why]) => `${method} cannot run in this tab: ${why.message}`).join(' ');
+
 /** Simulated workers draw from a seed per repeat (as baton eval's), so repeats differ. */
 const seeded = (spec: WorkerSpec, seed: number): WorkerSpec => (spec.simulated ? { ...spec, simulated: { ...spec.simulated, seed } } : spec);
 
@@ -74,7 +82,7 @@ async function storedEpisodes(store: Pick<EpisodeStore, 'list'>, evalId: string)
   const out: Episode[] = [];
   let cursor: string | undefined;
   do {
-    const page = await store.list({ filter: { tag: `eval:${evalId}` }, limit: 500, ...(cursor ? { cursor } : {}) });
+    const page = await store.list({ filter: { evaluation: evalId }, limit: 500, ...(cursor ? { cursor } : {}) });
     out.push(...page.episodes);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
@@ -89,6 +97,7 @@ export class EvaluatorService {
   #progress: EvaluationProgress = idle();
   #controller: AbortController | undefined;
   #run: Promise<void> = Promise.resolve();
+  readonly #runtimes: ConductorRuntimes[] = [];
   readonly #restored: Promise<void>;
 
   constructor(deps: EvaluatorDeps) {
@@ -190,6 +199,19 @@ export class EvaluatorService {
     await (await this.#deps.db()).delete(id);
   }
 
+  /**
+   * The model runtimes of the evaluation's `i`-th tab Conductor: kept from one evaluation to the next (their
+   * GPU devices with them; the models are freed when an evaluation ends), their loads shown as the phase.
+   */
+  #runtimesAt(i: number): ConductorRuntimes {
+    if (!this.#runtimes[i]) {
+      const runtimes = new ConductorRuntimes();
+      runtimes.watch((status) => status.state === 'loading' && this.#busy() && this.#set({ phase: loadPhase(status) }));
+      this.#runtimes[i] = runtimes;
+    }
+    return this.#runtimes[i];
+  }
+
   async #loadOptions(file: ArrayBuffer | undefined): Promise<LoadOptions> {
     const db = await this.#deps.db();
     return {
@@ -201,29 +223,48 @@ export class EvaluatorService {
   }
 
   /**
-   * core/bench's methods over the settings' pool. Here a plan is a file the user picked (settings.plans) and
-   * a remote endpoint plays the Conductor; an engine model directory is for baton eval.
+   * core/bench's methods over the settings' pool. Here a plan is a file the user picked (settings.plans), a
+   * remote endpoint plays the Conductor, and so do the tab's own models (tab-conductor.ts), loaded when the
+   * evaluation runs; an engine model directory is for baton eval.
    */
-  #methods(settings: EvalSettings, keys: Record<string, string>): Promise<BuiltMethods> {
+  async #methods(settings: EvalSettings, keys: Record<string, string>): Promise<Prepared> {
+    const tabs = new Map<string, TabConductor>();
     const resolveConductor: MethodContext['resolveConductor'] = async (spec, method) => {
       if (spec.kind === 'fixed') {
         const text = settings.plans?.[spec.file];
         if (text === undefined) throw new BatonError({ code: 'run/config', message: `Method "${method}": pick the plan file ${spec.file} under Methods first.` });
         return () => createFixedConductor(text, spec.file);
       }
-      if (spec.kind === 'engine') {
-        throw new BatonError({
-          code: 'run/config',
-          message: `Method "${method}": a model directory is for baton eval; on this page a Conductor is a pool worker, a remote endpoint or a plan file.`,
-        });
+      if (spec.kind === 'engine' || spec.kind === 'webllm') {
+        const tab = tabConductor(spec, method, { workers: settings.pool.length, maxSteps: settings.maxSteps, runtimes: this.#runtimesAt(tabs.size) });
+        tabs.set(method, tab);
+        return (run) => tab.conductor(run);
       }
       const worker = await this.#deps.worker({ id: 'remote-conductor', provider: 'openai-compatible', model: spec.model, baseUrl: spec.baseUrl }, keys);
       return (run) => createWorkerConductor(run.record(worker), { temperature: 1, maxTokens: REMOTE_CONDUCTOR_TOKENS });
     };
-    return buildMethods(settings.methods, { workers: settings.pool, maxSteps: settings.maxSteps, resolveConductor });
+    return { ...(await buildMethods(settings.methods, { workers: settings.pool, maxSteps: settings.maxSteps, resolveConductor })), tabs };
   }
 
-  #launch(evaluation: StoredEvaluation, tasks: Task[], built: BuiltMethods, keys: Record<string, string>, codeRunner: CodeRunner | undefined): void {
+  /**
+   * Loads the tab's models before the first run, so each load shows as it goes; a method whose model cannot
+   * run here (no WebGPU, a missing file) is left out with its reason, and the others run.
+   */
+  async #loadModels(tabs: Map<string, TabConductor>, signal: AbortSignal): Promise<Map<string, BatonError>> {
+    const leftOut = new Map<string, BatonError>();
+    for (const [method, tab] of tabs) {
+      try {
+        await tab.load(signal);
+      } catch (e) {
+        if (signal.aborted) break;
+        leftOut.set(method, toBatonError(e));
+      }
+    }
+    if (leftOut.size > 0) this.#set({ warning: `${leftOutReasons(leftOut)} The other methods run without it.` });
+    return leftOut;
+  }
+
+  #launch(evaluation: StoredEvaluation, tasks: Task[], built: Prepared, keys: Record<string, string>, codeRunner: CodeRunner | undefined): void {
     const controller = new AbortController();
     this.#controller = controller;
     this.#replace({ ...idle(), status: 'running', evalId: evaluation.id, total: evaluation.total, phase: 'Starting the workers' });
@@ -233,7 +274,7 @@ export class EvaluatorService {
   async #execute(
     evaluation: StoredEvaluation,
     tasks: Task[],
-    built: BuiltMethods,
+    built: Prepared,
     keys: Record<string, string>,
     codeRunner: CodeRunner | undefined,
     signal: AbortSignal,
@@ -249,11 +290,14 @@ export class EvaluatorService {
       const pools = await Promise.all(
         Array.from({ length: settings.repeats }, (_, r) => Promise.all(settings.pool.map((spec) => this.#deps.worker(seeded(spec, settings.seed + r), keys)))),
       );
+      const leftOut = await this.#loadModels(built.tabs, signal);
+      // A method left out keeps what an earlier session finished of it, and its runs still count in the total.
+      const kept = stored.filter((e) => isFinished(e) && leftOut.has(runKeyOf(e, evaluation.id)?.method ?? ''));
       const episodes = store;
       const result = await runEvaluation({
         id: evaluation.id,
         items: tasks,
-        methods: built.methods,
+        methods: built.methods.filter((m) => !leftOut.has(m.name)),
         repeats: settings.repeats,
         concurrency: settings.concurrency,
         pool: (r) => pools[r],
@@ -264,18 +308,22 @@ export class EvaluatorService {
         calls,
         signal,
         onEpisode: (e) => episodes.put(e),
-        onProgress: (p) => this.#set(this.#progressOf(p)),
+        onProgress: (p) => this.#set({ ...this.#progressOf(p), total: evaluation.total, done: p.done + kept.length }),
       });
-      const status: EvaluationStatus = result.stopped ? 'stopped' : result.overBudget ? 'over-budget' : 'done';
-      const report = reportOf(result.episodes);
-      await db.put({ ...evaluation, status, updatedAt: new Date().toISOString(), done: evaluation.total - result.remaining, report });
-      this.#set({ status, phase: undefined, done: evaluation.total - result.remaining });
+      const finished = [...result.episodes, ...kept];
+      const error = leftOut.size > 0 ? { code: [...leftOut.values()][0].code, message: `${leftOutReasons(leftOut)} The other methods ran; Resume tries again.` } : undefined;
+      const status: EvaluationStatus = result.stopped ? 'stopped' : result.overBudget ? 'over-budget' : error ? 'failed' : 'done';
+      const report = reportOf(finished);
+      await db.put({ ...evaluation, status, updatedAt: new Date().toISOString(), done: finished.length, report, ...(status === 'failed' ? { error } : {}) });
+      this.#set({ status, phase: undefined, done: finished.length, ...(status === 'failed' ? { error } : {}) });
     } catch (e) {
       const error = this.#errorOf(e);
       // What finished before the error is kept and reported; the evaluation resumes from there.
       const episodes = store ? await storedEpisodes(store, evaluation.id).catch(() => []) : [];
       await db.put({ ...evaluation, status: 'failed', updatedAt: new Date().toISOString(), done: episodes.length, report: reportOf(episodes), error }).catch(() => {});
       this.#set({ status: 'failed', phase: undefined, error });
+    } finally {
+      await Promise.all([...built.tabs.values()].map((t) => t.close().catch(() => {})));
     }
   }
 

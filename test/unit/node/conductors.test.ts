@@ -51,6 +51,18 @@ describe('--conductor remote:<model>@<url>', () => {
     expect(await main(['run', '--task', 'x', '--pool', 'pool.json', '--conductor', 'remote:planner'], io)).toBe(2);
     expect(io.err).toBe('baton run: --conductor: Conductor "remote:planner": write remote:<model>@<base URL>, e.g. remote:my-conductor@http://localhost:8000/v1.\n');
   });
+
+  it("refuses the Evaluate page's own choices, saying where they run", async () => {
+    for (const [choice, message] of [
+      ['webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC', 'web-llm runs in a browser tab: evaluate Qwen2.5-1.5B-Instruct-q4f32_1-MLC on the Evaluate page.'],
+      ['engine:model,weights=int4', "weights=, reasoning= and prompt= are the Evaluate page's engine options; under Node the model runs as its directory holds it."],
+    ]) {
+      const io = recordingIo(dir);
+      expect(await main(['run', '--task', 'x', '--pool', 'pool.json', '--conductor', choice], io)).toBe(2);
+      expect(io.err).toBe(`baton run: --conductor ${choice}: ${message}\n`);
+    }
+    expect(server.requests).toEqual([]);
+  });
 });
 
 describe('baton eval --method conductor:<choice>', () => {

@@ -1,12 +1,13 @@
 /**
  * The methods the Evaluate page offers for a pool and the Conductor page's choice, as core/bench's method
- * strings (`baton eval --method`): the Conductor played by each pool worker (and by the remote endpoint
- * when that is the Conductor page's choice), each worker alone, the oracle, Mixture-of-Agents, random
- * routing, round-robin, each worker reflecting on its own answer, and each plan file picked. Model Conductors that run in the
- * Ask page's worker (Baton's engine, web-llm) are not offered: the note says where to evaluate them.
+ * strings (`baton eval --method`): the demo Conductor and the Conductor page's choice (an engine model with
+ * or without its adapter, a web-llm model, a remote endpoint), each run in the evaluator worker as the app
+ * runs it; the Conductor played by each pool worker, each worker alone, the oracle, Mixture-of-Agents, random
+ * routing, round-robin, each worker reflecting on its own answer, and each plan file picked. An engine model
+ * on files picked on the Conductor page cannot be named here: the note says so.
  * Test: test/unit/app/pages/evaluate/method-choices.test.ts.
  */
-import type { ConductorChoice } from '../../../client/index.ts';
+import { DEMO_ENGINE_MODEL, describeConductor, type ConductorChoice, type EngineAdapterSource, type EngineModelChoice, type EngineModelSource } from '../../../client/index.ts';
 import type { WorkerSpec } from '../../../core/providers/index.ts';
 
 export interface MethodChoice {
@@ -24,19 +25,67 @@ export interface MethodChoices {
 
 const SELF_REFLECT_ROUNDS = 2;
 
+/** The built-in demo Conductor, as the app runs it. */
+export const DEMO_CONDUCTOR_METHOD = 'conductor:engine:demo';
+
+/** Where a model's or adapter's files are, as an engine method names them; undefined for files picked on the Conductor page. */
+function location(source: EngineModelSource | EngineAdapterSource): string | undefined {
+  switch (source.from) {
+    case 'demo':
+      return 'demo';
+    case 'hub':
+      return source.repo;
+    case 'url':
+      return source.url;
+    case 'trained':
+      return `trained:${source.name}`;
+    case 'picked':
+      return undefined;
+  }
+}
+
+/** An engine model choice as a method string (the evaluator worker reads it back as the same choice), or undefined for picked files. */
+export function engineMethod(model: EngineModelChoice): string | undefined {
+  const where = location(model.source);
+  const adapter = model.adapter && location(model.adapter);
+  if (where === undefined || (model.adapter && adapter === undefined)) return undefined;
+  const defaultWeights = model.source.from === 'demo' ? DEMO_ENGINE_MODEL.weights : 'auto';
+  const options = [
+    ...(adapter ? [`lora=${adapter}`] : []),
+    ...(model.weights !== defaultWeights ? [`weights=${model.weights}`] : []),
+    ...(model.reasoning === false ? ['reasoning=off'] : []),
+    ...(model.prompt ? [`prompt=${model.prompt}`] : []),
+  ];
+  return ['conductor:engine:' + where, ...options].join(',');
+}
+
+/** The Conductor page's choice as a method, where it can run here: the default is the demo Conductor, which it runs where the GPU allows. */
+function currentMethod(pool: readonly WorkerSpec[], conductor: ConductorChoice): string | undefined {
+  switch (conductor.kind) {
+    case 'demo-auto':
+      return DEMO_CONDUCTOR_METHOD;
+    case 'random-routing':
+      return 'random';
+    case 'engine-model':
+      return engineMethod(conductor.model);
+    case 'webllm-model':
+      return `conductor:webllm:${conductor.modelId}`;
+    case 'pool-worker':
+      return pool.some((w) => w.id === conductor.workerId) ? `conductor:worker:${conductor.workerId}` : undefined;
+    case 'remote-endpoint':
+      return `conductor:remote:${conductor.model}@${conductor.baseUrl}`;
+  }
+}
+
 /** `plans`: names of the plan files picked, each a fixed:<name> method. */
 export function methodChoices(pool: readonly WorkerSpec[], conductor: ConductorChoice, plans: readonly string[] = []): MethodChoices {
   const name = (w: WorkerSpec) => w.label ?? w.model;
-  const current =
-    conductor.kind === 'pool-worker' && pool.some((w) => w.id === conductor.workerId)
-      ? `conductor:worker:${conductor.workerId}`
-      : conductor.kind === 'remote-endpoint'
-        ? `conductor:remote:${conductor.model}@${conductor.baseUrl}`
-        : conductor.kind === 'random-routing'
-          ? 'random'
-          : undefined;
+  const current = currentMethod(pool, conductor);
+  // A model or endpoint of the Conductor page's comes first, named as that page names it.
+  const own = (conductor.kind === 'engine-model' || conductor.kind === 'webllm-model' || conductor.kind === 'remote-endpoint') && current && current !== DEMO_CONDUCTOR_METHOD;
   const choices: MethodChoice[] = [
-    ...(conductor.kind === 'remote-endpoint' ? [{ method: current!, label: `Conductor: ${conductor.model} at ${conductor.baseUrl}` }] : []),
+    ...(own ? [{ method: current, label: `Conductor: ${describeConductor(conductor)}` }] : []),
+    { method: DEMO_CONDUCTOR_METHOD, label: "Conductor: the demo model on Baton's engine (trained on the demo pool)" },
     ...pool.map((w) => ({ method: `conductor:worker:${w.id}`, label: `Conductor: ${name(w)}, prompted` })),
     ...pool.map((w) => ({ method: `single:${w.id}`, label: `${name(w)} alone` })),
     { method: 'oracle', label: 'Oracle (any worker right: an upper bound)' },
@@ -47,8 +96,8 @@ export function methodChoices(pool: readonly WorkerSpec[], conductor: ConductorC
     ...plans.map((p) => ({ method: `fixed:${p}`, label: `Plan ${p} (the same workflow for every question)` })),
   ];
   const note =
-    current === undefined
-      ? "The Conductor page's choice is a model that runs in the tab's Conductor worker; evaluate it with baton eval --method conductor:engine:<model dir>. Here a pool worker or a remote endpoint plays the Conductor."
+    current === undefined && conductor.kind === 'engine-model'
+      ? "The Conductor page's model runs on files picked there, which stay with that page: load it from the Hub or a URL to evaluate it here, or run baton eval --method conductor:engine:<model dir>."
       : undefined;
   return { choices, preset: [...(current ? [current] : []), ...pool.map((w) => `single:${w.id}`), 'oracle'], ...(note ? { note } : {}) };
 }

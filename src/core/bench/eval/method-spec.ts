@@ -10,10 +10,20 @@ export type ConductorSpec =
   | { kind: 'fixed'; file: string }
   /** A pool worker plays the Conductor with Baton's prompt (the paper's prompted frontier Conductor). */
   | { kind: 'worker'; id: string }
-  /** A model directory on Baton's engine, with an optional LoRA adapter (PEFT layout). */
-  | { kind: 'engine'; model: string; lora?: string; maxTokens?: number }
+  /**
+   * A model on Baton's engine, with an optional LoRA adapter (PEFT layout): a directory under Node; on the
+   * Evaluate page `demo` (the built-in demo Conductor), a Hub repo or a URL, and an adapter trained in
+   * the browser as `trained:<name>`. The page also runs the choices `weights`, `reasoning` and `prompt` (its
+   * Conductor page's options).
+   */
+  | { kind: 'engine'; model: string; lora?: string; maxTokens?: number; weights?: EngineWeightsSpec; reasoning?: false; prompt?: 'compact' }
+  /** One of web-llm's prebuilt models, by its model id (the Evaluate page only: web-llm runs in a browser). */
+  | { kind: 'webllm'; model: string }
   /** An OpenAI-compatible endpoint serving a Conductor (e.g. vLLM with a trained adapter). */
   | { kind: 'remote'; model: string; baseUrl: string };
+
+export const ENGINE_WEIGHTS_SPECS = ['auto', 'f32', 'f16', 'int4'] as const;
+export type EngineWeightsSpec = (typeof ENGINE_WEIGHTS_SPECS)[number];
 
 export type MethodSpec =
   | { kind: 'conductor'; conductor: ConductorSpec }
@@ -27,7 +37,9 @@ export type MethodSpec =
 
 export const CONDUCTOR_SPEC_HELP =
   'fixed:<file> (a completion text read from a file), worker:<id> (a pool worker plays the Conductor), ' +
-  'engine:<model dir>[,lora=<adapter dir>][,max-tokens=N] (a model on Baton\'s engine) or remote:<model>@<base URL> (an OpenAI-compatible endpoint)';
+  'engine:<model dir>[,lora=<adapter dir>][,max-tokens=N] (a model on Baton\'s engine; on the Evaluate page also engine:demo, ' +
+  'a Hub repo or URL, lora=trained:<name>, weights=auto|f32|f16|int4, reasoning=off, prompt=compact), webllm:<model id> (web-llm, on the Evaluate page) ' +
+  'or remote:<model>@<base URL> (an OpenAI-compatible endpoint)';
 
 export const METHOD_SPEC_HELP =
   'conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] | random | round-robin | ' +
@@ -41,21 +53,35 @@ function splitHead(text: string): [string, string] {
   return colon < 0 ? [text, ''] : [text.slice(0, colon), text.slice(colon + 1)];
 }
 
+/** Each engine option: its name and what it sets, or undefined for a value it does not take. */
+const ENGINE_OPTIONS: Record<string, (value: string) => Partial<Extract<ConductorSpec, { kind: 'engine' }>> | undefined> = {
+  lora: (v) => (v === '' ? undefined : { lora: v }),
+  'max-tokens': (v) => (/^[1-9]\d*$/.test(v) ? { maxTokens: Number(v) } : undefined),
+  weights: (v) => ((ENGINE_WEIGHTS_SPECS as readonly string[]).includes(v) ? { weights: v as EngineWeightsSpec } : undefined),
+  reasoning: (v) => (v === 'off' ? { reasoning: false } : undefined),
+  prompt: (v) => (v === 'compact' ? { prompt: 'compact' } : undefined),
+};
+
+function parseEngineSpec(arg: string, text: string): ConductorSpec {
+  const [model, ...options] = arg.split(',');
+  const sets = options.map((option) => {
+    const eq = option.indexOf('=');
+    return eq > 0 ? ENGINE_OPTIONS[option.slice(0, eq)]?.(option.slice(eq + 1)) : undefined;
+  });
+  if (model === '' || sets.some((set) => set === undefined)) {
+    throw invalid(
+      `Conductor "${text}": write engine:<model dir>, with ,lora=<adapter dir> and ,max-tokens=N if wanted (in the browser also ,weights=auto|f32|f16|int4, ,reasoning=off, ,prompt=compact).`,
+    );
+  }
+  return Object.assign({ kind: 'engine' as const, model }, ...sets);
+}
+
 export function parseConductorSpec(text: string): ConductorSpec {
   const [kind, arg] = splitHead(text.trim());
   if (kind === 'fixed' && arg !== '') return { kind, file: arg };
   if (kind === 'worker' && arg !== '') return { kind, id: arg };
-  if (kind === 'engine' && arg !== '') {
-    const [model, ...options] = arg.split(',');
-    const option = (name: string) => options.find((o) => o.startsWith(`${name}=`))?.slice(name.length + 1);
-    const lora = option('lora');
-    const maxTokens = option('max-tokens');
-    const known = options.every((o) => /^(lora|max-tokens)=./.test(o));
-    if (model === '' || !known || (maxTokens !== undefined && !/^[1-9]\d*$/.test(maxTokens))) {
-      throw invalid(`Conductor "${text}": write engine:<model dir>, with ,lora=<adapter dir> and ,max-tokens=N if wanted.`);
-    }
-    return { kind, model, ...(lora ? { lora } : {}), ...(maxTokens ? { maxTokens: Number(maxTokens) } : {}) };
-  }
+  if (kind === 'engine' && arg !== '') return parseEngineSpec(arg, text);
+  if (kind === 'webllm' && arg.trim() !== '') return { kind, model: arg.trim() };
   if (kind === 'remote') {
     const at = arg.lastIndexOf('@');
     const model = arg.slice(0, at);

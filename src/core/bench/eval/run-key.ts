@@ -1,5 +1,5 @@
 /** How an evaluation's episodes are tagged, and read back for resume and reports. */
-import type { Episode } from '../../episodes/index.ts';
+import { evaluationTag, type Episode } from '../../episodes/index.ts';
 
 export interface RunKey {
   method: string;
@@ -8,7 +8,7 @@ export interface RunKey {
 }
 
 export function evalTags(evalId: string, key: RunKey): string[] {
-  return [`eval:${evalId}`, `method:${key.method}`, `item:${key.item}`, `repeat:${key.repeat}`];
+  return [evaluationTag(evalId), `method:${key.method}`, `item:${key.item}`, `repeat:${key.repeat}`];
 }
 
 const tagValue = (tags: readonly string[], name: string) => tags.find((t) => t.startsWith(`${name}:`))?.slice(name.length + 1);

@@ -9,8 +9,20 @@ test('hashes name pages and an optional parameter', () => {
   expect(parseHash('#/nowhere')).toEqual({ page: 'ask' });
 });
 
+test("a query after '?' filters a page: the Episodes page by evaluation", () => {
+  expect(parseHash('#/episodes?evaluation=ab12')).toEqual({ page: 'episodes', query: { evaluation: 'ab12' } });
+  expect(parseHash('#/episodes/?evaluation=ab12')).toEqual({ page: 'episodes', query: { evaluation: 'ab12' } });
+  expect(parseHash('#/episodes?')).toEqual({ page: 'episodes' });
+  expect(routeHref({ page: 'episodes', query: { evaluation: 'a&b c' } })).toBe('#/episodes?evaluation=a%26b+c');
+});
+
 test('routeHref and parseHash round-trip', () => {
-  for (const route of [{ page: 'settings' as const }, { page: 'episodes' as const, param: 'a b/c?' }]) {
+  for (const route of [
+    { page: 'settings' as const },
+    { page: 'episodes' as const, param: 'a b/c?' },
+    { page: 'episodes' as const, query: { evaluation: 'x?y=z&w' } },
+    { page: 'episodes' as const, param: 'ep/1', query: { evaluation: 'e' } },
+  ]) {
     expect(parseHash(routeHref(route))).toEqual(route);
   }
 });

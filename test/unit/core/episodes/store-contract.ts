@@ -122,6 +122,23 @@ export function describeStoreContract(name: string, open: () => Promise<EpisodeS
       await store.close();
     });
 
+    it("filters by evaluation: exactly the episodes tagged with its id, another's and look-alike tags apart", async () => {
+      const tagsOf = (i: number) => (i % 4 === 0 ? ['eval:a1', 'method:single:x'] : i % 4 === 1 ? ['eval:a10'] : i % 4 === 2 ? ['a1', 'eval'] : []);
+      const episodes = makeEpisodes(90, 7).map((e, i) => ({ ...e, tags: [...e.tags, ...tagsOf(i)] }));
+      const store = await open();
+      await store.putMany(episodes);
+      const mine = episodes.filter((_, i) => i % 4 === 0).sort(byTime);
+      expect((await allPages(store, { filter: { evaluation: 'a1' }, limit: 7, order: 'oldest' })).map((e) => e.id)).toEqual(mine.map((e) => e.id));
+      expect(await store.count({ evaluation: 'a1' })).toBe(mine.length);
+      expect((await store.stats({ evaluation: 'a1' })).count).toBe(mine.length);
+      expect((await collect(store.exportJsonl({ evaluation: 'a10' }))).length).toBe(episodes.filter((_, i) => i % 4 === 1).length);
+      const right = mine.filter((e) => e.reward?.correct === true);
+      expect(right.length).toBeGreaterThan(0);
+      expect(await store.count({ evaluation: 'a1', correct: true })).toBe(right.length);
+      expect(await store.count({ evaluation: 'nope' })).toBe(0);
+      await store.close();
+    });
+
     it('keeps a cursor exact while episodes are added: no repeats, no gaps', async () => {
       const episodes = makeEpisodes(60, 5, { days: 30 });
       const store = await open();

@@ -212,4 +212,35 @@ describe('EvaluatorService', () => {
     expect(episodes.every((e) => e.steps.length === 1 && e.steps[0].workerId === POOL.at(-1)!.id)).toBe(true);
     await expect(service.start(settings({ methods: ['fixed:other.txt'], plans: { 'last.txt': plan } }), undefined)).rejects.toThrow(/pick the plan file other\.txt/);
   });
+
+  it("leaves out a tab Conductor whose model cannot run here, with its reason, runs the other methods, and tries it again on resume", async () => {
+    // Node has no WebGPU, as a browser without it: web-llm's load fails there for real.
+    const h = harness();
+    const service = new EvaluatorService(h.deps);
+    const phases: string[] = [];
+    const method = 'conductor:webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC';
+    const id = await service.start(settings({ methods: [method, 'single:sim-euler'] }), undefined);
+    const end = await until(service, (p) => (p.phase && phases.push(p.phase), p.status === 'failed'));
+    expect(phases).toContain('Loading Qwen2.5-1.5B-Instruct-q4f32_1-MLC');
+    expect(end.error!.code).toBe('engine/no-adapter');
+    expect(end.error!.message).toMatch(new RegExp(`^${method} cannot run in this tab: This browser offers no WebGPU here.* The other methods ran; Resume tries again\\.$`));
+    expect(end.total).toBe(8);
+    expect(end.done).toBe(4);
+    const episodes = await allEpisodes(h.episodes, id);
+    expect(episodes.map((e) => runKeyOf(e, id)!.method)).toEqual(Array(4).fill('single:sim-euler'));
+    const stored = (await service.get(id))!;
+    expect([stored.status, stored.done, stored.error?.message]).toEqual(['failed', 4, end.error!.message]);
+    expect(stored.report!.methods.map((m) => [m.method, m.runs])).toEqual([[method, 0], ['single:sim-euler', 4]]);
+
+    const calls = h.calls();
+    await service.resume(id);
+    const again = await until(service, (p) => p.status === 'failed');
+    expect([again.done, again.error!.message]).toEqual([4, end.error!.message]);
+    expect(h.calls()).toBe(calls);
+  });
+
+  it('names an engine model the tab cannot load from (a model directory) when the evaluation starts', async () => {
+    const service = new EvaluatorService(harness().deps);
+    await expect(service.start(settings({ methods: ['conductor:engine:./models/tiny'] }), undefined)).rejects.toThrow(/"\.\/models\/tiny" is neither a Hub repo nor a URL.*a model directory is for baton eval/);
+  });
 });

@@ -14,7 +14,7 @@ export interface MethodContext {
   workers: readonly WorkerSpec[];
   maxSteps: number;
   /** Builds a Conductor that needs the outside world: a plan file, a model on the GPU, a remote endpoint. */
-  resolveConductor: (spec: Exclude<ConductorSpec, { kind: 'worker' }>, method: string) => Promise<(run: MethodRun) => Conductor>;
+  resolveConductor: (spec: Exclude<ConductorSpec, { kind: 'worker' }>, method: string) => Promise<EvalMethod['conductor']>;
 }
 
 export interface BuiltMethods {

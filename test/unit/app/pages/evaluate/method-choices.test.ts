@@ -1,6 +1,8 @@
 /** The Evaluate page's method choices: valid method strings for the pool, the Conductor page's choice first and checked where it can run here. */
 import { expect, it } from 'vitest';
-import { methodChoices } from '../../../../../src/app/pages/evaluate/method-choices.ts';
+import { DEMO_CONDUCTOR_METHOD, engineMethod, methodChoices } from '../../../../../src/app/pages/evaluate/method-choices.ts';
+import { DEMO_ENGINE_MODEL, type EngineModelChoice } from '../../../../../src/client/index.ts';
+import { engineChoiceOf } from '../../../../../src/services/evaluator/tab-conductor.ts';
 import { buildMethods, parseMethodSpec } from '../../../../../src/core/bench/index.ts';
 import { DEMO_POOL } from '../../../../../src/core/providers/index.ts';
 
@@ -11,7 +13,14 @@ it('offers only methods core/bench builds over the pool', async () => {
   const methods = choices.map((c) => c.method);
   expect(new Set(methods).size).toBe(methods.length);
   for (const m of methods) parseMethodSpec(m);
-  const built = await buildMethods(methods, { workers: pool, maxSteps: 3, resolveConductor: () => Promise.reject(new Error('not here')) });
+  // Only the demo Conductor needs resolving (by the evaluator worker, which loads its model): it is handed an engine spec.
+  const resolved: string[] = [];
+  const resolveConductor = async (spec: { kind: string }, method: string) => {
+    resolved.push(`${spec.kind} ${method}`);
+    return () => Promise.reject(new Error('not run here'));
+  };
+  const built = await buildMethods(methods, { workers: pool, maxSteps: 3, resolveConductor });
+  expect(resolved).toEqual([`engine ${DEMO_CONDUCTOR_METHOD}`]);
   expect(built.oracle).toBe(true);
   expect(methods).toContain('conductor:worker:sim-euler');
   expect(methods).toContain('self-reflect:sim-atlas,2');
@@ -20,7 +29,7 @@ it('offers only methods core/bench builds over the pool', async () => {
   expect(parseMethodSpec('fixed:plan.txt')).toEqual({ kind: 'fixed', file: 'plan.txt' });
 });
 
-it("checks the Conductor page's choice, every worker alone and the oracle; a model Conductor gets a note instead", () => {
+it("checks the Conductor page's choice, every worker alone and the oracle; a model on picked files gets a note instead", () => {
   const worker = methodChoices(pool, { kind: 'pool-worker', workerId: 'sim-sage' });
   expect(worker.preset).toEqual(['conductor:worker:sim-sage', ...pool.map((w) => `single:${w.id}`), 'oracle']);
   expect(worker.note).toBeUndefined();
@@ -28,7 +37,34 @@ it("checks the Conductor page's choice, every worker alone and the oracle; a mod
   expect(remote.choices[0].method).toBe('conductor:remote:conductor-7b@http://127.0.0.1:8000/v1');
   expect(parseMethodSpec(remote.choices[0].method)).toEqual({ kind: 'conductor', conductor: { kind: 'remote', model: 'conductor-7b', baseUrl: 'http://127.0.0.1:8000/v1' } });
   expect(remote.preset[0]).toBe(remote.choices[0].method);
-  const engine = methodChoices(pool, { kind: 'demo-auto' });
-  expect(engine.preset[0]).toBe(`single:${pool[0].id}`);
-  expect(engine.note).toMatch(/baton eval/);
+  const demo = methodChoices(pool, { kind: 'demo-auto' });
+  expect(demo.preset[0]).toBe(DEMO_CONDUCTOR_METHOD);
+  expect(demo.note).toBeUndefined();
+  const picked = methodChoices(pool, { kind: 'engine-model', model: { source: { from: 'picked', name: 'my-model' }, weights: 'auto' } });
+  expect(picked.preset[0]).toBe(`single:${pool[0].id}`);
+  expect(picked.note).toMatch(/files picked there.*baton eval/);
+});
+
+it('names the tab\'s own Conductors so the evaluator worker reads back the same choice', () => {
+  const models: EngineModelChoice[] = [
+    DEMO_ENGINE_MODEL,
+    { ...DEMO_ENGINE_MODEL, adapter: { from: 'trained', name: 'train-1-step-3' }, reasoning: false, prompt: 'compact' },
+    { source: { from: 'hub', repo: 'Qwen/Qwen2.5-0.5B-Instruct' }, weights: 'auto' },
+    { source: { from: 'url', url: 'http://127.0.0.1:9000/models/q/' }, weights: 'int4', adapter: { from: 'hub', repo: 'me/conductor-lora' }, reasoning: false },
+    { source: { from: 'hub', repo: 'Qwen/Qwen3-0.6B' }, weights: 'f16', adapter: { from: 'url', url: 'https://example.org/lora/' } },
+  ];
+  for (const model of models) {
+    const { choices, preset } = methodChoices(pool, { kind: 'engine-model', model });
+    const method = preset[0];
+    expect(choices.some((c) => c.method === method)).toBe(true);
+    const spec = parseMethodSpec(method);
+    if (spec.kind !== 'conductor' || spec.conductor.kind !== 'engine') throw new Error(`not an engine method: ${method}`);
+    expect(engineChoiceOf(spec.conductor, method)).toEqual(model);
+  }
+  expect(engineMethod(DEMO_ENGINE_MODEL)).toBe(DEMO_CONDUCTOR_METHOD);
+  expect(engineMethod({ ...DEMO_ENGINE_MODEL, adapter: { from: 'picked', name: 'a' } })).toBeUndefined();
+  const webllm = methodChoices(pool, { kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' });
+  expect(webllm.preset[0]).toBe('conductor:webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC');
+  expect(webllm.choices[0]).toEqual({ method: webllm.preset[0], label: 'Conductor: Qwen2.5-1.5B-Instruct-q4f32_1-MLC on web-llm' });
+  expect(parseMethodSpec(webllm.preset[0])).toEqual({ kind: 'conductor', conductor: { kind: 'webllm', model: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' } });
 });

@@ -34,6 +34,22 @@ describe('parseConductorSpec', () => {
     expect(parseConductorSpec('remote:my-conductor@http://localhost:8000/v1')).toEqual({ kind: 'remote', model: 'my-conductor', baseUrl: 'http://localhost:8000/v1' });
   });
 
+  it("reads the Evaluate page's engine options and web-llm models", () => {
+    expect(parseConductorSpec('engine:demo,lora=trained:run-1,reasoning=off,prompt=compact')).toEqual({
+      kind: 'engine',
+      model: 'demo',
+      lora: 'trained:run-1',
+      reasoning: false,
+      prompt: 'compact',
+    });
+    expect(parseConductorSpec('engine:Qwen/Qwen2.5-0.5B-Instruct,weights=int4')).toEqual({ kind: 'engine', model: 'Qwen/Qwen2.5-0.5B-Instruct', weights: 'int4' });
+    expect(parseConductorSpec('webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC')).toEqual({ kind: 'webllm', model: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' });
+    for (const bad of ['engine:m,weights=f8', 'engine:m,reasoning=on', 'engine:m,prompt=long', 'engine:,lora=a', 'engine:m,lora=']) {
+      expect(() => parseConductorSpec(bad)).toThrow(/weights=auto\|f32\|f16\|int4, ,reasoning=off, ,prompt=compact/);
+    }
+    expect(() => parseConductorSpec('webllm:')).toThrow(/A Conductor must be/);
+  });
+
   it('refuses incomplete choices with the form to write', () => {
     expect(() => parseConductorSpec('fixed:')).toThrow(/fixed:<file>/);
     expect(() => parseConductorSpec('engine:dir,rank=4')).toThrow(/engine:<model dir>, with ,lora=<adapter dir>/);
