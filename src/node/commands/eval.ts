@@ -23,6 +23,7 @@ import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import { TASK_KINDS, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
 import { conductorMaker, type ConductorMaker } from '../conductors.ts';
+import { NodeLocalModels } from '../local-models.ts';
 import { BUILT_IN_DATASETS, loadDataset } from '../eval-data.ts';
 import { appendCall, appendEpisode, readCallLog, readEpisodeLog } from '../eval-log.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
@@ -220,7 +221,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const replay = settings.replay.length
     ? mergeReplayTables(await Promise.all(settings.replay.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))))
     : undefined;
-  const pools = await Promise.all(Array.from({ length: settings.repeats }, (_, r) => buildPool(specs, io.env, replay, settings.seed + r)));
+  const models = new NodeLocalModels(io.cwd);
+  const pools = await Promise.all(Array.from({ length: settings.repeats }, (_, r) => buildPool(specs, io.env, replay, settings.seed + r, { local: models })));
 
   const makers: ConductorMaker[] = [];
   const controller = new AbortController();
@@ -231,7 +233,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
       workers: specs,
       maxSteps: settings.maxSteps,
       resolveConductor: async (spec, method) => {
-        const maker = await conductorMaker(spec, { cwd: io.cwd, env: io.env, ...(settings.lora ? { lora: settings.lora } : {}) }, specs.map((w) => w.id), `--method ${method}`);
+        const maker = await conductorMaker(spec, { cwd: io.cwd, env: io.env, models, ...(settings.lora ? { lora: settings.lora } : {}) }, specs.map((w) => w.id), `--method ${method}`);
         makers.push(maker);
         return maker.make;
       },
@@ -296,5 +298,6 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     for (const m of makers) m.close();
+    await models.close();
   }
 }

@@ -47,6 +47,7 @@ import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-fil
 import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { openNodeModel } from '../webgpu.ts';
 import { buildPool } from './run.ts';
+import { NodeLocalModels } from '../local-models.ts';
 
 const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
 const SCALINGS: readonly RewardScaling[] = ['group', 'batch', 'none'];
@@ -334,7 +335,9 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const resume = values.resume ? await readLatestCheckpoint<unknown>(join(out, 'checkpoints')) : undefined;
   const offline = settings.fromEpisodes !== undefined;
-  const pool = offline ? [] : await buildPool(await readPoolFlag(io, settings.pool), io.env, undefined, settings.seed);
+  // Local workers load apart from the Conductor being trained, whose weights change as it learns.
+  const models = new NodeLocalModels(io.cwd);
+  const pool = offline ? [] : await buildPool(await readPoolFlag(io, settings.pool), io.env, undefined, settings.seed, { local: models });
   const { train, heldOut } = offline ? { train: [], heldOut: [] } : await taskSets(settings, io);
 
   // Code tasks are graded by running the answers in Pyodide worker threads.
@@ -460,6 +463,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     loaded.close();
+    await models.close();
     await codeRunner?.close();
   }
 }

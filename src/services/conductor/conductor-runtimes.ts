@@ -3,13 +3,15 @@
  * model on the GPU. Every model load, whether a run or the Conductor page asked for it, goes through
  * here: its progress reaches every watcher (the Ask and Conductor pages show any load in progress), and
  * `cancel()` stops it through an AbortSignal down to fetch and web-llm's unload. A cancelled or failed
- * load changes no stored choice: the page saves a choice only once its model has loaded.
+ * load changes no stored choice: the page saves a choice only once its model has loaded. The local pool
+ * workers load their models here too, and every generation on this worker's GPU waits its turn in `gpu`.
  */
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { WebllmRuntime, type WebllmReady } from './webllm/index.ts';
 import { type EngineModelChoice, describeSource } from './conductor-choice.ts';
 import { throttledProgress, type LoadProgress } from './download-meter.ts';
 import { EngineHost, type EngineLoadRequest, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
+import { GpuQueue } from './gpu-queue.ts';
 import { webllmLoadProgress } from './webllm-progress.ts';
 
 export type ConductorRuntime = 'engine' | 'webllm';
@@ -29,6 +31,8 @@ type Listener = (status: ConductorLoadStatus) => void;
 export class ConductorRuntimes {
   readonly engine: EngineHost;
   readonly webllm: WebllmRuntime;
+  /** The Conductor's and the local workers' generations, one at a time. */
+  readonly gpu = new GpuQueue();
   readonly #loads = new Map<AbortController, ConductorRuntime>();
   readonly #watchers = new Set<Listener>();
   #status: ConductorLoadStatus | undefined;
@@ -63,6 +67,11 @@ export class ConductorRuntimes {
   /** The engine model a run needs, loaded if it is not already. */
   readyEngine(model: EngineModelChoice, signal?: AbortSignal): Promise<LoadedEngine> {
     return this.#track('engine', describeSource(model.source), signal, (s, progress) => this.engine.ready(model, progress, s), this.engine.isLoaded(model));
+  }
+
+  /** The engine model a pool worker needs: the Conductor's when it is the same, else one loaded for the workers. */
+  readyEngineWorker(model: EngineModelChoice, signal?: AbortSignal): Promise<LoadedEngine> {
+    return this.#track('engine', describeSource(model.source), signal, (s, progress) => this.engine.readyWorker(model, progress, s), this.engine.isReady(model));
   }
 
   /** The Conductor page's web-llm load, its progress reaching watchers; resolves to the model id loaded. */

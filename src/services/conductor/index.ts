@@ -25,3 +25,5 @@ export { openKeyedDb } from './keyed-db.ts';
 export { buildWorker } from './run-ask.ts';
 export type { WebllmModelChoice, WebllmRuntime } from './webllm/index.ts';
 export { demoModelUrl } from './engine-files.ts';
+export { engineChat, type EngineChatModel } from './engine-chat.ts';
+export { GpuQueue } from './gpu-queue.ts';
