@@ -2,7 +2,8 @@
  * The engine model a pool worker with provider 'engine' names, as the Conductor page's choices name models, so
  * that a worker on the Conductor's own model (the same source, weights and adapter) runs on the model already
  * loaded. `model`: 'demo' (the demo Conductor served with the app), a Hub repo id or a model directory's URL;
- * `adapter`: `trained:<name>` (trained on the Train page), a Hub repo id or a URL.
+ * `adapter`: `trained:<name>` (trained on the Train page), a Hub repo id or a URL. engineWorkerFields goes the
+ * other way, for the Workers page's "your engine model".
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
@@ -47,4 +48,28 @@ export function engineWorkerChoice(spec: WorkerSpec): EngineModelChoice {
     weights: spec.weights ?? (demo ? 'f32' : 'auto'),
     ...(spec.adapter ? { adapter: adapterSource(spec, spec.adapter) } : {}),
   };
+}
+
+/** A files or adapter source as a worker names it; undefined for picked files, which a stored pool cannot name. */
+function sourceText(source: EngineModelChoice['source'] | EngineAdapterSource): string | undefined {
+  switch (source.from) {
+    case 'demo':
+      return DEMO_WORKER_MODEL;
+    case 'hub':
+      return source.repo;
+    case 'url':
+      return source.url;
+    case 'trained':
+      return `${TRAINED}${source.name}`;
+    case 'picked':
+      return undefined;
+  }
+}
+
+/** The WorkerSpec fields that name `choice`'s model (engineWorkerChoice gives it back); undefined for picked files. */
+export function engineWorkerFields(choice: EngineModelChoice): Pick<WorkerSpec, 'model' | 'weights' | 'adapter'> | undefined {
+  const model = sourceText(choice.source);
+  const adapter = choice.adapter && sourceText(choice.adapter);
+  if (model === undefined || (choice.adapter && adapter === undefined)) return undefined;
+  return { model, weights: choice.weights, ...(adapter ? { adapter } : {}) };
 }

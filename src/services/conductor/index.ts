@@ -27,3 +27,4 @@ export type { WebllmModelChoice, WebllmRuntime } from './webllm/index.ts';
 export { demoModelUrl } from './engine-files.ts';
 export { engineChat, type EngineChatModel } from './engine-chat.ts';
 export { GpuQueue } from './gpu-queue.ts';
+export { engineWorkerChoice, engineWorkerFields } from './engine-worker-choice.ts';
