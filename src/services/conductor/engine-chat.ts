@@ -6,7 +6,7 @@
  */
 import type { LocalChatRequest, LocalGeneration } from '../../core/providers/index.ts';
 import type { GpuModel } from '../../engine/index.ts';
-import { createDecodeStream, type Tokenizer } from '../../engine/tokenizer/index.ts';
+import type { Tokenizer } from '../../engine/tokenizer/index.ts';
 
 export interface EngineChatModel {
   model: GpuModel;
@@ -14,6 +14,8 @@ export interface EngineChatModel {
 }
 
 export async function engineChat({ model, tokenizer }: EngineChatModel, request: LocalChatRequest): Promise<LocalGeneration> {
+  // On demand, as the engine host loads it: the Conductor worker starts without the tokenizers' library.
+  const { createDecodeStream } = await import('../../engine/tokenizer/index.ts');
   const prefill = request.messages.at(-1)?.role === 'assistant';
   const prompt = tokenizer.encodeChat(request.messages, { continueFinal: prefill });
   const stopTokens = new Set(model.config.eosTokenIds);
