@@ -2,7 +2,8 @@
  * A fully local run in the built app (headless Chromium, WebGPU on SwiftShader): the demo Conductor on Baton's
  * engine plans over a pool of two local engine workers (the demo model, added on the Workers page with no key),
  * all in the Conductor's web worker. A first question loads the model; then the network is switched off and a
- * second question is answered and stored with not one request leaving the page.
+ * second question is answered and stored with not one request leaving the page; the Workers page's Test of a
+ * local worker answers offline as well.
  */
 import type { Request } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
@@ -88,5 +89,11 @@ test('the demo Conductor and local engine workers answer with the network off, a
   }
   expect(episode.final).toBe(episode.steps.at(-1)!.output);
   expect(await page.getByTestId('graph-step').count()).toBe(episode.steps.length);
+
+  // The Workers page's Test of a local worker runs it in the Conductor worker: offline too, with no key.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Workers' }).click();
+  await rows.first().getByRole('button', { name: 'Test' }).click();
+  await expect.poll(() => rows.first().getByRole('status').textContent(), { timeout: 60_000 }).toMatch(/^Answered in /);
+  expect(requests.slice(online).map((r) => r.url())).toEqual([]);
   expect(app.errors).toEqual([]);
 });

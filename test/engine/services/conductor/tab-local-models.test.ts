@@ -3,7 +3,7 @@
  * (ConductorRuntimes, EngineHost, createConductor) over a tiny random model served on 127.0.0.1: an engine
  * worker answers with what the engine generates greedily for its chat, a worker on the Conductor's model shares
  * its load (no second download, the same GpuModel), a worker on another model gets its own beside the
- * Conductor's, and the GPU queue keeps the Conductor and a worker from decoding at once.
+ * Conductor's (which a Conductor choosing that model then takes over), and the GPU queue keeps the Conductor and a worker from decoding at once.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
@@ -102,6 +102,11 @@ describe('local engine workers beside the Conductor', () => {
     const after = requests;
     expect((await runtimes.readyEngineWorker(choiceOf('b'))).model).toBe(own.model);
     expect(requests).toBe(after);
+
+    // A Conductor choosing the model a worker loaded takes that load over.
+    expect((await runtimes.readyEngine(choiceOf('b'))).model).toBe(own.model);
+    expect(requests).toBe(after);
+    expect((await runtimes.readyEngineWorker(choiceOf('b'))).model).toBe(own.model);
     await runtimes.engine.keepWorkers([]);
   });
 
