@@ -66,8 +66,10 @@ async function engineConductor(spec: Extract<ConductorSpec, { kind: 'engine' }>,
       // In turn with the pool's local workers, which may run on this very model.
       return { info: conductor.info, generate: (req) => models.gpu.run(() => conductor.generate(req), req.signal) };
     },
-    // The pool's models are closed by whoever made them.
-    close: () => void (ctx.models ? undefined : models.close()),
+    close: () => {
+      // The pool's models are closed by whoever made them.
+      if (!ctx.models) void models.close();
+    },
   };
 }
 

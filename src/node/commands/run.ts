@@ -41,7 +41,8 @@ options:
   --kind K             ${TASK_KINDS.join(' | ')} (default: number for a numeric answer, exact otherwise, open without one)
   --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment.
                        'demo' is the built-in pool of four simulated workers (no keys, no network), 'experts'
-                       the simulated pool where only routing by kind works
+                       the simulated pool where only routing by kind works. An "engine" worker runs the
+                       model directory its "model" names (relative to here) on this machine's GPU
   --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
   --lora DIR           a LoRA adapter for an engine: Conductor that names none
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
