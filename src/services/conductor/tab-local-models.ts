@@ -22,7 +22,7 @@ export class TabLocalModels implements LocalModels {
     if (spec.provider === 'webllm') {
       // web-llm holds one model at a time: the load joins the queue, so it never replaces a model mid-answer.
       return gpu.run(async () => {
-        const ready = await this.#runtimes.readyWebllm(spec.model, request.signal);
+        const ready = await this.#runtimes.readyWebllm(spec.model, request.signal, true);
         const chat = createWebllmConductor(ready.engine, ready.choice, { temperature: request.temperature, maxNewTokens: request.maxTokens });
         const out = await chat.generate({ messages: request.messages, signal: request.signal, ...(request.onDelta ? { onDelta: request.onDelta } : {}) });
         return { text: out.text, usage: out.usage ?? { input: 0, output: 0 }, finishReason: 'stop' };

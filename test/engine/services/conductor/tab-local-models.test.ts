@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkerModel } from '../../../../src/core/providers/create-worker.ts';
 import type { ChatMessage, WorkerSpec } from '../../../../src/core/providers/index.ts';
 import { buildConductorPrompt } from '../../../../src/core/workflow/index.ts';
-import { ConductorRuntimes } from '../../../../src/services/conductor/conductor-runtimes.ts';
+import { ConductorRuntimes, type ConductorLoadStatus } from '../../../../src/services/conductor/conductor-runtimes.ts';
 import { createConductor } from '../../../../src/services/conductor/create-conductor.ts';
 import type { EngineModelChoice } from '../../../../src/services/conductor/conductor-choice.ts';
 import { EngineHost } from '../../../../src/services/conductor/engine-host.ts';
@@ -93,7 +93,13 @@ describe('local engine workers beside the Conductor', () => {
     expect(shared.model).toBe(conductorModel.model);
     expect(requests).toBe(before);
 
+    const statuses: ConductorLoadStatus[] = [];
+    runtimes.watch((status) => statuses.push(status));
     const own = await runtimes.readyEngineWorker(choiceOf('b'));
+    // The page shows it as a pool worker's load, not the Conductor's.
+    const ofB = statuses.filter((st) => st.model.endsWith('/b/'));
+    expect(ofB.at(-1)?.state).toBe('ready');
+    expect(ofB.map((st) => st.worker)).toEqual(ofB.map(() => true));
     expect(own.model).not.toBe(conductorModel.model);
     expect(requests).toBeGreaterThan(before);
     // Both stay loaded: the Conductor's model still generates, and the second worker call loads nothing.
@@ -113,8 +119,9 @@ describe('local engine workers beside the Conductor', () => {
   it('never lets the Conductor and a worker decode at once: the worker waits for the Conductor to finish', async () => {
     const pool = [workerOn('a')];
     const conductor = await createConductor(
-      { kind: 'engine-model', model: { ...choiceOf('a'), reasoning: false } },
-      { pool, maxSteps: 1, access: 'binary', remoteWorker: () => Promise.reject(new Error('no remote here')), runtimes },
+      // The short prompt: prefill on SwiftShader is slow.
+      { kind: 'engine-model', model: { ...choiceOf('a'), reasoning: false, prompt: 'compact' } },
+      { pool, task: { question: '2 + 3?', kind: 'number' }, maxSteps: 1, access: 'binary', remoteWorker: () => Promise.reject(new Error('no remote here')), runtimes },
     );
     const events: string[] = [];
     const planning = conductor.generate({ messages: buildConductorPrompt({ question: '2 + 3?', workers: 1, maxSteps: 1 }), onDelta: () => events.push('conductor') }).then(() => events.push('conductor done'));
