@@ -4,10 +4,16 @@
  * the experts pool), and its held-out accuracy (one greedy plan per question) is set beside what routing alone reaches with hindsight on the same held-out questions:
  * random routing, the best fixed workflow and the best workflow per task kind (src/node/learning-run.ts
  * over core/bench/eval/hindsight.ts). gapClosed is (final - random routing) / (best per kind - random routing).
+ * With --pool routellm-mmlu (GPT-4 and Mixtral replaying RouteLLM's records over MMLU; tasks routellm-mmlu)
+ * the reward is cost-aware: --cost-weight defaults to the lambda at which per-subject routing chosen on
+ * the training questions sends half of them to GPT-4, --scale-rewards to none, and costRouting reports
+ * the Conductor's held-out accuracy and GPT-4 share beside each model alone, random routing at that share
+ * and per-subject routing with hindsight.
  *
- * Run: npm run bench:learn -- [--pool demo|experts] [--tasks experts-short|experts] [--steps 30] [--questions 4] [--group 8]
- *        [--lr 1e-2] [--r 8] [--eval-every 5] [--seed 1] [--max-completion-tokens 56]
- *        [--max-subtask-chars 6] [--max-steps 2] [--hidden 64] [--subtasks free|fixed] [--full] [--plot FILE.svg] [--keep DIR]
+ * Run: npm run bench:learn -- [--pool demo|experts|routellm-mmlu] [--tasks experts-short|experts|routellm-mmlu] [--steps 30]
+ *        [--questions 4] [--group 8] [--lr 1e-2] [--r 8] [--eval-every 5] [--seed 1] [--max-completion-tokens 56]
+ *        [--max-subtask-chars 6] [--max-steps 2] [--hidden 64] [--subtasks free|fixed] [--full]
+ *        [--cost-weight L] [--scale-rewards group|batch|none] [--held-out-questions N] [--plot FILE.svg] [--keep DIR]
  * Prints one JSON line; --plot writes the curve beside the baselines as an SVG (bench/LEARNING.md).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,12 +21,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { processIo } from '../src/node/io.ts';
-import { learningCurveSvg, runLearning } from '../src/node/learning-run.ts';
+import { learningCurveSvg, mmluCostWeight, mmluRoutingReport, runLearning } from '../src/node/learning-run.ts';
+import { isBuiltInPool } from '../src/node/pool-file.ts';
 import { isBuiltInTaskSet } from '../src/node/task-file.ts';
 
 const { values } = parseArgs({
   options: {
-    tasks: { type: 'string', default: 'experts-short' },
+    tasks: { type: 'string' },
     pool: { type: 'string', default: 'demo' },
     steps: { type: 'string', default: '30' },
     questions: { type: 'string', default: '4' },
@@ -35,23 +42,29 @@ const { values } = parseArgs({
     hidden: { type: 'string', default: '64' },
     subtasks: { type: 'string', default: 'free' },
     full: { type: 'boolean', default: false },
+    'cost-weight': { type: 'string' },
+    'scale-rewards': { type: 'string' },
+    'held-out-questions': { type: 'string' },
     plot: { type: 'string' },
     keep: { type: 'string' },
   },
 });
-const tasks = values.tasks;
-if (!isBuiltInTaskSet(tasks)) throw new Error(`--tasks must be experts or experts-short, got ${tasks}`);
 const poolName = values.pool;
-if (poolName !== 'demo' && poolName !== 'experts') throw new Error(`--pool must be demo or experts, got ${poolName}`);
+if (!isBuiltInPool(poolName)) throw new Error(`--pool must be demo, experts or routellm-mmlu, got ${poolName}`);
+const mmlu = poolName === 'routellm-mmlu';
+const tasks = values.tasks ?? (mmlu ? 'routellm-mmlu' : 'experts-short');
+if (!isBuiltInTaskSet(tasks)) throw new Error(`--tasks must be experts, experts-short or routellm-mmlu, got ${tasks}`);
 const maxSteps = Number(values['max-steps']);
 if (maxSteps !== 1 && maxSteps !== 2) throw new Error(`--max-steps must be 1 or 2, got ${maxSteps}`);
 const seed = Number(values.seed);
 const hidden = Number(values.hidden);
+const costWeight = values['cost-weight'] !== undefined ? Number(values['cost-weight']) : mmlu ? await mmluCostWeight(seed) : 0;
+const scaleRewards = values['scale-rewards'] ?? (mmlu ? 'none' : 'group');
 
 const work = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), 'baton-bench-learn-'));
 const started = performance.now();
 try {
-  const { metrics, curve, baselines, heldOutQuestions, gapClosed } = await runLearning(
+  const { metrics, curve, baselines, heldOut, gapClosed } = await runLearning(
     {
       shape: { architecture: 'qwen3', hidden, intermediate: 2 * hidden, layers: 2, heads: 4, kvHeads: 2, vocab: 1536, tied: true, dtype: 'F32', seed },
       pool: poolName,
@@ -61,8 +74,10 @@ try {
         '--max-completion-tokens', values['max-completion-tokens'], '--max-subtask-chars', values['max-subtask-chars'], '--subtasks', values.subtasks,
         '--steps', values.steps, '--questions', values.questions, '--group', values.group, '--lr', values.lr, '--r', values.r,
         '--targets', 'all', '--eval-every', values['eval-every'], ...(values.full ? ['--full'] : []),
+        '--cost-weight', String(costWeight), '--scale-rewards', scaleRewards,
       ],
       seed,
+      ...(values['held-out-questions'] ? { heldOutLimit: Number(values['held-out-questions']) } : {}),
       dir: work,
     },
     { ...processIo(), stdout: () => {} },
@@ -71,14 +86,15 @@ try {
     bench: 'learn',
     pool: poolName,
     tasks,
-    heldOutQuestions,
-    settings: { hidden, full: values.full, subtasks: values.subtasks, maxSteps, steps: Number(values.steps), questions: Number(values.questions), group: Number(values.group), lr: Number(values.lr), r: Number(values.r), seed },
+    heldOutQuestions: heldOut.length,
+    settings: { hidden, full: values.full, subtasks: values.subtasks, maxSteps, steps: Number(values.steps), questions: Number(values.questions), group: Number(values.group), lr: Number(values.lr), r: Number(values.r), costWeight, scaleRewards, seed },
     curve,
     rewardMean: metrics.map((m) => round(m.rewardMean)),
     workerChoicesLastStep: metrics.at(-1)?.workerChoices,
     baselines: { randomRouting: round(baselines.randomRouting), bestFixed: round(baselines.bestFixed.accuracy), bestPerKind: round(baselines.bestPerKind.accuracy) },
     final: curve.at(-1)?.heldOutAccuracy,
     gapClosed: round(gapClosed),
+    ...(mmlu ? { costRouting: await mmluRoutingReport(join(work, 'run'), heldOut, costWeight) } : {}),
     timeS: Math.round((performance.now() - started) / 1000),
   };
   if (values.plot) await writeFile(values.plot, learningCurveSvg(curve, baselines, `${poolName} pool, ${tasks}: held-out accuracy of a Conductor trained from scratch`));

@@ -5,27 +5,45 @@
  * questions (core/bench's hindsightBaselines). Shared by `npm run bench:learn` and the demo
  * Conductor's build (make-demo-conductor.ts), so the figures the demo's README gives are the bench's.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hindsightBaselines, routingWorkflows, type HindsightBaselines } from '../core/bench/index.ts';
-import { createSimulatedWorker, DEMO_POOL, EXPERTS_POOL } from '../core/providers/simulated/index.ts';
+import { mmluSubject } from '../core/bench/datasets/index.ts';
+import {
+  hindsightBaselines,
+  lambdaForShare,
+  perGroupRouting,
+  randomRoutingAccuracy,
+  routingOutcomes,
+  routingPoint,
+  routingWorkflows,
+  singleWorkerPoints,
+  type HindsightBaselines,
+  type RoutingPoint,
+} from '../core/bench/index.ts';
+import type { Episode } from '../core/episodes/index.ts';
+import type { WorkerModel } from '../core/providers/index.ts';
 import type { GrpoStepMetrics } from '../core/rl/index.ts';
+import type { Task } from '../core/task.ts';
+import { FIXED_SUBTASKS } from '../core/workflow/constrain/index.ts';
 import { main } from './cli.ts';
+import { buildPool } from './commands/run.ts';
 import type { CliIo } from './io.ts';
+import { BUILT_IN_POOLS } from './pool-file.ts';
 import { writeRandomConductor, type RandomConductorShape } from './random-conductor.ts';
+import { readShippedReplay } from './replay-data.ts';
 import { readBuiltInTaskSet, type BUILT_IN_TASK_SETS } from './task-file.ts';
-
-export const LEARNING_POOLS = { demo: DEMO_POOL, experts: EXPERTS_POOL } as const;
 
 export interface LearningRun {
   shape: RandomConductorShape;
-  pool: keyof typeof LEARNING_POOLS;
+  pool: keyof typeof BUILT_IN_POOLS;
   tasks: (typeof BUILT_IN_TASK_SETS)[number];
   /** Most steps of a plan (the hindsight baselines enumerate plans of this many steps at most). */
   maxSteps: 1 | 2;
   /** `baton train`'s other flags: --steps, --questions, --group, --lr, --r, --subtasks, ... */
   flags: string[];
   seed: number;
+  /** Evaluate on the first N held-out questions only (a quick run on a CPU; default all). */
+  heldOutLimit?: number;
   /** The base model goes to DIR/base, the run to DIR/run. */
   dir: string;
 }
@@ -35,7 +53,8 @@ export interface LearningResult {
   /** Held-out accuracy at each evaluation, with the samples trained on by then. */
   curve: { step: number; samples: number; heldOutAccuracy: number }[];
   baselines: HindsightBaselines;
-  heldOutQuestions: number;
+  /** The questions the held-out figures are over. */
+  heldOut: Task[];
   /** (last held-out accuracy - random routing) / (best per kind - random routing). */
   gapClosed: number;
 }
@@ -44,15 +63,15 @@ export async function runLearning(r: LearningRun, io: CliIo): Promise<LearningRe
   const base = join(r.dir, 'base');
   const out = join(r.dir, 'run');
   await writeRandomConductor(base, r.shape);
-  const args = ['train', '--model', base, '--pool', r.pool, '--tasks', r.tasks, '--constrain', '--prompt', 'compact', '--max-steps', String(r.maxSteps), '--seed', String(r.seed), '--out', out];
+  const heldOut = (await readBuiltInTaskSet(r.tasks, r.seed)).heldOut.slice(0, r.heldOutLimit);
+  const heldOutFile = join(r.dir, 'held-out.jsonl');
+  await writeFile(heldOutFile, heldOut.map((t) => JSON.stringify(t)).join('\n'));
+  const args = ['train', '--model', base, '--pool', r.pool, '--tasks', r.tasks, '--held-out', heldOutFile, '--constrain', '--prompt', 'compact', '--max-steps', String(r.maxSteps), '--seed', String(r.seed), '--out', out];
   const code = await main([...args, ...r.flags], io);
   if (code !== 0) throw new Error(`baton train exited with ${code}`);
   const metrics = (await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as GrpoStepMetrics);
-  const { heldOut } = await readBuiltInTaskSet(r.tasks, r.seed);
-  const pool = LEARNING_POOLS[r.pool];
-  // Scored with no simulated latency: only the answers matter here, and the demo pool's workers take seconds a call.
-  const instant = pool.map((w) => createSimulatedWorker({ ...w, simulated: { ...w.simulated!, latencyMs: 0 } }));
-  const baselines = await hindsightBaselines(routingWorkflows(pool.length, r.maxSteps), heldOut, instant);
+  const instant = await instantPool(r.pool);
+  const baselines = await hindsightBaselines(routingWorkflows(instant.length, r.maxSteps), heldOut, instant);
   const perStep = metrics[0] ? metrics[0].completions + metrics[0].excluded : 0;
   const curve = metrics.filter((m) => m.heldOutAccuracy !== undefined).map((m) => ({ step: m.step, samples: m.step * perStep, heldOutAccuracy: m.heldOutAccuracy! }));
   const final = curve.at(-1)?.heldOutAccuracy ?? Number.NaN;
@@ -60,9 +79,61 @@ export async function runLearning(r: LearningRun, io: CliIo): Promise<LearningRe
     metrics,
     curve,
     baselines,
-    heldOutQuestions: heldOut.length,
+    heldOut,
     gapClosed: (final - baselines.randomRouting) / (baselines.bestPerKind.accuracy - baselines.randomRouting),
   };
+}
+
+/** A built-in pool's workers with no simulated latency: only the answers matter here, and the demo pool's workers take seconds a call. */
+async function instantPool(name: keyof typeof BUILT_IN_POOLS): Promise<WorkerModel[]> {
+  const specs = BUILT_IN_POOLS[name].map((w) => (w.simulated ? { ...w, simulated: { ...w.simulated, latencyMs: 0 } } : w));
+  return buildPool(specs, {}, specs.some((w) => w.provider === 'replay') ? await readShippedReplay() : undefined, undefined);
+}
+
+/** Where the routing of the routellm-mmlu run stands: worker 0 (GPT-4) is the strong, dear one. */
+const STRONG = 0;
+
+export interface CostRoutingReport {
+  /** The cost-aware reward's lambda (dollars), as the run trained with. */
+  lambda: number;
+  /** The Conductor at each held-out evaluation. */
+  conductor: (RoutingPoint & { step: number; randomAtShare: number })[];
+  /** Each worker alone, in pool order. */
+  singles: RoutingPoint[];
+  /** Every subject sent to the worker of the higher reward at lambda, chosen on the held-out questions themselves. */
+  perSubject: RoutingPoint;
+}
+
+/**
+ * The lambda at which per-subject routing, chosen with hindsight on the training questions, sends half of
+ * them to GPT-4: a cost weight where the subject decides, as issue 11's MMLU goal sets it.
+ */
+export async function mmluCostWeight(seed: number, share = 0.5): Promise<number> {
+  const { train } = await readBuiltInTaskSet('routellm-mmlu', seed);
+  return lambdaForShare(await routingOutcomes(train, await instantPool('routellm-mmlu'), FIXED_SUBTASKS[0], mmluSubject), STRONG, share);
+}
+
+/** The Conductor's held-out routing in a routellm-mmlu run (from its episodes) beside the baselines on the same questions. */
+export async function mmluRoutingReport(runDir: string, heldOut: readonly Task[], lambda: number): Promise<CostRoutingReport> {
+  const outcomes = await routingOutcomes(heldOut, await instantPool('routellm-mmlu'), FIXED_SUBTASKS[0], mmluSubject);
+  const episodes = (await readFile(join(runDir, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Episode);
+  const byStep = new Map<number, Episode[]>();
+  for (const e of episodes) {
+    if (!e.tags.includes('held-out') || !e.reward || e.reward.infraError) continue;
+    const step = Number(e.tags.find((t) => t.startsWith('step:'))!.slice('step:'.length));
+    byStep.set(step, [...(byStep.get(step) ?? []), e]);
+  }
+  const conductor = [...byStep].map(([step, eps]) => {
+    const strongShare = eps.filter((e) => e.steps.some((s) => s.worker === STRONG)).length / eps.length;
+    return {
+      step,
+      accuracy: eps.filter((e) => e.reward!.correct).length / eps.length,
+      strongShare,
+      dollarsPerQuestion: eps.reduce((sum, e) => sum + e.steps.reduce((d, s) => d + (s.costUsd ?? 0), 0), 0) / eps.length,
+      randomAtShare: randomRoutingAccuracy(outcomes, STRONG, strongShare),
+    };
+  });
+  return { lambda, conductor, singles: singleWorkerPoints(outcomes, STRONG), perSubject: routingPoint(outcomes, perGroupRouting(outcomes, lambda).choice, STRONG) };
 }
 
 /** The held-out accuracy curve over samples seen, with the hindsight baselines as horizontal lines. */

@@ -75,7 +75,7 @@ whatever in them resembles those.
   the \`${TRAINING.tasks}\` task set, the compact prompt, plans of at most ${DEMO_CONDUCTOR_FORMAT.maxSteps} steps with fixed subtask texts
   (\`--subtasks fixed\`: it learns which workers and what each sees), ${TRAINING.steps} steps of ${TRAINING.questions} questions x ${TRAINING.group} samples,
   every weight trained (\`--full\`), AdamW at learning rate ${TRAINING.lr}.
-- Held-out accuracy (${result.heldOutQuestions} questions, one greedy plan each), against routing with hindsight on the same questions:
+- Held-out accuracy (${result.heldOut.length} questions, one greedy plan each), against routing with hindsight on the same questions:
   random routing ${pct(b.randomRouting)}, the best fixed workflow ${pct(b.bestFixed.accuracy)}, the best workflow per kind ${pct(b.bestPerKind.accuracy)};
   the Conductor ${curve.map((p) => `${pct(p.heldOutAccuracy)} after ${p.samples} samples`).join(', ')} (learning.svg).
 - Tokenizer: the Qwen3 tokenizer (tokenizer.json, tokenizer_config.json, chat template unchanged)

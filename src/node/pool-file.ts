@@ -3,6 +3,7 @@
  * mistake is reported as "workers[2].price.input: ...", never discovered mid-run.
  */
 import { DEMO_POOL, type ProviderName, type WorkerSpec } from '../core/providers/index.ts';
+import { ROUTELLM_MMLU_POOL } from '../core/providers/replay/index.ts';
 import { EXPERTS_POOL } from '../core/providers/simulated/index.ts';
 import { CliError, readTextFlag, type CliIo } from './io.ts';
 
@@ -114,9 +115,17 @@ export function parsePoolFile(text: string, source = 'pool file'): WorkerSpec[] 
   return specs;
 }
 
-/** The pool a --pool flag names: a pool file, `demo` (four simulated workers) or `experts` (issue 11's experts pool). */
+export const BUILT_IN_POOLS = { demo: DEMO_POOL, experts: EXPERTS_POOL, 'routellm-mmlu': ROUTELLM_MMLU_POOL } as const;
+
+export function isBuiltInPool(name: string): name is keyof typeof BUILT_IN_POOLS {
+  return Object.hasOwn(BUILT_IN_POOLS, name);
+}
+
+/**
+ * The pool a --pool flag names: a pool file, `demo` (four simulated workers), `experts` (issue 11's experts
+ * pool) or `routellm-mmlu` (GPT-4 and Mixtral replaying their recorded MMLU answers).
+ */
 export async function readPoolFlag(io: CliIo, value: string): Promise<WorkerSpec[]> {
-  if (value === 'demo') return [...DEMO_POOL];
-  if (value === 'experts') return [...EXPERTS_POOL];
+  if (isBuiltInPool(value)) return [...BUILT_IN_POOLS[value]];
   return parsePoolFile(await readTextFlag(io, 'pool', value), value);
 }

@@ -1,14 +1,17 @@
 /**
  * Task sets for training: a JSONL file of tasks {question, answer, kind, choices?, dataset?, itemId?}
- * (core's Task), or one of the experts pool's built-in sets: MMLU and GSM8K questions read from data/
- * ('experts'), or short generated questions of the same two kinds ('experts-short').
+ * (core's Task), or a built-in set: the experts pool's MMLU and GSM8K questions read from data/
+ * ('experts') or short generated questions of the same two kinds ('experts-short'), or the MMLU
+ * questions of RouteLLM's records for the routellm-mmlu pool ('routellm-mmlu').
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { loadAime, loadGsm8k, loadMath500, loadMmluCsv, parseJsonl } from '../core/bench/datasets/index.ts';
 import { expertsTaskSet, shortExpertsTaskSet, type TaskSplit } from '../core/providers/simulated/index.ts';
+import { routellmMmluTaskSet } from '../core/providers/replay/index.ts';
 import { parseCodeGold } from '../core/reward/index.ts';
 import { TASK_KINDS, type Task, type TaskKind } from '../core/task.ts';
 import { CliError, readTextFlag, type CliIo } from './io.ts';
+import { readShippedReplay } from './replay-data.ts';
 
 const DATA = new URL('../../data/', import.meta.url);
 
@@ -71,12 +74,13 @@ export async function readTasksFlag(io: CliIo, value: string, seed: number): Pro
 }
 
 /** Names of the built-in task sets, which bring their own held-out split. */
-export const BUILT_IN_TASK_SETS = ['experts', 'experts-short'] as const;
+export const BUILT_IN_TASK_SETS = ['experts', 'experts-short', 'routellm-mmlu'] as const;
 
 export function isBuiltInTaskSet(name: string): name is (typeof BUILT_IN_TASK_SETS)[number] {
   return (BUILT_IN_TASK_SETS as readonly string[]).includes(name);
 }
 
 export async function readBuiltInTaskSet(name: (typeof BUILT_IN_TASK_SETS)[number], seed: number): Promise<TaskSplit> {
+  if (name === 'routellm-mmlu') return routellmMmluTaskSet(await readMmlu(), await readShippedReplay(), { seed });
   return name === 'experts' ? readExpertsTasks(seed) : shortExpertsTaskSet({ seed });
 }

@@ -8,6 +8,7 @@
  */
 import { BatonError } from '../errors/index.ts';
 import { defaultKeyName, type WorkerSpec } from '../providers/index.ts';
+import { replayColumn, routeLlmCsv, type ReplayTable } from '../providers/replay/index.ts';
 import type { Task } from '../task.ts';
 
 export const BUNDLE_SCRIPT = 'baton.mjs';
@@ -24,6 +25,8 @@ export interface TrainBundleInput {
   pool: readonly WorkerSpec[];
   /** The model directory's files, to ship in model/; or where the server should get it (a Hub repo id, a URL) when absent. */
   model: { files: Record<string, Uint8Array> } | { source: string };
+  /** The recorded answers the pool's replay workers read; the bundle keeps those of its tasks. */
+  replay?: ReplayTable;
 }
 
 const encoder = new TextEncoder();
@@ -55,8 +58,16 @@ checkpoints in \`run/checkpoints/\` (after Ctrl-C or a kill, \`node baton.mjs tr
 and the trained adapter in \`run/adapter/\` (PEFT layout; \`run/model/\` for full fine-tuning).
 
 Files: \`config.json\` (the settings; \`node baton.mjs train --help\` explains each), \`tasks.jsonl\`${input.heldOut.length > 0 ? ' and `held-out.jsonl`' : ''}
-(one task a line: question, answer, kind), \`pool.json\` (the workers, without keys).
+(one task a line: question, answer, kind), \`pool.json\` (the workers, without keys)${replayCsvOf(input) !== undefined ? ', `replay.csv` (the recorded answers its replay workers give)' : ''}.
 `;
+}
+
+/** The records of the pool's replay workers on the bundle's tasks, as a RouteLLM CSV; undefined for a pool without replay workers. */
+function replayCsvOf({ pool, replay, tasks, heldOut }: TrainBundleInput): string | undefined {
+  const replayed = pool.filter((w) => w.provider === 'replay');
+  if (replayed.length === 0) return undefined;
+  if (!replay) throw new BatonError({ code: 'run/config', message: 'The pool has replay workers but no recorded answers were given to bundle.' });
+  return routeLlmCsv(replay, replayed.map((w) => replayColumn(replay, w.model)), [...tasks, ...heldOut].map((t) => t.question));
 }
 
 /** The bundle's files by path. */
@@ -65,7 +76,10 @@ export function trainBundleFiles(input: TrainBundleInput): Record<string, Uint8A
   const settings: Record<string, string | number | boolean> = { ...input.settings, model: 'model', pool: 'pool.json', tasks: 'tasks.jsonl' };
   delete settings['held-out'];
   delete settings.out;
+  delete settings.replay;
   if (input.heldOut.length > 0) settings['held-out'] = 'held-out.jsonl';
+  const replayCsv = replayCsvOf(input);
+  if (replayCsv !== undefined) settings.replay = 'replay.csv';
   const keyNames = [...new Set(input.pool.map(defaultKeyName).filter((k): k is string => k !== undefined))];
   const run = `npm i webgpu@${input.webgpuVersion} && node ${BUNDLE_SCRIPT} train --config config.json --out run`;
   const files: Record<string, Uint8Array> = {
@@ -76,6 +90,7 @@ export function trainBundleFiles(input: TrainBundleInput): Record<string, Uint8A
     'README.md': encoder.encode(readme(input, keyNames, run)),
   };
   if (input.heldOut.length > 0) files['held-out.jsonl'] = encoder.encode(input.heldOut.map(taskLine).join(''));
+  if (replayCsv !== undefined) files['replay.csv'] = encoder.encode(replayCsv);
   if ('files' in input.model) for (const [name, bytes] of Object.entries(input.model.files)) files[`model/${name}`] = bytes;
   return files;
 }

@@ -17,9 +17,6 @@ import {
   runEvaluation,
   type EvalProgress,
 } from '../../core/bench/index.ts';
-import { DEMO_POOL, type WorkerSpec } from '../../core/providers/index.ts';
-import { mergeReplayTables, parseRouteLlmCsv } from '../../core/providers/replay/index.ts';
-import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import { TASK_KINDS, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
 import { conductorMaker, type ConductorMaker } from '../conductors.ts';
@@ -28,7 +25,8 @@ import { BUILT_IN_DATASETS, loadDataset } from '../eval-data.ts';
 import { appendCall, appendEpisode, readCallLog, readEpisodeLog } from '../eval-log.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { outputDir } from '../out-dir.ts';
-import { parsePoolFile } from '../pool-file.ts';
+import { isBuiltInPool, readPoolFlag } from '../pool-file.ts';
+import { readReplayFlags } from '../replay-data.ts';
 import { buildPool } from './run.ts';
 
 const USAGE = `usage: baton eval --dataset D --pool P --method M [--method M ...] [--out DIR] [options]
@@ -49,8 +47,9 @@ options:
   --skip-bad           leave out rows that cannot be used, and list them (default: stop and list them)
   --subjects LIST      MMLU subjects, comma-separated (default: all 57)
   --offset N           skip the first N items; --limit N: then take at most N
-  --pool P             a pool file, demo (four simulated workers) or experts (simulated, kind experts)
-  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
+  --pool P             a pool file, demo (four simulated workers), experts (simulated, kind experts) or
+                       routellm-mmlu (GPT-4 and Mixtral replaying their recorded MMLU answers)
+  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable; default: data/routellm)
   --method M           conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] |
                        random | round-robin | self-reflect:<worker>,<k> | fixed:<plan file>, where <choice> is
                        fixed:<file> | worker:<id> | engine:<dir>[,lora=<dir>][,max-tokens=N] | remote:<model>@<url>
@@ -145,7 +144,7 @@ function settingsFromFlags(values: Values, io: CliIo): EvalSettings {
     ...optional('subjects', values.subjects?.split(',').map((s) => s.trim()).filter(Boolean)),
     offset: atLeast('offset', intFlag('offset', values.offset, 0), 0)!,
     ...optional('limit', atLeast('limit', intFlag('limit', values.limit), 1)),
-    pool: values.pool === 'demo' || values.pool === 'experts' ? values.pool : path(values.pool!),
+    pool: isBuiltInPool(values.pool!) ? values.pool! : path(values.pool!),
     replay: (values.replay ?? []).map(path),
     methods: values.method,
     ...optional('lora', values.lora === undefined ? undefined : path(values.lora)),
@@ -160,11 +159,6 @@ function settingsFromFlags(values: Values, io: CliIo): EvalSettings {
   };
 }
 
-async function poolSpecs(s: EvalSettings, io: CliIo): Promise<WorkerSpec[]> {
-  if (s.pool === 'demo') return [...DEMO_POOL];
-  if (s.pool === 'experts') return [...EXPERTS_POOL];
-  return parsePoolFile(await readTextFlag(io, 'pool', s.pool), s.pool);
-}
 
 const clock = (ms: number) => {
   const total = Math.round(ms / 1000);
@@ -217,10 +211,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   for (const b of data.bad) io.stderr(`skipped ${settings.dataset} line ${b.line}: ${b.reason}\n`);
   if (data.tasks.length === 0) throw new CliError(`--dataset ${settings.dataset}: no items to evaluate${data.bad.length ? ` (${data.bad.length} bad rows skipped)` : ''}`);
 
-  const specs = await poolSpecs(settings, io);
-  const replay = settings.replay.length
-    ? mergeReplayTables(await Promise.all(settings.replay.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))))
-    : undefined;
+  const specs = await readPoolFlag(io, settings.pool);
+  const replay = await readReplayFlags(io, settings.replay, specs);
   const models = new NodeLocalModels(io.cwd);
   const pools = await Promise.all(Array.from({ length: settings.repeats }, (_, r) => buildPool(specs, io.env, replay, settings.seed + r, { local: models })));
 

@@ -11,6 +11,7 @@ import { bundleCli, webgpuVersion } from '../cli-bundle.ts';
 import { CliError, intFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { outputDir } from '../out-dir.ts';
 import { readPoolFlag } from '../pool-file.ts';
+import { readReplayFlags } from '../replay-data.ts';
 import { parseTaskFile, readTasksFlag } from '../task-file.ts';
 
 const USAGE = `usage: baton export train-bundle --config FILE --out DIR [--with-model]
@@ -53,7 +54,8 @@ export async function exportTrainBundleCommand(argv: string[], io: CliIo): Promi
   const modelDir = resolve(io.cwd, String(settings.model));
   const out = await outputDir(io, values.out, [modelDir]);
   const model = values['with-model'] ? { files: await directoryFiles(modelDir) } : { source: `the model ${String(settings.model)} (a Hugging Face model directory)` };
-  const files = trainBundleFiles({ script: await bundleCli(), webgpuVersion: webgpuVersion(), settings, tasks: sets.train, heldOut, pool, model });
+  const replay = await readReplayFlags(io, typeof settings.replay === 'string' ? [settings.replay] : [], pool);
+  const files = trainBundleFiles({ script: await bundleCli(), webgpuVersion: webgpuVersion(), settings, tasks: sets.train, heldOut, pool, model, ...(replay ? { replay } : {}) });
   for (const [path, bytes] of Object.entries(files)) {
     await mkdir(dirname(join(out, path)), { recursive: true });
     await writeFile(join(out, path), bytes);

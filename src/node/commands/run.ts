@@ -19,7 +19,7 @@ import {
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
 import { parseCodeGold } from '../../core/reward/index.ts';
 import { loadProviders, resolveApiKey, type LocalModels, type RetryPolicy, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
-import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
+import type { ReplayTable } from '../../core/providers/replay/index.ts';
 import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
 import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
@@ -28,6 +28,7 @@ import { openEpisodesDir } from '../episode-dir.ts';
 import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { NodeLocalModels } from '../local-models.ts';
 import { readPoolFlag } from '../pool-file.ts';
+import { readReplayFlags } from '../replay-data.ts';
 
 const USAGE = `usage: baton run --task TEXT --pool pool.json --conductor SPEC [options]
 
@@ -41,11 +42,12 @@ options:
   --kind K             ${TASK_KINDS.join(' | ')} (default: number for a numeric answer, exact otherwise, open without one)
   --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment.
                        'demo' is the built-in pool of four simulated workers (no keys, no network), 'experts'
-                       the simulated pool where only routing by kind works. An "engine" worker runs the
-                       model directory its "model" names (relative to here) on this machine's GPU
+                       the simulated pool where only routing by kind works, 'routellm-mmlu' GPT-4 and Mixtral
+                       replaying their recorded MMLU answers. An "engine" worker runs the model directory its
+                       "model" names (relative to here) on this machine's GPU
   --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
   --lora DIR           a LoRA adapter for an engine: Conductor that names none
-  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable)
+  --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable; default: data/routellm)
   --seed S             seed of every simulated worker
   --recursion N        recursion rounds after the first (default 0)
   --max-steps K        most steps per workflow (default ${DEFAULT_MAX_STEPS})
@@ -60,12 +62,6 @@ options:
 `;
 
 const defaultKind = (answer: string | undefined): TaskKind => (answer === undefined ? 'open' : kindOfAnswer(answer));
-
-/** The recorded answers of --replay FILE flags (RouteLLM responses CSVs), merged; undefined without any. */
-export async function readReplayFlags(io: CliIo, files: string[] = []): Promise<ReplayTable | undefined> {
-  if (files.length === 0) return undefined;
-  return mergeReplayTables(await Promise.all(files.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))));
-}
 
 /**
  * `retry` overrides the network workers' retry policy (a reward server may want a worker down to fail fast);
@@ -187,7 +183,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
   const specs = await readPoolFlag(io, values.pool!);
   const models = new NodeLocalModels(io.cwd);
-  const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay), seed, { local: models });
+  const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay, specs), seed, { local: models });
   const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd, env: io.env, models, ...(values.lora ? { lora: values.lora } : {}) });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
   // A code answer is graded by running it; a gold of the wrong shape is refused before anything is paid for.

@@ -8,7 +8,8 @@ import { openEpisodesDir } from '../episode-dir.ts';
 import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
 import { readPoolFlag } from '../pool-file.ts';
 import { isLoopback, startRewardServer, type RewardServer } from '../reward-server.ts';
-import { buildPool, readReplayFlags } from './run.ts';
+import { buildPool } from './run.ts';
+import { readReplayFlags } from '../replay-data.ts';
 
 const DEFAULT_PORT = 8400;
 const DEFAULT_CONCURRENCY = 32;
@@ -23,7 +24,8 @@ answer is wrong, 1 when right; null with infraError where a worker failed (leave
 Every run is kept as an episode tagged reward-server and step:N. GET /health reports the server's state.
 
 options:
-  --pool P               a pool file, demo (four simulated workers) or experts (issue 11's experts pool)
+  --pool P               a pool file, demo (four simulated workers), experts (issue 11's experts pool) or
+                         routellm-mmlu (GPT-4 and Mixtral replaying their recorded MMLU answers)
   --host H               address to listen on (default 127.0.0.1); beyond loopback a token is required
   --port N               default ${DEFAULT_PORT}; 0 picks a free port (printed)
   --token T              bearer token requests must carry (default: $BATON_REWARD_TOKEN)
@@ -33,7 +35,7 @@ options:
   --max-steps N          most steps per workflow (default ${DEFAULT_MAX_STEPS})
   --attempts N           tries per worker call, backoff 2-30 s between them (default 5)
   --seed S               seed of every simulated worker
-  --replay FILE          a RouteLLM responses CSV for "replay" workers (repeatable)
+  --replay FILE          a RouteLLM responses CSV for "replay" workers (repeatable; default: data/routellm)
   --max-body-bytes N     largest request body (default ${DEFAULT_MAX_BODY})
   --drain-timeout MS     on SIGINT/SIGTERM, how long requests in flight may finish before they are stopped (default 60000)
 `;
@@ -86,7 +88,7 @@ export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: Node
   };
 
   const specs = await readPoolFlag(io, values.pool);
-  const replay = await readReplayFlags(io, values.replay);
+  const replay = await readReplayFlags(io, values.replay, specs);
   const pool = await buildPool(specs, io.env, replay, intFlag('seed', values.seed), attempts !== undefined ? { retry: { attempts } } : {});
   const store = await openEpisodesDir(values.episodes, io, true);
   let server: RewardServer;

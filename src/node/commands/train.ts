@@ -40,7 +40,8 @@ import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } f
 import { parseTargets } from '../lora-targets.ts';
 import { writeModelDir } from '../model-dir.ts';
 import { outputDir } from '../out-dir.ts';
-import { readPoolFlag } from '../pool-file.ts';
+import { isBuiltInPool, readPoolFlag } from '../pool-file.ts';
+import { readReplayFlags } from '../replay-data.ts';
 import { stepOfEpisode, truncateLog } from '../run-log.ts';
 import { longestGroupSequence, readEpisodeGroups, trainFromEpisodes } from '../train-from-episodes.ts';
 import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-file.ts';
@@ -72,9 +73,12 @@ ${ENGINE_FLAGS_HELP}
   --targets LIST         new adapter's modules: q_proj,...,down_proj or all (default q_proj,v_proj)
   --full                 train every weight instead of an adapter (f32 master weights: --weights f32, the
                          default then; beta 0, as there is no frozen reference); refused where it does not fit
-  --pool P               a pool file, demo (four simulated workers) or experts (issue 11's experts pool)
+  --pool P               a pool file, demo (four simulated workers), experts (issue 11's experts pool) or
+                         routellm-mmlu (GPT-4 and Mixtral replaying their recorded MMLU answers, at list prices)
+  --replay FILE          a RouteLLM responses CSV for the pool's replay workers (repeatable; default: data/routellm)
   --tasks T              a JSONL of {question, answer, kind, choices?} (kind code: answer is the tests' JSON, as
-                         baton grade --kind code takes it; answers run in a Python sandbox), experts (MMLU and GSM8K from data/) or
+                         baton grade --kind code takes it; answers run in a Python sandbox), experts (MMLU and GSM8K from data/),
+                         routellm-mmlu (the MMLU questions of RouteLLM's records, in MMLU's standard prompt) or
                          experts-short (generated sums and "which is largest" questions: short prompts, fast
                          training); the built-in sets are split train/held-out by --seed
   --held-out FILE        held-out tasks (JSONL, as --tasks); experts brings its own
@@ -123,6 +127,8 @@ interface TrainSettings {
   fromEpisodes?: string;
   lora: { r: number; alpha: number; targets: string[] };
   pool: string;
+  /** RouteLLM CSVs replay workers read (default: the records in data/routellm). */
+  replay?: string[];
   tasks: string;
   heldOut?: string;
   steps: number;
@@ -159,6 +165,7 @@ const FLAGS = {
   full: { type: 'boolean' },
   'from-episodes': { type: 'string' },
   pool: { type: 'string' },
+  replay: { type: 'string', multiple: true },
   tasks: { type: 'string' },
   'held-out': { type: 'string' },
   steps: { type: 'string' },
@@ -210,7 +217,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   if (subtasks === 'fixed' && !values.constrain) throw new CliError('--subtasks fixed needs --constrain (the constraint writes the fixed texts)', 2);
   const prompt = values.prompt ?? 'ask';
   if (prompt !== 'ask' && prompt !== 'compact') throw new CliError(`--prompt must be ask or compact, got "${prompt}"`, 2);
-  const path = (p: string) => (p === 'demo' || p === 'experts' || isBuiltInTaskSet(p) ? p : resolve(io.cwd, p));
+  const path = (p: string) => (isBuiltInPool(p) || isBuiltInTaskSet(p) ? p : resolve(io.cwd, p));
   const r = atLeast('r', intFlag('r', values.r, 8)!, 1);
   const group = atLeast('group', intFlag('group', values.group, 8)!, 2);
   const epsilon = numberFlag('epsilon', values.epsilon, 0.2)!;
@@ -225,6 +232,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     ...(full ? { weights: 'f32' as const, full } : choice.weights ? { weights: choice.weights } : {}),
     lora: { r, alpha: numberFlag('alpha', values.alpha, 2 * r)!, targets: parseTargets(values.targets) },
     pool: path(values.pool ?? ''),
+    ...(values.replay ? { replay: values.replay.map((f) => resolve(io.cwd, f)) } : {}),
     tasks: path(values.tasks ?? ''),
     ...(fromEpisodes === undefined ? {} : { fromEpisodes: resolve(io.cwd, fromEpisodes) }),
     ...(values['held-out'] ? { heldOut: resolve(io.cwd, values['held-out']) } : {}),
@@ -337,7 +345,8 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   const offline = settings.fromEpisodes !== undefined;
   // Local workers load apart from the Conductor being trained, whose weights change as it learns.
   const models = new NodeLocalModels(io.cwd);
-  const pool = offline ? [] : await buildPool(await readPoolFlag(io, settings.pool), io.env, undefined, settings.seed, { local: models });
+  const poolSpecs = offline ? [] : await readPoolFlag(io, settings.pool);
+  const pool = offline ? [] : await buildPool(poolSpecs, io.env, await readReplayFlags(io, settings.replay, poolSpecs), settings.seed, { local: models });
   const { train, heldOut } = offline ? { train: [], heldOut: [] } : await taskSets(settings, io);
 
   // Code tasks are graded by running the answers in Pyodide worker threads.

@@ -7,6 +7,7 @@
  * in the README instead: it may be gigabytes). fflate loads with the first export.
  */
 import { BatonError } from '../../core/errors/index.ts';
+import { loadReplay } from '../../core/providers/replay/index.ts';
 import { trainBundleFiles } from '../../core/rl/index.ts';
 import { demoModelUrl } from '../conductor/index.ts';
 import { heldOutSample, LORA_TARGETS } from './engine-training.ts';
@@ -69,6 +70,7 @@ export async function trainBundleZip(config: TrainingConfig): Promise<Uint8Array
     trainingTasks(config.tasks, config.seed),
     import('fflate'),
   ]);
+  const replay = config.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
   const named = modelOf(config);
   const demo = demoModelUrl();
   const model = named ?? { files: Object.fromEntries(await Promise.all(DEMO_FILES.map(async (f) => [f, await fetchBytes(`${demo}${f}`, `The demo Conductor's ${f}`)] as const))) };
@@ -80,6 +82,7 @@ export async function trainBundleZip(config: TrainingConfig): Promise<Uint8Array
     heldOut: heldOutSample(tasks.heldOut, config.heldOut),
     pool: config.pool,
     model,
+    ...(replay ? { replay } : {}),
   });
   return zipSync(Object.fromEntries(Object.entries(files).map(([path, bytes]) => [`baton-train/${path}`, bytes])));
 }

@@ -64,3 +64,8 @@ export function parseCsvObjects(text: string, source = 'CSV'): Record<string, st
     return Object.fromEntries(header.map((name, i) => [name, fields[i]]));
   });
 }
+
+/** Rows as CSV text that parseCsv reads back: every field quoted, quotes doubled. */
+export function formatCsv(rows: readonly (readonly string[])[]): string {
+  return rows.map((r) => r.map((f) => `"${f.replace(/"/g, '""')}"`).join(',')).join('\n') + '\n';
+}

@@ -1,6 +1,6 @@
-export { parseCsv, parseCsvLines, parseCsvObjects } from './csv.ts';
+export { formatCsv, parseCsv, parseCsvLines, parseCsvObjects } from './csv.ts';
 export { jsonlLines, parseJsonl } from './jsonl.ts';
-export { formatMcqQuestion, loadAime, loadGsm8k, loadHumanEval, loadMath500, loadMmluCsv } from './loaders.ts';
+export { formatMcqQuestion, loadAime, loadGsm8k, loadHumanEval, loadMath500, loadMmluCsv, mmluStandardPrompt, mmluSubject } from './loaders.ts';
 export {
   badRowsError,
   csvRows,

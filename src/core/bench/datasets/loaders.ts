@@ -52,6 +52,16 @@ export function formatMcqQuestion(stem: string, choices: string[]): string {
   return [stem, ...choices.map((c, i) => `${LETTERS[i]}. ${c}`)].join('\n');
 }
 
+/** The subject of an MMLU task, from its item id ("college_biology/12" from loadMmluCsv). */
+export function mmluSubject(task: Pick<Task, 'itemId'>): string {
+  return (task.itemId ?? '').split('/')[0];
+}
+
+/** MMLU's standard prompt: "The following are multiple choice questions about {subject}.", then the question. */
+export function mmluStandardPrompt(subject: string, question: string): string {
+  return `The following are multiple choice questions about ${subject.replace(/_/g, ' ')}.\n\n${question}`;
+}
+
 /** An MMLU test csv (question, choice0..choice3, answer 0-3). `subject` goes into item ids. */
 export function loadMmluCsv(text: string, subject = 'mmlu'): Task[] {
   return parseCsvObjects(text, `mmlu ${subject}`).map((r, i) => {

@@ -13,13 +13,18 @@ export interface ReplayTable {
   entries: Map<string, Record<string, ReplayRecord>>;
 }
 
-/** The lookup key of a question: case, quote style, spacing and a trailing "Answer:" do not matter. */
+/**
+ * The lookup key of a question: case, quote style, spacing, MMLU's standard header ("The following are
+ * multiple choice questions about {subject}.", which RouteLLM's records leave out) and a trailing
+ * "Answer:" do not matter.
+ */
 export function normalizeQuestion(text: string): string {
   return text
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\s+/g, ' ')
     .trim()
+    .replace(/^the following are multiple choice questions (?:\(with answers\) )?about [^.]*\.\s*/i, '')
     .replace(/\s*answer:$/i, '')
     .toLowerCase();
 }

@@ -1,5 +1,5 @@
 import { BatonError } from '../../errors/index.ts';
-import { parseCsvObjects } from '../../bench/datasets/index.ts';
+import { formatCsv, parseCsvObjects } from '../../bench/datasets/index.ts';
 import { normalizeQuestion, type ReplayRecord, type ReplayTable } from './replay-table.ts';
 
 // RouteLLM's recorded evaluations (lm-sys/RouteLLM, routellm/evals): a "prompt" column, one True/False
@@ -31,4 +31,19 @@ export function parseRouteLlmCsv(text: string, source = 'RouteLLM CSV'): ReplayT
     entries.set(normalizeQuestion(row.prompt), record);
   });
   return { models, entries };
+}
+
+/**
+ * The records of `columns` on `questions` as a RouteLLM responses CSV, which parseRouteLlmCsv reads back to
+ * the same entries (a training bundle carries its replay pool's records this way). Questions without a
+ * record of every column are left out; a response column is written where every kept record has one.
+ */
+export function routeLlmCsv(table: ReplayTable, columns: readonly string[], questions: readonly string[]): string {
+  const keys = [...new Set(questions.map(normalizeQuestion))].filter((q) => columns.every((c) => table.entries.get(q)?.[c] !== undefined));
+  const withResponse = columns.filter((c) => keys.every((q) => table.entries.get(q)![c].response !== undefined));
+  const rows = keys.map((q) => {
+    const record = table.entries.get(q)!;
+    return [q, ...columns.map((c) => (record[c].correct ? 'True' : 'False')), ...withResponse.map((c) => record[c].response!)];
+  });
+  return formatCsv([['prompt', ...columns, ...withResponse.map((c) => c + RESPONSE_SUFFIX)], ...rows]);
 }

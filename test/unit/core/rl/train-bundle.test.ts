@@ -2,6 +2,7 @@
 // the variables the pool reads named in the README beside the one command, tasks as baton train reads them.
 import { describe, expect, it } from 'vitest';
 import type { WorkerSpec } from '../../../../src/core/providers/index.ts';
+import { normalizeQuestion, parseRouteLlmCsv } from '../../../../src/core/providers/replay/index.ts';
 import { trainBundleFiles, type TrainBundleInput } from '../../../../src/core/rl/index.ts';
 
 const POOL: WorkerSpec[] = [
@@ -40,5 +41,18 @@ describe('trainBundleFiles', () => {
     expect(text(files, 'held-out.jsonl')).toBe(text(files, 'tasks.jsonl'));
     expect([...files['model/model.safetensors']]).toEqual([2]);
     expect(text(files, 'README.md')).toContain('The model is in `model/`. The pool needs no keys.');
+  });
+
+  it('carries the records its replay workers read for its tasks, and refuses a replay pool without them', () => {
+    const replay = parseRouteLlmCsv('prompt,gpt-4,mixtral,other\n"Sky?",True,False,True\n"Sea?",False,False,False\n');
+    const pool: WorkerSpec[] = [{ id: 'a', provider: 'replay', model: 'gpt-4' }, { id: 'b', provider: 'replay', model: 'mixtral' }];
+    const files = trainBundleFiles({ ...INPUT, settings: { ...INPUT.settings, replay: '/home/me/records.csv' }, pool, replay });
+    expect(JSON.parse(text(files, 'config.json')).replay).toBe('replay.csv');
+    const carried = parseRouteLlmCsv(text(files, 'replay.csv'));
+    expect(carried.models).toEqual(['gpt-4', 'mixtral']);
+    expect([...carried.entries]).toEqual([[normalizeQuestion('Sky?'), { 'gpt-4': { correct: true }, mixtral: { correct: false } }]]);
+    expect(text(files, 'README.md')).toContain('`replay.csv`');
+    expect(() => trainBundleFiles({ ...INPUT, pool })).toThrow(/replay workers but no recorded answers/);
+    expect(Object.keys(trainBundleFiles(INPUT))).not.toContain('replay.csv');
   });
 });

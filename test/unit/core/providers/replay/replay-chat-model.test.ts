@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeReplayTables, normalizeQuestion, parseRouteLlmCsv } from '../../../../../src/core/providers/replay/index.ts';
+import { mergeReplayTables, normalizeQuestion, parseRouteLlmCsv, routeLlmCsv } from '../../../../../src/core/providers/replay/index.ts';
 import { createReplayWorker } from '../../../../../src/core/providers/replay/replay-chat-model.ts';
 import type { WorkerSpec } from '../../../../../src/core/providers/types.ts';
 import type { Task } from '../../../../../src/core/task.ts';
@@ -26,6 +26,17 @@ describe('RouteLLM replay tables', () => {
       'mistralai/Mixtral-8x7B-Instruct-v0.1': { correct: false, response: ' He has 4.\n#### 4' },
       'gpt-4-1106-preview': { correct: true, response: 'Three kittens, so 3.' },
     });
+  });
+
+  it('writes the records of some questions as a CSV that reads back to the same entries', () => {
+    const table = mergeReplayTables([parseRouteLlmCsv(GSM8K_CSV), parseRouteLlmCsv(MMLU_CSV)]);
+    const columns = ['gpt-4-1106-preview', 'mistralai/Mixtral-8x7B-Instruct-v0.1'];
+    const both = parseRouteLlmCsv(routeLlmCsv(table, columns, ["Tom's cat has 3 kittens. How many?", 'Pick one\nA. w\nB. x\nC. y\nD. z', 'Never recorded']));
+    // The MMLU record has no responses, so no response column is written for either model.
+    expect([...both.entries.keys()]).toEqual([normalizeQuestion("Tom's cat has 3 kittens. How many?"), normalizeQuestion('Pick one\nA. w\nB. x\nC. y\nD. z')]);
+    expect(both.entries.get(normalizeQuestion('Pick one A. w B. x C. y D. z'))).toEqual({ 'gpt-4-1106-preview': { correct: true }, 'mistralai/Mixtral-8x7B-Instruct-v0.1': { correct: false } });
+    const gsm = parseRouteLlmCsv(routeLlmCsv(table, columns, ["Tom's cat has 3 kittens. How many?"]));
+    expect(gsm.entries).toEqual(parseRouteLlmCsv(GSM8K_CSV).entries);
   });
 
   it('rejects a correctness cell that is not True or False', () => {
