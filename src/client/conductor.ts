@@ -2,6 +2,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import type { Episode } from '../core/episodes/index.ts';
 import type { RunEvent } from '../core/orchestra/index.ts';
+import type { CallRequest, CallResult, WorkerSpec } from '../core/providers/index.ts';
 import '../core/errors/error-transfer.ts';
 import type { AskRequest, AskService, ConductorLoadStatus, ConductorRuntimes, EngineHost, WebllmRuntime } from '../services/conductor/index.ts';
 import { webWorkerUnderPagePolicy } from './web-worker-under-policy.ts';
@@ -16,6 +17,11 @@ function remote(): Remote<AskService> {
 
 export function askInService(request: AskRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
   return remote().ask(request, proxy(onEvent));
+}
+
+/** A local pool worker's test, run in the Conductor worker where such workers run. */
+export function checkLocalWorkerInService(spec: WorkerSpec, call: Pick<CallRequest, 'messages' | 'maxTokens' | 'timeoutMs'>): Promise<CallResult> {
+  return remote().checkLocalWorker(spec, call);
 }
 
 export function stopAsk(): Promise<void> {

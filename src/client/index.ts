@@ -16,6 +16,8 @@ export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
 export {
   DEMO_ENGINE_MODEL,
   describeConductor,
+  describeSource,
+  engineWorkerFields,
   hubRepoId,
   slotsNeeded,
   type AskOptions,

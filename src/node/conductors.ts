@@ -10,6 +10,7 @@ import { BatonError } from '../core/errors/index.ts';
 import { createFixedConductor, createWorkerConductor, type Conductor } from '../core/orchestra/index.ts';
 import { loadProviders, resolveApiKey, type WorkerModel } from '../core/providers/index.ts';
 import { CliError, type CliIo } from './io.ts';
+import { NodeLocalModels } from './local-models.ts';
 
 export { CONDUCTOR_SPEC_HELP } from '../core/bench/index.ts';
 
@@ -21,6 +22,8 @@ export interface ConductorContext {
   env: CliIo['env'];
   /** An adapter for an engine choice that names none (--lora). */
   lora?: string;
+  /** The pool's local models: an engine Conductor on one of their directories shares its load and GPU queue. */
+  models?: NodeLocalModels;
 }
 
 /** What makes a Conductor for one run (its seed and recorded pool); `close` frees a loaded model. */
@@ -49,14 +52,24 @@ async function fixedConductor(file: string, cwd: string, where: string): Promise
 }
 
 async function engineConductor(spec: Extract<ConductorSpec, { kind: 'engine' }>, ctx: ConductorContext, workers: number): Promise<ConductorMaker> {
-  const [{ openNodeModel }, { EnginePolicy }] = await Promise.all([import('./webgpu.ts'), import('../engine/index.ts')]);
+  const { EnginePolicy } = await import('../engine/index.ts');
   const lora = spec.lora ?? ctx.lora;
-  const loaded = await openNodeModel({ modelDir: resolve(ctx.cwd, spec.model), ...(lora ? { loraDir: resolve(ctx.cwd, lora) } : {}), withTokenizer: true });
+  const ref = { modelDir: spec.model, ...(lora ? { loraDir: lora } : {}) };
+  const models = ctx.models ?? new NodeLocalModels(ctx.cwd);
+  const loaded = await models.open(ref);
   const policy = new EnginePolicy(loaded.model, loaded.tokenizer!);
   const info = { runtime: 'engine', model: spec.model, ...(lora ? { adapter: lora } : {}) };
+  const settings = { info, workers, maxNewTokens: spec.maxTokens ?? CONDUCTOR_MAX_NEW_TOKENS, temperature: 1 };
   return {
-    make: (run) => createPolicyConductor(policy, { info, workers, maxNewTokens: spec.maxTokens ?? CONDUCTOR_MAX_NEW_TOKENS, temperature: 1, seed: run.seed }),
-    close: () => loaded.close(),
+    make: (run) => {
+      const conductor = createPolicyConductor(policy, { ...settings, seed: run.seed });
+      // In turn with the pool's local workers, which may run on this very model.
+      return { info: conductor.info, generate: (req) => models.gpu.run(() => conductor.generate(req), req.signal) };
+    },
+    close: () => {
+      // The pool's models are closed by whoever made them.
+      if (!ctx.models) void models.close();
+    },
   };
 }
 

@@ -9,7 +9,8 @@ import { CliError, readTextFlag, type CliIo } from './io.ts';
 
 const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];
 const EFFORTS = ['minimal', 'low', 'medium', 'high'];
-const SPEC_FIELDS = ['id', 'provider', 'model', 'baseUrl', 'label', 'maxTokens', 'temperature', 'reasoning', 'price', 'keyEnv', 'description', 'simulated'];
+const SPEC_FIELDS = ['id', 'provider', 'model', 'baseUrl', 'label', 'maxTokens', 'temperature', 'reasoning', 'price', 'keyEnv', 'description', 'simulated', 'adapter', 'weights'];
+const WEIGHTS = ['auto', 'f32', 'f16', 'int4'];
 const PRICE_FIELDS = ['input', 'output', 'cachedInput'];
 const SIMULATED_FIELDS = ['skill', 'confirmRight', 'fixWrong', 'latencyMs', 'outputTokens', 'seed'];
 
@@ -59,7 +60,8 @@ function checkSpec(w: unknown, path: string, fail: (path: string, problem: strin
   checkString(w.id, `${path}.id`, fail);
   if (!PROVIDERS.includes(w.provider as ProviderName)) fail(`${path}.provider`, `must be one of ${PROVIDERS.join(', ')}, got ${JSON.stringify(w.provider)}.`);
   checkString(w.model, `${path}.model`, fail);
-  for (const f of ['baseUrl', 'label', 'keyEnv', 'description'] as const) if (w[f] !== undefined) checkString(w[f], `${path}.${f}`, fail);
+  for (const f of ['baseUrl', 'label', 'keyEnv', 'description', 'adapter'] as const) if (w[f] !== undefined) checkString(w[f], `${path}.${f}`, fail);
+  if (w.weights !== undefined && !WEIGHTS.includes(w.weights as string)) fail(`${path}.weights`, `must be one of ${WEIGHTS.join(', ')}, got ${JSON.stringify(w.weights)}.`);
   if (w.maxTokens !== undefined) checkNumber(w.maxTokens, `${path}.maxTokens`, fail, { min: 1, integer: true });
   if (w.temperature !== undefined) checkNumber(w.temperature, `${path}.temperature`, fail, { min: 0, max: 2 });
   if (w.reasoning !== undefined && !EFFORTS.includes(w.reasoning as string)) {

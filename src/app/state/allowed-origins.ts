@@ -59,6 +59,9 @@ const allowedByFixed = (origin: string) => FIXED_CONNECT_SOURCES.some((source) =
 /** Every URL the app may be asked to reach because of the user's own choices. */
 export function chosenUrls(workers: readonly WorkerSpec[], conductor: ConductorChoice): string[] {
   const urls = workers.flatMap((w) => (w.baseUrl ? [w.baseUrl] : []));
+  // An engine worker's model or adapter named by URL is downloaded from there.
+  const isUrl = (text: string | undefined): text is string => /^https?:\/\//i.test(text ?? '');
+  urls.push(...workers.flatMap((w) => (w.provider === 'engine' ? [w.model, w.adapter].filter(isUrl) : [])));
   const fileUrl = (s: EngineModelSource | EngineAdapterSource | undefined) => (s?.from === 'url' ? [s.url] : []);
   if (conductor.kind === 'remote-endpoint') urls.push(conductor.baseUrl);
   if (conductor.kind === 'engine-model') urls.push(...fileUrl(conductor.model.source), ...fileUrl(conductor.model.adapter));

@@ -2,6 +2,7 @@
  * Workers a user can add in one click. Prices are US dollars per million tokens as published by each
  * provider when this table was written: editable per worker, and shown as estimates.
  */
+import { describeSource, engineWorkerFields, type ConductorChoice } from '../../client/index.ts';
 import { DEMO_POOL, type WorkerSpec } from '../../core/providers/index.ts';
 // demo-pool.ts directly: the simulated index also pulls in the graders (mathjs), which first paint must not load.
 
@@ -43,9 +44,36 @@ export const WORKER_PRESETS: readonly WorkerPreset[] = [
     needs: 'a vLLM server started with --allowed-origins',
     spec: { provider: 'openai-compatible', model: 'Qwen/Qwen2.5-7B-Instruct', baseUrl: 'http://localhost:8000/v1', label: 'vLLM', maxTokens: 4096, price: { input: 0, output: 0 } },
   },
+  {
+    name: "Demo model on Baton's engine (in this tab)",
+    needs: 'no key and no network: it runs in this tab on WebGPU, beside the Conductor (a tiny model trained to route, so its answers are no use)',
+    spec: { provider: 'engine', model: 'demo', label: 'Demo model (engine)', maxTokens: 64, price: { input: 0, output: 0 } },
+  },
+  {
+    name: 'web-llm model (in this tab)',
+    needs: "WebGPU and one download of the model, then no network; set web-llm's model id (the Conductor page lists them)",
+    spec: { provider: 'webllm', model: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC', label: 'web-llm Qwen2.5 1.5B', maxTokens: 1024, price: { input: 0, output: 0 } },
+  },
   ...DEMO_POOL.map(({ id: _id, ...spec }) => ({
     name: `Simulated: ${spec.label ?? spec.model}`,
     needs: 'nothing (answers only questions with a gold answer)',
     spec,
   })),
 ];
+
+/**
+ * The engine model the Conductor page loaded (a Hub repo or a URL, with its adapter), as a worker on Baton's engine
+ * in this tab: it shares the Conductor's load. None for the demo (a preset above) or for picked files, which a
+ * stored pool cannot name.
+ */
+export function conductorModelPreset(conductor: ConductorChoice): WorkerPreset | undefined {
+  if (conductor.kind !== 'engine-model' || conductor.model.source.from === 'demo') return undefined;
+  const fields = engineWorkerFields(conductor.model);
+  if (!fields) return undefined;
+  const name = describeSource(conductor.model.source);
+  return {
+    name: `Your engine model: ${name}${conductor.model.adapter ? ` + ${describeSource(conductor.model.adapter)}` : ''} (in this tab)`,
+    needs: 'no key: it runs in this tab on the Conductor\'s own load of the model',
+    spec: { provider: 'engine', ...fields, label: name, maxTokens: 1024, price: { input: 0, output: 0 } },
+  };
+}

@@ -9,6 +9,7 @@ import { createReplayWorker } from './replay/replay-chat-model.ts';
 import type { ReplayTable } from './replay/index.ts';
 import type { NetworkWorkerContext } from './common/sdk-worker.ts';
 import { createSimulatedWorker } from './simulated/index.ts';
+import { createLocalWorker, type LocalModels } from './local/index.ts';
 import type { WorkerModel, WorkerSpec } from './types.ts';
 import { priceForWorker, type PriceOverrides } from '../pricing/index.ts';
 
@@ -17,6 +18,8 @@ export interface WorkerContext extends NetworkWorkerContext {
   replay?: ReplayTable;
   /** The user's own prices, over the shipped table. */
   prices?: PriceOverrides;
+  /** The runtime 'engine' and 'webllm' workers run on (the Conductor's web worker, or Dawn in the CLI). */
+  local?: LocalModels;
 }
 
 /**
@@ -49,10 +52,13 @@ export function createWorkerModel(given: WorkerSpec, ctx: WorkerContext = {}): W
       return createReplayWorker(spec, ctx.replay);
     case 'webllm':
     case 'engine':
-      throw new BatonError({
-        code: 'provider/unsupported',
-        message: `Worker '${spec.id}' uses provider '${spec.provider}', which cannot serve as a worker yet. Use a local OpenAI-compatible server (Ollama, llama.cpp, vLLM) for a local worker.`,
-        data: { worker: spec.id, provider: spec.provider },
-      });
+      if (!ctx.local) {
+        throw new BatonError({
+          code: 'provider/unsupported',
+          message: `Worker '${spec.id}' runs a model on this machine (provider '${spec.provider}'), which only the app's Ask page${spec.provider === 'engine' ? ' and the CLI' : ''} can run. Use a local OpenAI-compatible server (Ollama, llama.cpp, vLLM) here.`,
+          data: { worker: spec.id, provider: spec.provider },
+        });
+      }
+      return createLocalWorker(spec, ctx.local);
   }
 }

@@ -19,3 +19,4 @@ export { DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './common/retry.ts
 export { DEFAULT_CALL_TIMEOUT_MS } from './common/call-deadline.ts';
 export type { NetworkWorkerContext } from './common/sdk-worker.ts';
 export type { ReplayTable } from './replay/index.ts';
+export type { LocalChatRequest, LocalGeneration, LocalModels } from './local/index.ts';

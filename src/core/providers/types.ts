@@ -56,6 +56,13 @@ export interface WorkerSpec {
   /** Optional text shown to the Conductor when descriptions are on (off by default). */
   description?: string;
   simulated?: SimulatedBehaviour;
+  /**
+   * Provider 'engine': a LoRA adapter (PEFT layout) on the model: a directory under the CLI; in the app, a Hub
+   * repo id, a URL, or `trained:<name>` for one trained on the Train page.
+   */
+  adapter?: string;
+  /** Provider 'engine': how the weights sit on the GPU ('auto': f16 where the GPU has shader-f16, else f32). */
+  weights?: 'auto' | 'f32' | 'f16' | 'int4';
 }
 
 export interface CallRequest {

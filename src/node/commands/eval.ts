@@ -20,6 +20,7 @@ import {
 import { TASK_KINDS, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
 import { conductorMaker, type ConductorMaker } from '../conductors.ts';
+import { NodeLocalModels } from '../local-models.ts';
 import { BUILT_IN_DATASETS, loadDataset } from '../eval-data.ts';
 import { appendCall, appendEpisode, readCallLog, readEpisodeLog } from '../eval-log.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
@@ -212,7 +213,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
 
   const specs = await readPoolFlag(io, settings.pool);
   const replay = await readReplayFlags(io, settings.replay, specs);
-  const pools = await Promise.all(Array.from({ length: settings.repeats }, (_, r) => buildPool(specs, io.env, replay, settings.seed + r)));
+  const models = new NodeLocalModels(io.cwd);
+  const pools = await Promise.all(Array.from({ length: settings.repeats }, (_, r) => buildPool(specs, io.env, replay, settings.seed + r, { local: models })));
 
   const makers: ConductorMaker[] = [];
   const controller = new AbortController();
@@ -223,7 +225,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
       workers: specs,
       maxSteps: settings.maxSteps,
       resolveConductor: async (spec, method) => {
-        const maker = await conductorMaker(spec, { cwd: io.cwd, env: io.env, ...(settings.lora ? { lora: settings.lora } : {}) }, specs.map((w) => w.id), `--method ${method}`);
+        const maker = await conductorMaker(spec, { cwd: io.cwd, env: io.env, models, ...(settings.lora ? { lora: settings.lora } : {}) }, specs.map((w) => w.id), `--method ${method}`);
         makers.push(maker);
         return maker.make;
       },
@@ -288,5 +290,6 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     for (const m of makers) m.close();
+    await models.close();
   }
 }

@@ -18,7 +18,7 @@ import {
 } from '../../core/episodes/index.ts';
 import { runEpisode, type RunOptions } from '../../core/orchestra/index.ts';
 import { parseCodeGold } from '../../core/reward/index.ts';
-import { loadProviders, resolveApiKey, type RetryPolicy, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
+import { loadProviders, resolveApiKey, type LocalModels, type RetryPolicy, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import type { ReplayTable } from '../../core/providers/replay/index.ts';
 import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
@@ -26,6 +26,7 @@ import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { openEpisodesDir } from '../episode-dir.ts';
 import { createNodeCodeRunner } from '../node-code-runner.ts';
+import { NodeLocalModels } from '../local-models.ts';
 import { readPoolFlag } from '../pool-file.ts';
 import { readReplayFlags } from '../replay-data.ts';
 
@@ -42,7 +43,8 @@ options:
   --pool FILE          JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment.
                        'demo' is the built-in pool of four simulated workers (no keys, no network), 'experts'
                        the simulated pool where only routing by kind works, 'routellm-mmlu' GPT-4 and Mixtral
-                       replaying their recorded MMLU answers
+                       replaying their recorded MMLU answers. An "engine" worker runs the model directory its
+                       "model" names (relative to here) on this machine's GPU
   --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
   --lora DIR           a LoRA adapter for an engine: Conductor that names none
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable; default: data/routellm)
@@ -61,19 +63,23 @@ options:
 
 const defaultKind = (answer: string | undefined): TaskKind => (answer === undefined ? 'open' : kindOfAnswer(answer));
 
-/** `retry` overrides the network workers' retry policy (a reward server may want a worker down to fail fast). */
+/**
+ * `retry` overrides the network workers' retry policy (a reward server may want a worker down to fail fast);
+ * `local` runs the pool's 'engine' workers (model directories), without it they are refused.
+ */
 export async function buildPool(
   specs: WorkerSpec[],
   env: CliIo['env'],
   replay: ReplayTable | undefined,
   seed: number | undefined,
-  retry?: Partial<RetryPolicy>,
+  options: { retry?: Partial<RetryPolicy>; local?: LocalModels } = {},
 ): Promise<WorkerModel[]> {
   const { createWorkerModel } = await loadProviders();
+  const { retry, local } = options;
   return specs.map((raw) => {
     const spec = seed !== undefined && raw.simulated ? { ...raw, simulated: { ...raw.simulated, seed } } : raw;
     const { key, keyName } = resolveApiKey(spec, env);
-    return createWorkerModel(spec, { apiKey: key, keyName, replay, ...(retry ? { retry } : {}) });
+    return createWorkerModel(spec, { apiKey: key, keyName, replay, ...(retry ? { retry } : {}), ...(local ? { local } : {}) });
   });
 }
 
@@ -176,8 +182,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const seed = intFlag('seed', values.seed);
 
   const specs = await readPoolFlag(io, values.pool!);
-  const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay, specs), seed);
-  const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd, env: io.env, ...(values.lora ? { lora: values.lora } : {}) });
+  const models = new NodeLocalModels(io.cwd);
+  const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay, specs), seed, { local: models });
+  const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd, env: io.env, models, ...(values.lora ? { lora: values.lora } : {}) });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
   // A code answer is graded by running it; a gold of the wrong shape is refused before anything is paid for.
   if (kind === 'code' && values.answer !== undefined) parseCodeGold(values.answer);
@@ -192,6 +199,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     close();
+    await models.close();
     await codeRunner?.close();
   }
 

@@ -89,7 +89,7 @@ export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: Node
 
   const specs = await readPoolFlag(io, values.pool);
   const replay = await readReplayFlags(io, values.replay, specs);
-  const pool = await buildPool(specs, io.env, replay, intFlag('seed', values.seed), attempts !== undefined ? { attempts } : undefined);
+  const pool = await buildPool(specs, io.env, replay, intFlag('seed', values.seed), attempts !== undefined ? { retry: { attempts } } : {});
   const store = await openEpisodesDir(values.episodes, io, true);
   let server: RewardServer;
   try {

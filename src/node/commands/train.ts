@@ -50,6 +50,7 @@ import { openNodeModel } from '../webgpu.ts';
 import { buildPool } from './run.ts';
 import { parseConcurrencyFlag } from './train-concurrency.ts';
 import type { ProviderConcurrency } from '../../core/orchestra/index.ts';
+import { NodeLocalModels } from '../local-models.ts';
 
 const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
 const SCALINGS: readonly RewardScaling[] = ['group', 'batch', 'none'];
@@ -371,8 +372,10 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const resume = values.resume ? await readLatestCheckpoint<unknown>(join(out, 'checkpoints')) : undefined;
   const offline = settings.fromEpisodes !== undefined;
+  // Local workers load apart from the Conductor being trained, whose weights change as it learns.
+  const models = new NodeLocalModels(io.cwd);
   const poolSpecs = offline ? [] : await readPoolFlag(io, settings.pool);
-  const pool = offline ? [] : await buildPool(poolSpecs, io.env, await readReplayFlags(io, settings.replay, poolSpecs), settings.seed);
+  const pool = offline ? [] : await buildPool(poolSpecs, io.env, await readReplayFlags(io, settings.replay, poolSpecs), settings.seed, { local: models });
   const { train, heldOut } = offline ? { train: [], heldOut: [] } : await taskSets(settings, io);
 
   // Code tasks are graded by running the answers in Pyodide worker threads.
@@ -502,6 +505,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     loaded.close();
+    await models.close();
     await codeRunner?.close();
   }
 }

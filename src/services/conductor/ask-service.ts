@@ -2,7 +2,9 @@ import type { Episode } from '../../core/episodes/index.ts';
 import type { RunEvent } from '../../core/orchestra/index.ts';
 import { ConductorRuntimes } from './conductor-runtimes.ts';
 import type { AskRequest } from './ask-request.ts';
-import { runAsk } from './run-ask.ts';
+import { buildWorker, runAsk } from './run-ask.ts';
+import { TabLocalModels } from './tab-local-models.ts';
+import type { CallRequest, CallResult, WorkerSpec } from '../../core/providers/index.ts';
 
 /**
  * What workers/conductor.worker.ts exposes: runs questions off the page's thread and streams their
@@ -25,6 +27,15 @@ export class AskService {
     } finally {
       this.#runs.delete(controller);
     }
+  }
+
+  /**
+   * The Workers page's test of a local worker (engine or web-llm), which runs here beside the Conductor: one
+   * short answer, its model loaded first when needed (loads show as the Conductor's do).
+   */
+  async checkLocalWorker(spec: WorkerSpec, call: Pick<CallRequest, 'messages' | 'maxTokens' | 'timeoutMs'>): Promise<CallResult> {
+    const worker = await buildWorker(spec, {}, undefined, new TabLocalModels(this.runtimes));
+    return worker.call(call);
   }
 
   /** Stops every run in progress (a model load it waits for included); each still resolves, with status 'aborted'. */

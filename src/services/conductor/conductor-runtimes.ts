@@ -1,15 +1,17 @@
 /**
- * The Conductor runtimes of the Conductor worker, Baton's engine and web-llm, each holding at most one
- * model on the GPU. Every model load, whether a run or the Conductor page asked for it, goes through
+ * The Conductor runtimes of the Conductor worker, Baton's engine and web-llm: web-llm holds one model on
+ * the GPU, the engine the Conductor's and the local pool workers' own. Every model load, whether a run or the Conductor page asked for it, goes through
  * here: its progress reaches every watcher (the Ask and Conductor pages show any load in progress), and
  * `cancel()` stops it through an AbortSignal down to fetch and web-llm's unload. A cancelled or failed
- * load changes no stored choice: the page saves a choice only once its model has loaded.
+ * load changes no stored choice: the page saves a choice only once its model has loaded. A pool worker's
+ * load is marked as such, and every generation on this worker's GPU waits its turn in `gpu`.
  */
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { WebllmRuntime, type WebllmReady } from './webllm/index.ts';
 import { type EngineModelChoice, describeSource } from './conductor-choice.ts';
 import { throttledProgress, type LoadProgress } from './download-meter.ts';
 import { EngineHost, type EngineLoadRequest, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
+import { GpuQueue } from './gpu-queue.ts';
 import { webllmLoadProgress } from './webllm-progress.ts';
 
 export type ConductorRuntime = 'engine' | 'webllm';
@@ -19,6 +21,8 @@ export interface ConductorLoadStatus {
   runtime: ConductorRuntime;
   /** What is loading, in words. */
   model: string;
+  /** Set when a local pool worker's model is loading, not the Conductor's. */
+  worker?: true;
   state: 'loading' | 'ready' | 'cancelled' | 'failed';
   progress?: LoadProgress;
   error?: { code: string; message: string };
@@ -29,6 +33,8 @@ type Listener = (status: ConductorLoadStatus) => void;
 export class ConductorRuntimes {
   readonly engine: EngineHost;
   readonly webllm: WebllmRuntime;
+  /** The Conductor's and the local workers' generations, one at a time. */
+  readonly gpu = new GpuQueue();
   readonly #loads = new Map<AbortController, ConductorRuntime>();
   readonly #watchers = new Set<Listener>();
   #status: ConductorLoadStatus | undefined;
@@ -65,14 +71,20 @@ export class ConductorRuntimes {
     return this.#track('engine', describeSource(model.source), signal, (s, progress) => this.engine.ready(model, progress, s), this.engine.isLoaded(model));
   }
 
+  /** The engine model a pool worker needs: the Conductor's when it is the same, else one loaded for the workers. */
+  readyEngineWorker(model: EngineModelChoice, signal?: AbortSignal): Promise<LoadedEngine> {
+    const loaded = this.engine.isReady(model);
+    return this.#track('engine', describeSource(model.source), signal, (s, progress) => this.engine.readyWorker(model, progress, s), loaded, true);
+  }
+
   /** The Conductor page's web-llm load, its progress reaching watchers; resolves to the model id loaded. */
   async loadWebllm(modelId: string): Promise<string> {
     await this.readyWebllm(modelId);
     return modelId;
   }
 
-  /** The web-llm model a run needs, loaded if it is not already. */
-  readyWebllm(modelId: string, signal?: AbortSignal): Promise<WebllmReady> {
+  /** The web-llm model a run needs (for its Conductor, or for a pool worker), loaded if it is not already. */
+  readyWebllm(modelId: string, signal?: AbortSignal, worker = false): Promise<WebllmReady> {
     return this.#track('webllm', modelId, signal, (s, progress) =>
       this.webllm.ready(modelId, {
         signal: s,
@@ -82,6 +94,7 @@ export class ConductorRuntimes {
         },
       }),
       this.webllm.isLoaded(modelId),
+      worker,
     );
   }
 
@@ -96,13 +109,15 @@ export class ConductorRuntimes {
     signal: AbortSignal | undefined,
     work: (signal: AbortSignal, onProgress: (p: LoadProgress) => void) => Promise<T>,
     loaded = false,
+    forWorker = false,
   ): Promise<T> {
     const controller = new AbortController();
+    const worker = forWorker ? ({ worker: true } as const) : {};
     // A model already loaded is returned at once: no load to show or cancel.
     if (loaded) return work(controller.signal, () => {});
     const stop = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
     this.#loads.set(controller, runtime);
-    this.#publish({ runtime, model, state: 'loading' });
+    this.#publish({ runtime, model, state: 'loading', ...worker });
     // A caller may join a load another one started (the same model): its own Stop must still return at once.
     let onAbort: () => void = () => {};
     const aborted = new Promise<never>((_, reject) => {
@@ -114,18 +129,18 @@ export class ConductorRuntimes {
       // Every report crosses to the page: at most ten a second.
       const loading = work(
         stop,
-        throttledProgress((progress) => this.#publish({ runtime, model, state: 'loading', progress })),
+        throttledProgress((progress) => this.#publish({ runtime, model, state: 'loading', progress, ...worker })),
       );
       loading.catch(() => {}); // when the abort wins the race, the load's own rejection is expected
       const result = await Promise.race([loading, aborted]);
-      this.#publish({ runtime, model, state: 'ready' });
+      this.#publish({ runtime, model, state: 'ready', ...worker });
       return result;
     } catch (e) {
       const err = toBatonError(e, runtime === 'engine' ? 'engine/model-file' : 'run/config');
       this.#publish(
         stop.aborted || err.code === 'run/aborted'
-          ? { runtime, model, state: 'cancelled' }
-          : { runtime, model, state: 'failed', error: { code: err.code, message: err.message } },
+          ? { runtime, model, state: 'cancelled', ...worker }
+          : { runtime, model, state: 'failed', error: { code: err.code, message: err.message }, ...worker },
       );
       throw stop.aborted && err.code !== 'run/aborted' ? new BatonError({ code: 'run/aborted', message: 'The model load was cancelled.', cause: e }) : err;
     } finally {

@@ -7,6 +7,7 @@ import type { AccessMode } from '../../core/workflow/index.ts';
 import { createWebllmConductor } from './webllm/index.ts';
 import { DEMO_ENGINE_MODEL, type ConductorChoice, type EngineModelChoice } from './conductor-choice.ts';
 import type { ConductorRuntimes } from './conductor-runtimes.ts';
+import type { GpuQueue } from './gpu-queue.ts';
 import { CONDUCTOR_MAX_NEW_TOKENS, conductorSampling, engineConductor } from './engine-conductor-settings.ts';
 import { createRandomRoutingConductor } from '../../core/bench/baselines/index.ts';
 
@@ -19,7 +20,7 @@ export interface ConductorContext {
   /** Builds a worker for a remote endpoint playing the Conductor (loaded lazily with the providers). */
   remoteWorker: (baseUrl: string, model: string) => Promise<WorkerModel>;
   /** The model runtimes of this worker thread (Baton's engine, web-llm), for choices that need a model. */
-  runtimes: Pick<ConductorRuntimes, 'engine' | 'readyEngine' | 'readyWebllm'>;
+  runtimes: Pick<ConductorRuntimes, 'engine' | 'readyEngine' | 'readyWebllm' | 'gpu'>;
   /** Stops a model load the choice needs (the run's Stop). */
   signal?: AbortSignal;
 }
@@ -27,14 +28,36 @@ export interface ConductorContext {
 /** Errors after which the demo model gives way to random routing: the GPU cannot hold or run it. */
 const GPU_TOO_WEAK = new Set(['engine/no-adapter', 'engine/gpu', 'engine/out-of-memory', 'engine/unsupported', 'engine/device-lost']);
 
+/** `conductor` generating in its turn on the worker's GPU queue, which the local pool workers share. */
+function queued(conductor: Conductor, gpu: GpuQueue): Conductor {
+  return { info: conductor.info, generate: (req) => gpu.run(() => conductor.generate(req), req.signal) };
+}
+
 async function onEngine(model: EngineModelChoice, ctx: ConductorContext): Promise<Conductor> {
   const loaded = await ctx.runtimes.readyEngine(model, ctx.signal);
-  return engineConductor(loaded, model, {
+  return queued(await engineConductor(loaded, model, {
     workers: ctx.pool.length,
     maxSteps: ctx.maxSteps,
     access: ctx.access,
     ...(ctx.task ? { task: ctx.task, pool: ctx.pool.map((w) => w.spec) } : {}),
-  });
+  }), ctx.runtimes.gpu);
+}
+
+/**
+ * A Conductor on web-llm. web-llm holds one model at a time, and a web-llm pool worker may have loaded its own
+ * since the last round: each generation makes sure of the model in its turn on the queue.
+ */
+async function onWebllm(modelId: string, ctx: ConductorContext): Promise<Conductor> {
+  const sampling = { ...conductorSampling(), maxNewTokens: CONDUCTOR_MAX_NEW_TOKENS };
+  const first = await ctx.runtimes.readyWebllm(modelId, ctx.signal);
+  return {
+    info: createWebllmConductor(first.engine, first.choice, sampling).info,
+    generate: (req) =>
+      ctx.runtimes.gpu.run(async () => {
+        const ready = await ctx.runtimes.readyWebllm(modelId, req.signal);
+        return createWebllmConductor(ready.engine, ready.choice, sampling).generate(req);
+      }, req.signal),
+  };
 }
 
 /**
@@ -74,10 +97,8 @@ export async function createConductor(choice: ConductorChoice, ctx: ConductorCon
       return randomRouting(ctx);
     case 'engine-model':
       return choice.model.source.from === 'demo' ? demoOrRandom(choice.model, ctx) : onEngine(choice.model, ctx);
-    case 'webllm-model': {
-      const ready = await ctx.runtimes.readyWebllm(choice.modelId, ctx.signal);
-      return createWebllmConductor(ready.engine, ready.choice, { ...conductorSampling(), maxNewTokens: CONDUCTOR_MAX_NEW_TOKENS });
-    }
+    case 'webllm-model':
+      return onWebllm(choice.modelId, ctx);
     case 'pool-worker': {
       const worker = ctx.pool.find((w) => w.spec.id === choice.workerId);
       if (!worker) {

@@ -1,8 +1,10 @@
 /**
- * Baton's engine inside the Conductor worker: one WebGPU device, at most one model (and adapter)
+ * Baton's engine inside the Conductor worker: one WebGPU device, the Conductor's model (and adapter)
  * loaded on it, loads reported as progress and stopped by an AbortSignal (down to fetch), the model
  * download cache listed and freed. The Ask run asks it for the model a choice names and gets the
  * loaded one, or a fresh load. The previous model stays loaded until the new one's files are in.
+ * Pool workers on the engine ask with readyWorker: the Conductor's own model when it is the one they
+ * name, else a model of their own, kept beside it while the pool names it (keepWorkers).
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { EngineDevice, GpuModel } from '../../engine/index.ts';
@@ -71,6 +73,8 @@ export class EngineHost {
   #loading: Promise<LoadedEngine> | undefined;
   /** The picked files of the last model loaded from them: a run in this tab loads that choice again from these. */
   #picked: PickedFiles = {};
+  /** Pool workers' models other than the Conductor's, by keyOf their choice. */
+  #workerModels = new Map<string, Promise<LoadedEngine>>();
 
   /** Whether this browser can run the engine here: WebGPU present, an adapter found, and what kind. */
   async support(): Promise<EngineSupport> {
@@ -126,11 +130,21 @@ export class EngineHost {
       await previous;
       if (this.#loaded?.info.key === key && !picked) return this.#loaded;
       const files = { ...this.#picked, ...picked };
+      const adopted = picked ? undefined : this.#workerModels.get(key);
+      if (adopted) {
+        // A pool worker's model becomes the Conductor's: one load serves both.
+        this.#workerModels.delete(key);
+        const model = await adopted;
+        this.unload();
+        this.#loaded = model;
+        this.#loadedBase = baseKeyOf(choice);
+        return model;
+      }
       const newWeights = this.#loadedBase !== baseKeyOf(choice) || (choice.source.from === 'picked' && picked?.files);
       const kept = newWeights ? undefined : this.#loaded;
       const progress = onProgress ?? (() => {});
       this.#loaded = await cancellable(signal, () =>
-        kept ? this.#swapAdapter(kept, choice, files, progress, signal) : this.#loadUnchecked(choice, files, progress, signal),
+        kept ? this.#swapAdapter(kept, choice, files, progress, signal) : this.#loadUnchecked(choice, files, progress, signal, () => this.unload()),
       );
       this.#loadedBase = baseKeyOf(choice);
       // Only a pick that loaded replaces the files the stored choice is run from: a wrong pick leaves them.
@@ -139,6 +153,41 @@ export class EngineHost {
     })();
     this.#loading = loading;
     return loading;
+  }
+
+  /**
+   * The model a pool worker names: the Conductor's when it is that one (a Conductor load in progress is
+   * awaited first), else the worker's own, loaded beside the Conductor's on first use and kept.
+   */
+  async readyWorker(choice: EngineModelChoice, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
+    await this.#loading?.catch(() => undefined);
+    const key = keyOf(choice);
+    if (this.#loaded?.info.key === key) return this.#loaded;
+    let loading = this.#workerModels.get(key);
+    if (!loading) {
+      const load = cancellable(signal, () => this.#loadUnchecked(choice, this.#picked, onProgress ?? (() => {}), signal, () => {}));
+      loading = load;
+      this.#workerModels.set(key, load);
+      load.catch(() => {
+        if (this.#workerModels.get(key) === load) this.#workerModels.delete(key);
+      });
+    }
+    return loading;
+  }
+
+  /** Whether `choice` is loaded, for the Conductor or for a pool worker. */
+  isReady(choice: EngineModelChoice): boolean {
+    return this.isLoaded(choice) || this.#workerModels.has(keyOf(choice));
+  }
+
+  /** Frees the pool workers' models that none of `choices` names (the Conductor's stays). */
+  async keepWorkers(choices: readonly EngineModelChoice[]): Promise<void> {
+    const keep = new Set(choices.map(keyOf));
+    for (const [key, loading] of this.#workerModels) {
+      if (keep.has(key)) continue;
+      this.#workerModels.delete(key);
+      (await loading.catch(() => undefined))?.model.destroy();
+    }
   }
 
   /** Frees the model's GPU memory (the device stays for the next load). */
@@ -194,7 +243,14 @@ export class EngineHost {
     return { ...loaded, info: { ...info, key: keyOf(choice), ...(choice.adapter ? { adapter: describeSource(choice.adapter) } : {}) } };
   }
 
-  async #loadUnchecked(choice: EngineModelChoice, picked: PickedFiles, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
+  /** `beforeUpload` runs once the files are in, before the weights go to the GPU (the Conductor's old model is freed there). */
+  async #loadUnchecked(
+    choice: EngineModelChoice,
+    picked: PickedFiles,
+    onProgress: (p: LoadProgress) => void,
+    signal: AbortSignal | undefined,
+    beforeUpload: () => void,
+  ): Promise<LoadedEngine> {
     const checkpoint = checkpointOf(signal);
     checkpoint();
     const [{ GpuModel }, { loadTokenizer }] = await Promise.all([import('../../engine/index.ts'), import('../../engine/tokenizer/index.ts')]);
@@ -207,7 +263,7 @@ export class EngineHost {
     const adapter = choice.adapter ? await readPeftAdapter(adapterFiles(choice.adapter, picked.adapterFiles, report, signal), opened.config) : undefined;
     checkpoint();
     // Only now does the previous model give up its GPU memory: a cancelled download leaves it loaded.
-    this.unload();
+    beforeUpload();
     const weights = choice.weights === 'auto' ? (device.caps.shaderF16 ? 'f16' : 'f32') : choice.weights;
     const started = performance.now();
     const model = await GpuModel.load(device, opened, {

@@ -26,3 +26,6 @@ export { openKeyedDb } from './keyed-db.ts';
 export { buildWorker } from './run-ask.ts';
 export { createWebllmConductor, type WebllmModelChoice, type WebllmRuntime } from './webllm/index.ts';
 export { demoModelUrl } from './engine-files.ts';
+export { engineChat, type EngineChatModel } from './engine-chat.ts';
+export { GpuQueue } from './gpu-queue.ts';
+export { engineWorkerChoice, engineWorkerFields } from './engine-worker-choice.ts';

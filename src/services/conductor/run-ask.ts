@@ -5,17 +5,36 @@
  */
 import { type Episode, episodeStore } from '../../core/episodes/index.ts';
 import type { RunEventListener } from '../../core/orchestra/index.ts';
-import { type ReplayTable, type WorkerModel, type WorkerSpec, loadProviders } from '../../core/providers/index.ts';
+import { type LocalModels, type ReplayTable, type WorkerModel, type WorkerSpec, loadProviders } from '../../core/providers/index.ts';
+import type { EngineModelChoice } from './conductor-choice.ts';
+import { engineWorkerChoice } from './engine-worker-choice.ts';
+import { TabLocalModels } from './tab-local-models.ts';
 import { createConductor, type ConductorContext } from './create-conductor.ts';
+import type { ConductorRuntimes } from './conductor-runtimes.ts';
 import { keySlot } from '../../core/keys/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
 import { slotsNeeded, type AskRequest } from './ask-request.ts';
 
-/** A pool worker from its spec, with its key from `keys` (by slot); providers load on first use. */
-export async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], replay?: ReplayTable): Promise<WorkerModel> {
+/**
+ * A pool worker from its spec, with its key from `keys` (by slot); providers load on first use. `local` runs
+ * the workers on models in this thread (the Conductor worker's); without it such workers are refused.
+ */
+export async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], replay?: ReplayTable, local?: LocalModels): Promise<WorkerModel> {
   const { createWorkerModel } = await loadProviders();
   const slot = keySlot(spec);
-  return createWorkerModel(spec, { apiKey: slot === undefined ? undefined : keys[slot], keyName: slot, replay });
+  return createWorkerModel(spec, { apiKey: slot === undefined ? undefined : keys[slot], keyName: slot, replay, ...(local ? { local } : {}) });
+}
+
+/** The engine models the pool's workers name; a name that is not one fails at its worker's step, not here. */
+function engineWorkerChoices(pool: readonly WorkerSpec[]): EngineModelChoice[] {
+  return pool.flatMap((spec) => {
+    if (spec.provider !== 'engine') return [];
+    try {
+      return [engineWorkerChoice(spec)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 
@@ -25,11 +44,14 @@ export async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], re
  */
 export async function runAsk(
   request: AskRequest,
-  run: { signal?: AbortSignal; onEvent?: RunEventListener; runtimes: ConductorContext['runtimes'] },
+  run: { signal?: AbortSignal; onEvent?: RunEventListener; runtimes: ConductorContext['runtimes'] & Pick<ConductorRuntimes, 'readyEngineWorker'> },
 ): Promise<Episode> {
   const { runEpisode } = await import('../../core/orchestra/index.ts');
   const replay = request.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
-  const pool = await Promise.all(request.pool.map((spec) => buildWorker(spec, request.keys, replay)));
+  // Workers' models that this pool no longer names give their GPU memory back.
+  await run.runtimes.engine.keepWorkers(engineWorkerChoices(request.pool));
+  const local = new TabLocalModels(run.runtimes);
+  const pool = await Promise.all(request.pool.map((spec) => buildWorker(spec, request.keys, replay, local)));
   const { options } = request;
   const store = await episodeStore();
   // Writes in order, so a late checkpoint never overwrites the finished episode; a checkpoint that fails

@@ -15,3 +15,18 @@ describe('parsePoolFile: simulated behaviour', () => {
     expect(() => parsePoolFile(pool({ skill: { math: 0.3 } }))).toThrow(/simulated\.skill.*"default"/);
   });
 });
+
+describe('parsePoolFile: engine workers', () => {
+  const engine = (fields: Record<string, unknown>) => JSON.stringify([{ id: 'tiny', provider: 'engine', model: './models/tiny', ...fields }]);
+
+  it('takes a model directory with an adapter directory and a weight format', () => {
+    expect(parsePoolFile(engine({ adapter: './adapters/a', weights: 'int4' }))).toEqual([
+      { id: 'tiny', provider: 'engine', model: './models/tiny', adapter: './adapters/a', weights: 'int4' },
+    ]);
+  });
+
+  it('refuses an unknown weight format or an empty adapter, naming the field', () => {
+    expect(() => parsePoolFile(engine({ weights: 'bf16' }))).toThrow(/\[0\]\.weights must be one of auto, f32, f16, int4, got "bf16"/);
+    expect(() => parsePoolFile(engine({ adapter: '' }))).toThrow(/\[0\]\.adapter must be a non-empty string/);
+  });
+});

@@ -49,7 +49,7 @@ describe('reward server', () => {
   });
 
   async function start(specs: WorkerSpec[], options: Partial<RewardServerOptions> = {}, episodes = join(dir, `eps-${servers.length}-${Date.now()}`)) {
-    const pool = await buildPool(specs, {}, undefined, undefined, { attempts: 1 });
+    const pool = await buildPool(specs, {}, undefined, undefined, { retry: { attempts: 1 } });
     const store = await EpisodeDirStore.open(episodes);
     const server = await startRewardServer({ pool, host: '127.0.0.1', port: 0, concurrency: 8, maxSteps: 5, maxBodyBytes: 100_000, store, drainMs: 10_000, ...options });
     servers.push(server);

@@ -57,6 +57,13 @@ test('the URLs chosen: pool base URLs, a remote Conductor, an engine model and a
   ).toEqual(['https://a.example.org/v1', 'https://m.example.org/model/', 'https://l.example.org/lora/']);
   expect(chosenUrls(pool, { kind: 'engine-model', model: { source: { from: 'hub', repo: 'o/r' }, weights: 'int4' } })).toEqual(['https://a.example.org/v1']);
   expect(chosenUrls([], { kind: 'pool-worker', workerId: 'a' })).toEqual([]);
+  // An engine worker's model and adapter named by URL are downloaded in the tab; Hub ids and 'demo' need nothing new.
+  const local: WorkerSpec[] = [
+    { id: 'e', provider: 'engine', model: 'https://m.example.org/w/', adapter: 'https://l.example.org/a/' },
+    { id: 'd', provider: 'engine', model: 'demo', adapter: 'trained:run' },
+    { id: 'h', provider: 'engine', model: 'o/r' },
+  ];
+  expect(chosenUrls(local, { kind: 'random-routing' })).toEqual(['https://m.example.org/w/', 'https://l.example.org/a/']);
 });
 
 test('extra origins: valid ones the fixed hosts do not already allow, once each, sorted', () => {

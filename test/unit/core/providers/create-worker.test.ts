@@ -32,7 +32,7 @@ describe('createWorkerModel', () => {
     });
   });
 
-  it('refuses webllm and engine workers for now, and replay without a table', () => {
+  it('refuses webllm and engine workers where no local runtime is given, and replay without a table', () => {
     for (const provider of ['webllm', 'engine'] as const) {
       expect(() => createWorkerModel({ id: 'x', provider, model: 'm' })).toThrow(expect.objectContaining({ code: 'provider/unsupported' }));
     }
