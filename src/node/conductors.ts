@@ -4,11 +4,15 @@
  * --method conductor:<choice>` alike. An engine model is loaded once and sampled with each run's seed.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createPolicyConductor, parseConductorSpec, poolWorkerConductor, type ConductorSpec, type MethodRun } from '../core/bench/index.ts';
 import { BatonError } from '../core/errors/index.ts';
 import { createFixedConductor, createWorkerConductor, type Conductor } from '../core/orchestra/index.ts';
 import { loadProviders, resolveApiKey, type WorkerModel } from '../core/providers/index.ts';
+import { parseTrainedFormat, TRAINED_FORMAT_FILE, trainedPrompt, trainedWorkflowFormat, type TrainedFormat } from '../core/rl/index.ts';
+import type { Task } from '../core/task.ts';
+import { DEFAULT_MAX_STEPS } from '../core/workflow/index.ts';
+import { workflowConstraintFor } from '../core/workflow/constrain/index.ts';
 import { CliError, type CliIo } from './io.ts';
 import { NodeLocalModels } from './local-models.ts';
 
@@ -26,9 +30,9 @@ export interface ConductorContext {
   models?: NodeLocalModels;
 }
 
-/** What makes a Conductor for one run (its seed and recorded pool); `close` frees a loaded model. */
+/** What makes a Conductor for one run (its task, seed and recorded pool); `close` frees a loaded model. */
 export interface ConductorMaker {
-  make: (run: Pick<MethodRun, 'seed' | 'pool' | 'record'>) => Conductor;
+  make: (run: Pick<MethodRun, 'task' | 'seed' | 'pool' | 'record'>) => Conductor;
   close: () => void;
 }
 
@@ -59,10 +63,21 @@ async function engineConductor(spec: Extract<ConductorSpec, { kind: 'engine' }>,
   const loaded = await models.open(ref);
   const policy = new EnginePolicy(loaded.model, loaded.tokenizer!);
   const info = { runtime: 'engine', model: spec.model, ...(lora ? { adapter: lora } : {}) };
-  const settings = { info, workers, maxNewTokens: spec.maxTokens ?? CONDUCTOR_MAX_NEW_TOKENS, temperature: 1 };
+  const trained = await readTrainedFormat([lora, spec.model].filter((d): d is string => d !== undefined).map((d) => resolve(ctx.cwd, d)));
+  const settings = {
+    info,
+    workers,
+    maxNewTokens: spec.maxTokens ?? CONDUCTOR_MAX_NEW_TOKENS,
+    temperature: 1,
+    ...(trained?.constrain
+      ? { constraint: (n: number, recursion?: boolean) => workflowConstraintFor(loaded.tokenizer!, loaded.model.config.vocabSize, trainedWorkflowFormat(trained, n, recursion)) }
+      : {}),
+  };
   return {
     make: (run) => {
-      const conductor = createPolicyConductor(policy, { ...settings, seed: run.seed });
+      const format = { maxSteps: trained?.maxSteps ?? DEFAULT_MAX_STEPS, access: 'binary' as const };
+      const firstRound = trained ? trainedPrompt(trained)(run.task, run.pool.map((w) => w.spec), format) : undefined;
+      const conductor = createPolicyConductor(policy, { ...settings, seed: run.seed, ...(firstRound ? { firstRoundMessages: firstRound } : {}) });
       // In turn with the pool's local workers, which may run on this very model.
       return { info: conductor.info, generate: (req) => models.gpu.run(() => conductor.generate(req), req.signal) };
     },
@@ -71,6 +86,29 @@ async function engineConductor(spec: Extract<ConductorSpec, { kind: 'engine' }>,
       if (!ctx.models) void models.close();
     },
   };
+}
+
+/**
+ * The format a trained Conductor was trained under (conductor.json, written by baton train) from the first of
+ * `dirs` (its adapter, then its model) that holds one; undefined for a model without one, which runs with
+ * the Ask prompt and free reasoning.
+ */
+async function readTrainedFormat(dirs: string[]): Promise<TrainedFormat | undefined> {
+  for (const dir of dirs) {
+    const path = join(dir, TRAINED_FORMAT_FILE);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      continue;
+    }
+    try {
+      return parseTrainedFormat(text, path);
+    } catch (e) {
+      throw new CliError((e as BatonError).message);
+    }
+  }
+  return undefined;
 }
 
 async function remoteConductor(spec: Extract<ConductorSpec, { kind: 'remote' }>, env: CliIo['env']): Promise<ConductorMaker> {
@@ -104,9 +142,9 @@ export async function conductorMaker(spec: ConductorSpec, ctx: ConductorContext,
   }
 }
 
-/** The one Conductor of `baton run`. */
-export async function conductorFromSpec(text: string, ctx: ConductorContext & { pool: WorkerModel[] }): Promise<ConductorMaker & { conductor: Conductor }> {
+/** The one Conductor of `baton run`, for its task. */
+export async function conductorFromSpec(text: string, ctx: ConductorContext & { pool: WorkerModel[]; task: Task }): Promise<ConductorMaker & { conductor: Conductor }> {
   const maker = await conductorMaker(parseConductorFlag(text), ctx, ctx.pool.map((w) => w.spec.id), `--conductor ${text}`);
   const seed = Math.floor(Math.random() * 2 ** 32);
-  return { ...maker, conductor: maker.make({ seed, pool: ctx.pool, record: (w) => w }) };
+  return { ...maker, conductor: maker.make({ task: ctx.task, seed, pool: ctx.pool, record: (w) => w }) };
 }

@@ -15,7 +15,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DEMO_CONDUCTOR_FORMAT } from '../core/rl/index.ts';
+import { DEMO_CONDUCTOR_FORMAT, TRAINED_FORMAT_FILE } from '../core/rl/index.ts';
 import { QWEN_ADDED_TOKENS } from '../engine/tokenizer/index.ts';
 import { processIo, type CliIo } from './io.ts';
 import { learningCurveSvg, runLearning, type LearningResult } from './learning-run.ts';
@@ -49,7 +49,7 @@ const TRAINING = {
   evalEvery: 10,
 } as const;
 
-const FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json'];
+const FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json', TRAINED_FORMAT_FILE];
 
 const LEARNING_SVG = 'learning.svg';
 

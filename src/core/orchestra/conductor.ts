@@ -13,6 +13,8 @@ export interface ConductorOutput {
   text: string;
   tokenIds?: number[];
   logprobs?: number[];
+  /** The messages it read where it replaced the request's (a trained Conductor's own prompt): what the episode keeps. */
+  prompt?: ChatMessage[];
   /** Tokens and dollars of the Conductor's own call, where it has a price (a pool worker playing it). */
   usage?: Usage;
   costUsd?: number | null;
@@ -22,4 +24,9 @@ export interface ConductorOutput {
 export interface Conductor {
   readonly info: ConductorInfo;
   generate(req: ConductorRequest): Promise<ConductorOutput>;
+}
+
+/** A recursion round's prompt holds the earlier round as more user turns; there three empty lists ("keep the answer") are a plan. */
+export function isRecursionRound(messages: readonly ChatMessage[]): boolean {
+  return messages.filter((m) => m.role === 'user').length > 1;
 }

@@ -1,4 +1,4 @@
-export type { Conductor, ConductorOutput, ConductorRequest } from './conductor.ts';
+export { isRecursionRound, type Conductor, type ConductorOutput, type ConductorRequest } from './conductor.ts';
 export type { RunEvent, RunEventListener, RunEventType } from './events.ts';
 export { visibleSteps } from './access.ts';
 export { BudgetLedger, worstCaseCostUsd } from './budget.ts';

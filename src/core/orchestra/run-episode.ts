@@ -188,7 +188,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
       break;
     }
     const parsed = parseWorkflow(output.text, { workers: pool.length, maxSteps, access, recursion: round > 0 });
-    const record: RoundRecord = { prompt: messages, completion: completionOf(output), steps: [], final };
+    const record: RoundRecord = { prompt: output.prompt ?? messages, completion: completionOf(output), steps: [], final };
     rounds.push(record);
     const spent = { ...(output.usage ? { usage: output.usage } : {}), ...(output.costUsd !== undefined ? { costUsd: output.costUsd } : {}) };
     if (!parsed.ok) {

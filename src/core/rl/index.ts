@@ -21,3 +21,4 @@ export { DEMO_CONDUCTOR_FORMAT } from './demo-conductor.ts';
 export { BUNDLE_SCRIPT, trainBundleFiles, type TrainBundleInput } from './train-bundle.ts';
 export { groupsFromEpisodes, type EpisodeGroup, type EpisodeGroupsReport, type EpisodeTokenizer } from './episode-groups.ts';
 export { offlineStepGroups, runOfflineGrpo, type OfflineGrpoConfig, type OfflineGrpoDeps, type OfflineStepMetrics } from './offline-grpo.ts';
+export { parseTrainedFormat, TRAINED_FORMAT_FILE, trainedFormatJson, trainedPrompt, trainedWorkflowFormat, type TrainedFormat } from './trained-format.ts';

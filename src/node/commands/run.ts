@@ -184,8 +184,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const specs = await readPoolFlag(io, values.pool!);
   const models = new NodeLocalModels(io.cwd);
   const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay, specs), seed, { local: models });
-  const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, cwd: io.cwd, env: io.env, models, ...(values.lora ? { lora: values.lora } : {}) });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
+  const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, task, cwd: io.cwd, env: io.env, models, ...(values.lora ? { lora: values.lora } : {}) });
   // A code answer is graded by running it; a gold of the wrong shape is refused before anything is paid for.
   if (kind === 'code' && values.answer !== undefined) parseCodeGold(values.answer);
   const codeRunner = kind === 'code' && values.answer !== undefined ? createNodeCodeRunner() : undefined;

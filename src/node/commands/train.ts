@@ -15,17 +15,20 @@ import { episodeToLine, type Episode } from '../../core/episodes/index.ts';
 import { seededRandom } from '../../core/random.ts';
 import { PAPER_REWARD } from '../../core/reward/index.ts';
 import {
-  askPrompt,
-  compactPrompt,
   isWeightsState,
   runGrpo,
+  TRAINED_FORMAT_FILE,
   trainablePolicy,
+  trainedFormatJson,
+  trainedPrompt,
+  trainedWorkflowFormat,
   type GrpoCheckpoint,
   type GrpoConfig,
   type GrpoLossType,
   type GrpoStepMetrics,
   type OfflineStepMetrics,
   type RewardScaling,
+  type TrainedFormat,
 } from '../../core/rl/index.ts';
 import type { Task } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
@@ -292,6 +295,17 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   };
 }
 
+/** How the run prompts and samples its Conductor, kept beside what it trains (conductor.json). */
+function trainedFormatOf(s: TrainSettings): TrainedFormat {
+  return {
+    prompt: s.prompt,
+    constrain: s.constrain,
+    maxSteps: s.maxSteps,
+    ...(s.fixedSubtasks ? { fixedSubtasks: true } : {}),
+    ...(s.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: s.maxSubtaskChars }),
+  };
+}
+
 /** Full fine-tuning updates f32 master weights in place and keeps no frozen copy for a KL reference. */
 function checkFull(choice: ReturnType<typeof parseEngineFlags>, beta: number): void {
   if (choice.loraDir) throw new CliError('--full trains every weight of --model; --lora starts a LoRA run: give one or the other', 2);
@@ -395,7 +409,8 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
         ? await readPeftAdapter(filesFromDir(settings.loraDir), config)
         : initLoraAdapter(config, { r: settings.lora.r, alpha: settings.lora.alpha, targetModules: settings.lora.targets, dropout: 0, baseModel: settings.modelDir }, seededRandom(settings.seed));
     const sampler = new EnginePolicy(model, tokenizer!);
-    const prompt = settings.prompt === 'compact' ? compactPrompt : askPrompt;
+    const trained = trainedFormatOf(settings);
+    const prompt = trainedPrompt(trained);
     const format = { maxSteps: settings.maxSteps, access: 'binary' as const };
     const stored = offline ? await readEpisodeGroups(io, settings.fromEpisodes!, sampler, tokenizer!) : undefined;
     // Memory preflight: the longest sequence any question (or stored group) can produce, checked before step 1.
@@ -452,15 +467,7 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
         heldOut,
         ...(settings.constrain
           ? {
-              constraint: (workers: number, recursion?: boolean) =>
-                workflowConstraintFor(tokenizer!, config.vocabSize, {
-                  ...format,
-                  workers,
-                  allowReasoning: false,
-                  recursion: recursion ?? false,
-                  ...(settings.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: settings.maxSubtaskChars }),
-                  ...(settings.fixedSubtasks ? { fixedSubtasks: FIXED_SUBTASKS } : {}),
-                }),
+              constraint: (workers: number, recursion?: boolean) => workflowConstraintFor(tokenizer!, config.vocabSize, trainedWorkflowFormat(trained, workers, recursion)),
             }
           : {}),
         ...(resume ? { resume: resume as GrpoCheckpoint } : {}),
@@ -490,13 +497,15 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     const state = await trainer.exportState();
     trainer.destroy();
     if (!result.stopped) {
+      const dir = join(out, isWeightsState(state) ? 'model' : 'adapter');
       if (isWeightsState(state)) {
-        await writeModelDir(join(out, 'model'), settings.modelDir, state.weights);
+        await writeModelDir(dir, settings.modelDir, state.weights);
       } else {
-        await mkdir(join(out, 'adapter'), { recursive: true });
-        await writeFile(join(out, 'adapter', ADAPTER_CONFIG), state.adapterConfig);
-        await writeFile(join(out, 'adapter', ADAPTER_WEIGHTS), state.adapter);
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, ADAPTER_CONFIG), state.adapterConfig);
+        await writeFile(join(dir, ADAPTER_WEIGHTS), state.adapter);
       }
+      await writeFile(join(dir, TRAINED_FORMAT_FILE), trainedFormatJson(trained));
     }
     if (result.overBudget) io.stderr(`stopped after step ${result.step}: the --budget of $${settings.budgetUsd} is spent\n`);
     const last = result.metrics.at(-1);

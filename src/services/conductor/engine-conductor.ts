@@ -8,7 +8,7 @@
  * Tested by test/engine/services/conductor/engine-conductor.test.ts (Node on Dawn).
  */
 import type { ConductorInfo } from '../../core/episodes/index.ts';
-import type { Conductor, ConductorOutput, ConductorRequest } from '../../core/orchestra/index.ts';
+import { isRecursionRound, type Conductor, type ConductorOutput, type ConductorRequest } from '../../core/orchestra/index.ts';
 import type { ChatMessage } from '../../core/providers/index.ts';
 import type { AccessMode } from '../../core/workflow/index.ts';
 import { workflowConstraintFor, type WorkflowFormat } from '../../core/workflow/constrain/index.ts';
@@ -38,9 +38,6 @@ export interface EngineConductorOptions {
   /** Chat template variables, e.g. { enable_thinking: false } for Qwen3. */
   templateArgs?: Record<string, unknown>;
 }
-
-/** Later rounds hold more than one user turn; there three empty lists ("keep the answer") are valid. */
-const isRecursionRound = (messages: readonly ChatMessage[]) => messages.filter((m) => m.role === 'user').length > 1;
 
 export function createEngineConductor(options: EngineConductorOptions): Conductor {
   const { model, tokenizer } = options;
@@ -88,7 +85,7 @@ export function createEngineConductor(options: EngineConductorOptions): Conducto
       if (tail) req.onDelta?.(tail);
       const { tokens } = generation;
       const body = generation.finishReason === 'stop' ? tokens.slice(0, -1) : tokens;
-      return { text: tokenizer.decode(body, { skipSpecialTokens: true }), tokenIds: tokens, logprobs: generation.logprobs };
+      return { text: tokenizer.decode(body, { skipSpecialTokens: true }), tokenIds: tokens, logprobs: generation.logprobs, ...(messages !== req.messages ? { prompt: messages } : {}) };
     },
   };
 }

@@ -5,7 +5,7 @@
  * Tested by test/unit/core/bench/baselines/random-routing-conductor.test.ts.
  */
 import { BatonError } from '../../errors/index.ts';
-import type { Conductor, ConductorOutput, ConductorRequest } from '../../orchestra/index.ts';
+import { isRecursionRound, type Conductor, type ConductorOutput, type ConductorRequest } from '../../orchestra/index.ts';
 import { renderWorkflow, type AccessMode, type Step, type Workflow } from '../../workflow/index.ts';
 
 export const RANDOM_ROUTING_LABEL = 'untrained demo Conductor (random routing)';
@@ -66,10 +66,6 @@ const SHAPES: Shape[] = [
     ],
   },
 ];
-
-function isRecursionRound(messages: ConductorRequest['messages']): boolean {
-  return messages.filter((m) => m.role === 'user').length > 1;
-}
 
 /** The random choice, before it is streamed: exposed for tests. */
 export function sampleRouting(options: RandomRoutingOptions, recursion: boolean): { reasoning: string; workflow: Workflow } {

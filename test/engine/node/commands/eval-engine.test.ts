@@ -56,4 +56,32 @@ describe('baton eval with an engine Conductor', () => {
     expect(episode).toMatchObject({ status: 'format-error', conductor: { runtime: 'engine', adapter: 'adapter' } });
     expect(io.err).toMatch(/^baton run: the Conductor's completion did not parse/);
   }, 300_000);
+
+  it('runs a trained Conductor in the format its conductor.json names: the demo Conductor routes sums and multiple choice apart', async () => {
+    const demo = join(process.cwd(), 'public', 'demo-conductor');
+    const tasks = [
+      ...[[23, 41], [57, 18], [36, 62]].map(([a, b], i) => ({ question: `What is ${a} + ${b}?`, answer: String(a + b), kind: 'number', id: `sum${i}` })),
+      ...[['12', '85', '40', '7'], ['66', '3', '91', '28'], ['9', '44', '17', '70']].map((c, i) => ({
+        question: `Which is largest? ${c.map((v, k) => `${'ABCD'[k]}. ${v}`).join(' ')}`,
+        answer: 'ABCD'[c.indexOf(String(Math.max(...c.map(Number))))],
+        kind: 'mcq',
+        choices: c,
+        id: `mcq${i}`,
+      })),
+    ];
+    await writeFile(join(dir, 'kinds.jsonl'), tasks.map((t) => JSON.stringify(t)).join('\n'));
+    const io = recordingIo(dir);
+    const code = await main(['eval', '--dataset', 'kinds.jsonl', '--pool', 'demo', '--method', `conductor:engine:${demo}`, '--seed', '3', '--out', 'demo'], io);
+    expect(code, io.err).toBe(0);
+    const episodes = (await readFile(join(dir, 'demo', 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Episode);
+    // The compact prompt it was trained on, and the one-step lists with the fixed subtask.
+    for (const e of episodes) {
+      expect(e.prompt.map((m) => m.content).join('')).toMatch(/^Plan at most 1 steps over models 0-3/);
+      expect(e.workflow?.steps).toHaveLength(1);
+      expect(e.workflow?.steps[0].subtask).toBe('Solve the question.');
+    }
+    const first = (kind: string) => episodes.filter((e) => e.task.kind === kind).map((e) => e.steps[0].workerId);
+    expect(first('number').filter((w) => w === 'sim-euler').length).toBeGreaterThanOrEqual(2);
+    expect(first('mcq').filter((w) => w === 'sim-sage').length).toBeGreaterThanOrEqual(2);
+  }, 300_000);
 });

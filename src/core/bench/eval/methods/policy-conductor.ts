@@ -4,7 +4,8 @@
  * since a model on one GPU samples one sequence group at a time.
  */
 import type { ConductorInfo } from '../../../episodes/index.ts';
-import type { Conductor } from '../../../orchestra/index.ts';
+import { isRecursionRound, type Conductor } from '../../../orchestra/index.ts';
+import type { ChatMessage } from '../../../providers/index.ts';
 import type { ConstraintForPool, Policy } from '../../../rl/index.ts';
 
 export interface PolicyConductorOptions {
@@ -15,6 +16,8 @@ export interface PolicyConductorOptions {
   seed: number;
   /** Sample only plans that parse (the lists alone). */
   constraint?: ConstraintForPool;
+  /** The first round's messages in place of the request's (the prompt a trained Conductor expects: its conductor.json). */
+  firstRoundMessages?: ChatMessage[];
 }
 
 /** The last call queued on each policy: concurrent runs take turns on it. */
@@ -27,20 +30,22 @@ function inTurn<T>(policy: Policy, f: () => Promise<T>): Promise<T> {
 }
 
 export function createPolicyConductor(policy: Policy, options: PolicyConductorOptions): Conductor {
-  const constrained = options.constraint?.(options.workers);
   return {
     info: { ...options.info, sampling: { temperature: options.temperature, maxNewTokens: options.maxNewTokens, seed: options.seed } },
     async generate(req) {
-      const [completion] = await inTurn(policy, () => policy.generateGroup(req.messages, {
+      const recursion = isRecursionRound(req.messages);
+      const messages = !recursion && options.firstRoundMessages ? options.firstRoundMessages : req.messages;
+      const constrained = options.constraint?.(options.workers, recursion);
+      const [completion] = await inTurn(policy, () => policy.generateGroup(messages, {
         n: 1,
         maxNewTokens: options.maxNewTokens,
         sampling: { temperature: options.temperature, seed: options.seed },
-        continueFinal: req.messages.at(-1)?.role === 'assistant',
+        continueFinal: messages.at(-1)?.role === 'assistant',
         ...(constrained ? { constraint: constrained.constraint, stopTokens: constrained.eosIds } : {}),
         ...(req.signal ? { signal: req.signal } : {}),
       }));
       req.onDelta?.(completion.text);
-      return { text: completion.text, tokenIds: completion.tokens, logprobs: completion.logprobs };
+      return { text: completion.text, tokenIds: completion.tokens, logprobs: completion.logprobs, ...(messages !== req.messages ? { prompt: messages } : {}) };
     },
   };
 }

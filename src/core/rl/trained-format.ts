@@ -1,0 +1,69 @@
+/**
+ * How a Conductor was trained to be prompted and to answer (baton train's --prompt, --constrain,
+ * --max-steps, --subtasks and --max-subtask-chars), kept as conductor.json beside the trained weights or
+ * adapter, so that whoever runs it later runs it the same way: a Conductor trained on the compact prompt
+ * and on the lists alone writes text it never saw under the Ask prompt. Test:
+ * test/unit/core/rl/trained-format.test.ts.
+ */
+import { BatonError } from '../errors/index.ts';
+import { FIXED_SUBTASKS, type WorkflowFormat } from '../workflow/constrain/index.ts';
+import { compactPrompt } from './compact-prompt.ts';
+import { askPrompt, type ConductorPromptFor } from './rollout.ts';
+
+export const TRAINED_FORMAT_FILE = 'conductor.json';
+
+export interface TrainedFormat {
+  prompt: 'ask' | 'compact';
+  /** Sampled under the workflow constraint: the lists alone. */
+  constrain: boolean;
+  maxSteps: number;
+  /** Every subtask a fixed text (FIXED_SUBTASKS). */
+  fixedSubtasks?: boolean;
+  maxSubtaskChars?: number;
+}
+
+export function trainedFormatJson(f: TrainedFormat): string {
+  return `${JSON.stringify(f, null, 2)}\n`;
+}
+
+export function parseTrainedFormat(text: string, source: string): TrainedFormat {
+  const bad = (why: string) => new BatonError({ code: 'engine/model-file', message: `${source}: ${why}` });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw bad(`not JSON (${(e as Error).message})`);
+  }
+  const f = raw as Partial<Record<keyof TrainedFormat, unknown>>;
+  if (typeof f !== 'object' || f === null) throw bad('must be a JSON object');
+  if (f.prompt !== 'ask' && f.prompt !== 'compact') throw bad(`"prompt" must be "ask" or "compact", got ${JSON.stringify(f.prompt)}`);
+  if (typeof f.constrain !== 'boolean') throw bad('"constrain" must be true or false');
+  if (!(Number.isInteger(f.maxSteps) && (f.maxSteps as number) >= 1)) throw bad(`"maxSteps" must be a whole number of at least 1, got ${JSON.stringify(f.maxSteps)}`);
+  if (f.fixedSubtasks !== undefined && typeof f.fixedSubtasks !== 'boolean') throw bad('"fixedSubtasks" must be true or false');
+  if (f.maxSubtaskChars !== undefined && !(Number.isInteger(f.maxSubtaskChars) && (f.maxSubtaskChars as number) >= 1)) throw bad('"maxSubtaskChars" must be a whole number of at least 1');
+  return {
+    prompt: f.prompt,
+    constrain: f.constrain,
+    maxSteps: f.maxSteps as number,
+    ...(f.fixedSubtasks ? { fixedSubtasks: true } : {}),
+    ...(f.maxSubtaskChars !== undefined ? { maxSubtaskChars: f.maxSubtaskChars as number } : {}),
+  };
+}
+
+/** The first round's prompt it was trained on. */
+export function trainedPrompt(f: TrainedFormat): ConductorPromptFor {
+  return f.prompt === 'compact' ? compactPrompt : askPrompt;
+}
+
+/** The workflow constraint it was sampled under, for a pool of `workers` (training samples the lists alone). */
+export function trainedWorkflowFormat(f: TrainedFormat, workers: number, recursion = false): WorkflowFormat {
+  return {
+    workers,
+    maxSteps: f.maxSteps,
+    access: 'binary',
+    allowReasoning: false,
+    recursion,
+    ...(f.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: f.maxSubtaskChars }),
+    ...(f.fixedSubtasks ? { fixedSubtasks: FIXED_SUBTASKS } : {}),
+  };
+}

@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import {
+  compactPrompt,
+  DEMO_CONDUCTOR_FORMAT,
+  parseTrainedFormat,
+  trainedFormatJson,
+  trainedPrompt,
+  trainedWorkflowFormat,
+  type TrainedFormat,
+} from '../../../../src/core/rl/index.ts';
+import { FIXED_SUBTASKS } from '../../../../src/core/workflow/constrain/index.ts';
+
+describe('a Conductor\'s trained format (conductor.json)', () => {
+  it('round-trips, and gives the prompt and the constraint it was trained under', () => {
+    const f: TrainedFormat = { prompt: 'compact', constrain: true, maxSteps: 2, fixedSubtasks: true, maxSubtaskChars: 12 };
+    expect(parseTrainedFormat(trainedFormatJson(f), 'c.json')).toEqual(f);
+    expect(trainedPrompt(f)).toBe(compactPrompt);
+    expect(trainedWorkflowFormat(f, 3, true)).toEqual({ workers: 3, maxSteps: 2, access: 'binary', allowReasoning: false, recursion: true, maxSubtaskChars: 12, fixedSubtasks: FIXED_SUBTASKS });
+    expect(trainedWorkflowFormat({ prompt: 'ask', constrain: true, maxSteps: 5 }, 4)).toEqual({ workers: 4, maxSteps: 5, access: 'binary', allowReasoning: false, recursion: false });
+  });
+
+  it('names the file and the field that is wrong', () => {
+    expect(() => parseTrainedFormat('{', 'm/conductor.json')).toThrow(/^m\/conductor\.json: not JSON/);
+    expect(() => parseTrainedFormat('{"prompt":"long","constrain":true,"maxSteps":1}', 'c')).toThrow(/"prompt" must be "ask" or "compact", got "long"/);
+    expect(() => parseTrainedFormat('{"prompt":"ask","constrain":"yes","maxSteps":1}', 'c')).toThrow(/"constrain" must be true or false/);
+    expect(() => parseTrainedFormat('{"prompt":"ask","constrain":true,"maxSteps":0}', 'c')).toThrow(/"maxSteps" must be a whole number/);
+  });
+
+  it('is, for the shipped demo Conductor, the format the app runs it in', async () => {
+    const shipped = parseTrainedFormat(await readFile('public/demo-conductor/conductor.json', 'utf8'), 'demo');
+    expect(shipped).toEqual({ prompt: 'compact', constrain: true, maxSteps: DEMO_CONDUCTOR_FORMAT.maxSteps, fixedSubtasks: true });
+    expect(DEMO_CONDUCTOR_FORMAT.fixedSubtasks).toBe(FIXED_SUBTASKS);
+  });
+});
