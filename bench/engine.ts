@@ -30,7 +30,7 @@ import { KernelProfiler, type KernelTime } from '../src/engine/device/index.ts';
 import { GpuModel, type WeightFormat } from '../src/engine/index.ts';
 import { filesFromDir } from '../src/engine/model/files-node.ts';
 import { openModel, type OpenedModel } from '../src/engine/model/index.ts';
-import type { ModelWeights } from '../src/engine/runtime/index.ts';
+import { dispatchesPerDecodeStep, type ModelWeights } from '../src/engine/runtime/index.ts';
 import { createNodeGpu, type NodeGpu } from '../src/node/webgpu.ts';
 import { writeTinyModel } from '../test/support/tiny-model.ts';
 import { MODEL_SHAPES } from './model-shapes.ts';
@@ -111,7 +111,7 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
     }
     groupMs -= groupPrefillMs;
     generateMs -= generatePrefillMs;
-    const dispatchesPerDecodeStep = await countDecodeDispatches(model, prompt);
+    const decodeDispatches = await dispatchesPerDecodeStep(model, prompt);
     const kernels = values.profile && device.caps.timestampQuery ? await profileDecode(model, prompt) : undefined;
     const step = decodeStepBytes(model, P + N);
     return {
@@ -123,7 +123,7 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       prefillTokensPerS: round((P * 1000) / prefillMs),
       decodeTokensPerS: round((N * 1000) / decodeMs),
       decodeMsPerToken: round(decodeMs / N),
-      dispatchesPerDecodeStep,
+      dispatchesPerDecodeStep: decodeDispatches,
       generateDecodeTokensPerS: round((N * 1000) / generateMs),
       groupDecodeTokensPerS: round((G * N * 1000) / groupMs),
       peakGpuBytes: device.memory.peak - before,
@@ -132,19 +132,6 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
   } finally {
     model.destroy();
   }
-}
-
-/**
- * Kernel dispatches one decode step of `generate` encodes at batch 1 (the forward pass, the LM head
- * and, for greedy and temperature sampling, the GPU sampler): two new tokens' dispatches less one's.
- */
-async function countDecodeDispatches(model: GpuModel, prompt: number[]): Promise<number> {
-  const dispatches = async (maxNewTokens: number) => {
-    const before = model.device.dispatches;
-    await model.generate(prompt, { maxNewTokens, stopTokens: [] });
-    return model.device.dispatches - before;
-  };
-  return (await dispatches(2)) - (await dispatches(1));
 }
 
 /** GPU time per kernel over one decode step, averaged over N steps. */
