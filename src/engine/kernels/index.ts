@@ -8,6 +8,7 @@ export { logprobsBackward, logprobsForward, logprobsThreads } from './logprobs.t
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
 export { matmulBackwardBias, matmulBackwardInput, matmulBackwardWeight, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
 export { matmulNormedRope, matmulNormedRows, matmulNormedSplit, matmulNormedSwiglu, type MatmulNormedOptions } from './matmul-normed.ts';
+export { matmulNormedCpu, type MatmulNormedCpuOptions } from './matmul-normed-cpu.ts';
 export { matmulInt4BackwardInput, matmulInt4Forward, type MatmulInt4BackwardInputOptions, type MatmulInt4Options } from './matmul-int4.ts';
 export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, rmsnormThreads, type RmsnormBackwardOptions, type RmsnormOptions } from './rmsnorm.ts';
 export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
