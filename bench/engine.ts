@@ -18,12 +18,14 @@
  * (best of K; a decode step here reads its logits back), the kernel dispatches one decode step of
  * generate encodes (sampling included), decode tokens/s of generate at temperature 1 (batch 1,
  * sampling as rollouts do), decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
- * engine's GPU buffers. Compare figures as ratios on one adapter, never across machines.
+ * engine's GPU buffers. Compare figures as ratios on one adapter, never across machines. `machine` gives the
+ * CPU count and the 1-minute load average before and after: on SwiftShader the adapter is those CPUs, shared
+ * with whatever else runs.
  * On 2 CPU cores with SwiftShader, qwen0.5b takes about 8 minutes with
  * --prompt-tokens 8 --decode-tokens 4 --trials 1 (most of it decoding f32 at ~9 s a token).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KernelProfiler, type KernelTime } from '../src/engine/device/index.ts';
@@ -153,6 +155,7 @@ function round(x: number): number {
   return Number(x.toPrecision(4));
 }
 
+const loadBefore = loadavg()[0];
 const tmp = await mkdtemp(join(tmpdir(), 'baton-bench-'));
 const gpu = await createNodeGpu();
 try {
@@ -179,6 +182,7 @@ try {
     JSON.stringify({
       bench: 'engine',
       adapter: { kind: gpu.kind, ...caps.adapter, shaderF16: caps.shaderF16, maxStorageBufferBindingSize: caps.maxStorageBufferBindingSize },
+      machine: { cpus: availableParallelism(), loadAverage: { before: loadBefore, after: loadavg()[0] } },
       promptTokens: P,
       decodeTokens: N,
       group: G,
