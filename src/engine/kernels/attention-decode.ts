@@ -82,6 +82,12 @@ var<workgroup> part: array<f32, ${passes * WG + L}>;
 var<workgroup> proj: array<f32, ${3 * D}>;
 var<workgroup> kNew: array<vec4<f32>, D4>;
 var<workgroup> vNew: array<f32, D>;
+// Column c of head h's q (c < D), then of its KV head's k and v, as a row of the concatenated weight.
+fn weightRow(c: u32, h: u32, kvh: u32) -> u32 {
+  if (c < D) { return h * D + c; }
+  if (c < 2u * D) { return p.H * D + kvh * D + c - D; }
+  return p.H * D + p.KV * D + kvh * D + c - 2u * D;
+}
 @compute @workgroup_size(${WG})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let row = flat_group(wid, nwg);
@@ -92,14 +98,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let lane = lid % LANES;
   let m0 = t;
   let rows = 1u;
-  // Column c of this head's q (c < D), then of its KV head's k and v, as a row of the concatenated weight.
   for (var round = 0u; round < ${passes}u; round++) {
     let c = round * ${cols}u + lid / LANES;
     var acc: array<${acc}, 1>;
     acc[0] = ${acc}(0.0); // SwiftShader was seen keeping the last round's sums without it
     if (c < 3u * D) {
-      let part3 = c / D;
-      let n = select(select(p.H * D + p.KV * D + kvh * D + c - 2u * D, p.H * D + kvh * D + c - D, part3 == 1u), h * D + c, part3 == 0u);
+      let n = weightRow(c, h, kvh);
       ${dot.loop('n', 'acc')}
     }
     part[round * ${WG}u + lid] = ${total('acc[0]')};
@@ -118,8 +122,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var y = 0.0;
     let at = (c / ${cols}u) * ${WG}u + (c % ${cols}u) * LANES;
     for (var j = 0u; j < LANES; j++) { y += part[at + j]; }
-    let part3 = c / D;
-    let n = select(select(p.H * D + p.KV * D + kvh * D + c - 2u * D, p.H * D + kvh * D + c - D, part3 == 1u), h * D + c, part3 == 0u);
+    let n = weightRow(c, h, kvh);
     proj[c] = inv * y${o.bias ? ` + ${biasBehindNorm(dot.vec, 'n')}` : ''};
   }
   workgroupBarrier();
