@@ -50,13 +50,18 @@ const UNIFORMS: readonly UniformSpec<Uniform>[] = [
   { name: 'scale', type: 'f32' }, // 1 / sqrt(D)
 ];
 
-/** Workgroup memory the lanes' partial sums may take (WebGPU's default limit is 16 KiB in all). */
-const PARTIAL_BYTES = 12 * 1024;
+/** WebGPU's default limit on a workgroup's memory, which the device may not raise. */
+const WORKGROUP_BYTES = 16 * 1024;
 
-/** The most threads per column, up to `lanes`, whose partial sums fit the workgroup memory for head size D. */
+/**
+ * The most threads per column, up to `lanes`, for which the kernel's workgroup memory fits WebGPU's default
+ * limit at head size D: the lanes' partial sums (3 D lanes + lanes) beside the fixed arrays (q, the new key and
+ * value, the projections: 6 D; attention's 2 x 64).
+ */
 export function decodeLanes(headDim: number, lanes: number): number {
+  const fixed = 6 * headDim + 2 * WG;
   let l = lanes;
-  while (l > 1 && 3 * headDim * l * 4 > PARTIAL_BYTES) l /= 2;
+  while (l > 1 && (fixed + 3 * headDim * l + l) * 4 > WORKGROUP_BYTES) l /= 2;
   return l;
 }
 
