@@ -18,19 +18,21 @@
  * (best of K; a decode step here reads its logits back), the kernel dispatches one decode step of
  * generate encodes (sampling included), decode tokens/s of generate at temperature 1 (batch 1,
  * sampling as rollouts do), decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
- * engine's GPU buffers. Compare figures as ratios on one adapter, never across machines.
+ * engine's GPU buffers. Compare figures as ratios on one adapter, never across machines. `machine` gives the
+ * CPU count and the 1-minute load average before and after: on SwiftShader the adapter is those CPUs, shared
+ * with whatever else runs.
  * On 2 CPU cores with SwiftShader, qwen0.5b takes about 8 minutes with
  * --prompt-tokens 8 --decode-tokens 4 --trials 1 (most of it decoding f32 at ~9 s a token).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KernelProfiler, type KernelTime } from '../src/engine/device/index.ts';
 import { GpuModel, type WeightFormat } from '../src/engine/index.ts';
 import { filesFromDir } from '../src/engine/model/files-node.ts';
 import { openModel, type OpenedModel } from '../src/engine/model/index.ts';
-import type { ModelWeights } from '../src/engine/runtime/index.ts';
+import { dispatchesPerDecodeStep, type ModelWeights } from '../src/engine/runtime/index.ts';
 import { createNodeGpu, type NodeGpu } from '../src/node/webgpu.ts';
 import { writeTinyModel } from '../test/support/tiny-model.ts';
 import { MODEL_SHAPES } from './model-shapes.ts';
@@ -111,7 +113,7 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
     }
     groupMs -= groupPrefillMs;
     generateMs -= generatePrefillMs;
-    const dispatchesPerDecodeStep = await countDecodeDispatches(model, prompt);
+    const decodeDispatches = await dispatchesPerDecodeStep(model, prompt);
     const kernels = values.profile && device.caps.timestampQuery ? await profileDecode(model, prompt) : undefined;
     const step = decodeStepBytes(model, P + N);
     return {
@@ -123,7 +125,7 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       prefillTokensPerS: round((P * 1000) / prefillMs),
       decodeTokensPerS: round((N * 1000) / decodeMs),
       decodeMsPerToken: round(decodeMs / N),
-      dispatchesPerDecodeStep,
+      dispatchesPerDecodeStep: decodeDispatches,
       generateDecodeTokensPerS: round((N * 1000) / generateMs),
       groupDecodeTokensPerS: round((G * N * 1000) / groupMs),
       peakGpuBytes: device.memory.peak - before,
@@ -132,19 +134,6 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
   } finally {
     model.destroy();
   }
-}
-
-/**
- * Kernel dispatches one decode step of `generate` encodes at batch 1 (the forward pass, the LM head
- * and, for greedy and temperature sampling, the GPU sampler): two new tokens' dispatches less one's.
- */
-async function countDecodeDispatches(model: GpuModel, prompt: number[]): Promise<number> {
-  const dispatches = async (maxNewTokens: number) => {
-    const before = model.device.dispatches;
-    await model.generate(prompt, { maxNewTokens, stopTokens: [] });
-    return model.device.dispatches - before;
-  };
-  return (await dispatches(2)) - (await dispatches(1));
 }
 
 /** GPU time per kernel over one decode step, averaged over N steps. */
@@ -166,6 +155,7 @@ function round(x: number): number {
   return Number(x.toPrecision(4));
 }
 
+const loadBefore = loadavg()[0];
 const tmp = await mkdtemp(join(tmpdir(), 'baton-bench-'));
 const gpu = await createNodeGpu();
 try {
@@ -192,6 +182,7 @@ try {
     JSON.stringify({
       bench: 'engine',
       adapter: { kind: gpu.kind, ...caps.adapter, shaderF16: caps.shaderF16, maxStorageBufferBindingSize: caps.maxStorageBufferBindingSize },
+      machine: { cpus: availableParallelism(), loadAverage: { before: loadBefore, after: loadavg()[0] } },
       promptTokens: P,
       decodeTokens: N,
       group: G,

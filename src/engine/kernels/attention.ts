@@ -55,14 +55,9 @@ function forwardWgsl(spec: KernelSpec<AttentionOptions, string, AttentionUniform
   if (D % 4 !== 0) {
     throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
   }
-  const perThread = Math.ceil(D / WG);
   const types: Record<string, string> = { q: 'f32', k: 'vec4<f32>', v: 'f32', slots: 'u32', out: 'f32' };
   return `${header(spec, types)}
-const D = ${D}u;
-const D4 = ${D / 4}u;
-var<workgroup> qs: array<vec4<f32>, D4>;
-var<workgroup> prob: array<f32, ${WG}>;
-var<workgroup> red: array<f32, ${WG}>;
+${attentionArrays(D)}
 @compute @workgroup_size(${WG})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let row = flat_group(wid, nwg);
@@ -78,16 +73,38 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   }
   workgroupBarrier();
   let keys = p.startPos + t % p.Tq + 1u;
-  var m = -1e30;
+  ${attendKeys(D, false)}
+}`;
+}
+
+/**
+ * The workgroup-memory arrays and the loop of attention over keys 0 .. keys - 1 of one query row (online softmax
+ * over blocks of 64 keys), shared by attentionForward and attention-decode.ts. Needs in scope: qs (the scaled
+ * query, vec4s, declared by attentionArrays), lid, keys, slotBase (where the row's cache slot starts), kvh,
+ * kvStride (values between key rows), the caches k (vec4s) and v; writes out[row * D + d]. With `fresh`, the
+ * last key and value come from the workgroup arrays kNew (vec4s) and vNew instead of the cache, whose row
+ * another workgroup may still be writing, and the caches are kc and vc, the key cache read as scalars (it is
+ * written through the same binding).
+ */
+export function attendKeys(D: number, fresh: boolean): string {
+  const perThread = Math.ceil(D / WG);
+  const cachedKey = fresh
+    ? `let kb = slotBase + j * kvStride + kvh * D;
+      for (var d = 0u; d < D4; d++) { dots += qs[d] * vec4<f32>(kc[kb + 4u * d], kc[kb + 4u * d + 1u], kc[kb + 4u * d + 2u], kc[kb + 4u * d + 3u]); }`
+    : `let kb = (slotBase + j * kvStride + kvh * D) / 4u;
+      for (var d = 0u; d < D4; d++) { dots += qs[d] * k[kb + d]; }`;
+  const key = fresh ? `if (j == keys - 1u) { for (var d = 0u; d < D4; d++) { dots += qs[d] * kNew[d]; } } else { ${cachedKey} }` : cachedKey;
+  // A fresh last value replaces the cache's; the cache is then read no further than the row before it.
+  const value = (j: string) => (fresh ? `select(vc[vb + min(${j}, cachedLast) * kvStride], vNew[d], ${j} >= last)` : `v[vb + min(${j}, last) * kvStride]`);
+  return `var m = -1e30;
   var l = 0.0;
   var acc: array<f32, ${perThread}>;
   for (var base = 0u; base < keys; base += ${WG}u) {
     let j = base + lid;
     var s = -1e30;
     if (j < keys) {
-      let kb = (slotBase + j * kvStride + kvh * D) / 4u;
       var dots = vec4<f32>(0.0);
-      for (var d = 0u; d < D4; d++) { dots += qs[d] * k[kb + d]; }
+      ${key}
       s = dots.x + dots.y + dots.z + dots.w;
     }
     red[lid] = s;
@@ -105,6 +122,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     // prob is 0 past the last key; value rows past it are clamped to the last key (never past the cache).
     let count = min(${WG}u, keys - base);
     let last = keys - 1u;
+    ${fresh ? 'let cachedLast = max(last, 1u) - 1u;' : ''}
     for (var i = 0u; i < ${perThread}u; i++) {
       let d = lid + i * ${WG}u;
       if (d < D) {
@@ -112,10 +130,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         var a = acc[i] * correction;
         for (var jj = 0u; jj < count; jj += 4u) {
           let j0 = base + jj;
-          let v0 = v[vb + min(j0, last) * kvStride];
-          let v1 = v[vb + min(j0 + 1u, last) * kvStride];
-          let v2 = v[vb + min(j0 + 2u, last) * kvStride];
-          let v3 = v[vb + min(j0 + 3u, last) * kvStride];
+          let v0 = ${value('j0')};
+          let v1 = ${value('(j0 + 1u)')};
+          let v2 = ${value('(j0 + 2u)')};
+          let v3 = ${value('(j0 + 3u)')};
           a += prob[jj] * v0 + prob[jj + 1u] * v1 + prob[jj + 2u] * v2 + prob[jj + 3u] * v3;
         }
         acc[i] = a;
@@ -126,8 +144,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   for (var i = 0u; i < ${perThread}u; i++) {
     let d = lid + i * ${WG}u;
     if (d < D) { out[row * D + d] = acc[i] / l; }
-  }
-}`;
+  }`;
+}
+
+/** The workgroup arrays attendKeys reads and writes, for a head size D. */
+export function attentionArrays(D: number): string {
+  return `const D = ${D}u;
+const D4 = ${D / 4}u;
+var<workgroup> qs: array<vec4<f32>, D4>;
+var<workgroup> prob: array<f32, ${WG}>;
+var<workgroup> red: array<f32, ${WG}>;`;
 }
 
 export const attentionForward: KernelSpec<AttentionOptions, AttentionBindings, AttentionUniforms> = {

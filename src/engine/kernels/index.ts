@@ -1,5 +1,6 @@
 /** The engine's WGSL kernels, each beside its float64 reference (x.ts is a port of x.ref.ts). */
 export { attentionForward, attentionTrainingForward, type AttentionOptions } from './attention.ts';
+export { attentionDecode, decodeLanes, type AttentionDecodeOptions } from './attention-decode.ts';
 export { attentionBackwardKeyValue, attentionBackwardQuery } from './attention-backward.ts';
 export { embeddingBackward, embeddingForward, tokensById } from './embedding.ts';
 export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int4.ts';
@@ -7,6 +8,7 @@ export { logprobsBackward, logprobsForward, logprobsThreads } from './logprobs.t
 export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
 export { matmulBackwardBias, matmulBackwardInput, matmulBackwardWeight, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
 export { matmulNormedRope, matmulNormedRows, matmulNormedSplit, matmulNormedSwiglu, type MatmulNormedOptions } from './matmul-normed.ts';
+export { matmulNormedCpu, type MatmulNormedCpuOptions } from './matmul-normed-cpu.ts';
 export { matmulInt4BackwardInput, matmulInt4Forward, type MatmulInt4BackwardInputOptions, type MatmulInt4Options } from './matmul-int4.ts';
 export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, rmsnormThreads, type RmsnormBackwardOptions, type RmsnormOptions } from './rmsnorm.ts';
 export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
@@ -14,6 +16,7 @@ export { NO_TOKEN, sampleTokens, type SampleTokensOptions } from './sample-token
 export { swigluBackward, swigluForward } from './swiglu.ts';
 export { grid2d, header } from './wgsl.ts'; // for kernels outside this folder (optim/)
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
+export { attentionDecodeRef, type AttentionDecodeRef, type AttentionDecodeShape } from './attention-decode.ref.ts';
 export { attentionBackwardRef, attentionForwardRef, attentionRef, type AttentionForward, type AttentionGradients, type AttentionShape } from './attention.ref.ts';
 export { embeddingBackwardRef, embeddingRef } from './embedding.ref.ts';
 export { embeddingInt4Ref } from './embedding-int4.ref.ts';

@@ -92,9 +92,7 @@ function store(epilogue: FusedEpilogue, o: MatmulNormedOptions, vec: boolean): s
   const y = `inv * total1${o.bias ? ' + f32(b[n])' : ''}`;
   switch (epilogue) {
     case 'rope': {
-      // The bias lies behind the norm weight in g, read as vec4s where x is.
-      const at = (col: string) => (vec ? `g[(p.K + ${col}) / 4u][(p.K + ${col}) % 4u]` : `g[p.K + ${col}]`);
-      const bias = (col: string) => (o.bias ? ` + f32(${at(col)})` : '');
+      const bias = (col: string) => (o.bias ? ` + ${biasBehindNorm(vec, col)}` : '');
       return `let a = inv * total1${bias('n1')};
       let z = inv * total2${bias('n2')};
       let half = p.D / 2u;
@@ -131,17 +129,39 @@ function store(epilogue: FusedEpilogue, o: MatmulNormedOptions, vec: boolean): s
   }
 }
 
-function wgsl(spec: KernelSpec<MatmulNormedOptions, string, string>, epilogue: FusedEpilogue, o: MatmulNormedOptions): string {
+/** The weights and norm of a normed matmul, without the thread layout. */
+export type NormedWeights = Pick<MatmulNormedOptions, 'dtype' | 'normDtype' | 'groupSize' | 'vec4'>;
+
+/** The f32 value of bias column `col` stored behind the (K) norm weight in g, read as vec4s where x is (vec). */
+export function biasBehindNorm(vec: boolean, col: string): string {
+  return `f32(${vec ? `g[(p.K + ${col}) / 4u][(p.K + ${col}) % 4u]` : `g[p.K + ${col}]`})`;
+}
+
+/**
+ * The pieces of rmsnorm(x; g) W^T that this file's kernels and attention-decode.ts share: element types of
+ * x, g, w and scales; whether x is read as vec4s; xs, x's row width in its array's elements; and the loop
+ * (matmul.ts's or matmul-int4.ts's) adding lane `lane`'s share of (x[m0 + r] * g) . w[n] into acc[r].
+ */
+export function normedDot(o: NormedWeights): { types: Record<'x' | 'g' | 'w' | 'scales', string>; vec: boolean; xs: string; loop: (n: string, acc: string) => string } {
   const int4 = o.groupSize > 0;
   const vec = int4 || o.vec4;
+  const types = { x: vec ? 'vec4<f32>' : 'f32', g: vec ? `vec4<${o.normDtype}>` : o.normDtype, w: int4 ? 'vec4<u32>' : vec ? `vec4<${o.dtype}>` : o.dtype, scales: o.dtype };
+  const xg = (row: string, col: string, width: string) => `(x[(${row}) * ${width} + ${col}] * ${vec ? 'vec4<f32>' : 'f32'}(g[${col}]))`;
+  const loop = (n: string, acc: string) => {
+    const names: LoopNames = { n, acc, x: xg };
+    return int4 ? int4MatmulLoop(o.groupSize, names) : floatMatmulLoop(o.vec4, names);
+  };
+  return { types, vec, xs: vec ? 'p.K / 4u' : 'p.K', loop };
+}
+
+function wgsl(spec: KernelSpec<MatmulNormedOptions, string, string>, epilogue: FusedEpilogue, o: MatmulNormedOptions): string {
+  const int4 = o.groupSize > 0;
   const R = o.rowsPerThread;
   const L = o.lanes;
-  const types: Record<string, string> = { x: vec ? 'vec4<f32>' : 'f32', g: vec ? `vec4<${o.normDtype}>` : o.normDtype, w: int4 ? 'vec4<u32>' : vec ? `vec4<${o.dtype}>` : o.dtype, scales: o.dtype, b: o.dtype };
+  const dot = normedDot(o);
+  const { vec, xs } = dot;
+  const types: Record<string, string> = { ...dot.types, b: o.dtype };
   for (const out of OUTPUTS[epilogue]) types[out] = 'f32';
-  // x is read times the norm weight; xs is x's width in elements of x's array (vec4s or scalars, as g's).
-  const xs = vec ? 'p.K / 4u' : 'p.K';
-  const xg = (row: string, col: string, width: string) => `(x[(${row}) * ${width} + ${col}] * ${vec ? 'vec4<f32>' : 'f32'}(g[${col}]))`;
-  const loop = (names: LoopNames) => (int4 ? int4MatmulLoop(o.groupSize, names) : floatMatmulLoop(o.vec4, names));
   const pair = epilogue === 'swiglu' || epilogue === 'rope';
   // The weight rows of a thread's column(s): with rope, the pair (i, i + D/2) of head n / (D/2).
   const [n1, n2] = epilogue === 'rope' ? ['n1', 'n2'] : ['n', 'n + p.N'];
@@ -151,8 +171,8 @@ function wgsl(spec: KernelSpec<MatmulNormedOptions, string, string>, epilogue: F
   // Per row r: the sum of squares, the product, and with a pair the second product; lanes reduce
   // these 2 or 3 sums per row in workgroup memory.
   const sums = pair ? 3 : 2;
-  const body = `${loop({ n: n1, acc: 'acc1', x: xg })}
-    ${pair ? loop({ n: n2, acc: 'acc2', x: xg }) : ''}
+  const body = `${dot.loop(n1, 'acc1')}
+    ${pair ? dot.loop(n2, 'acc2') : ''}
     for (var k = lane; k < ${xs}; k += LANES) {
       for (var r = 0u; r < ROWS; r++) { if (r < rows) { let v = x[(m0 + r) * ${xs} + k]; ss[r] += ${vec ? 'dot(v, v)' : 'v * v'}; } }
     }`;
@@ -165,7 +185,7 @@ function wgsl(spec: KernelSpec<MatmulNormedOptions, string, string>, epilogue: F
       ${store(epilogue, o, vec)}
     }
   }`;
-  const prologue = `${header(spec, types as Record<string, string>, o.dtype === 'f16' || o.normDtype === 'f16' ? 'f16' : 'f32')}
+  const prologue = `${header(spec, types, o.dtype === 'f16' || o.normDtype === 'f16' ? 'f16' : 'f32')}
 ${int4 ? INT4_SHIFTS : ''}
 const LANES = ${L}u;
 const ROWS = ${R}u;

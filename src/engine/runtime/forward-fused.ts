@@ -3,7 +3,8 @@
  * (which training's layout mirrors and keeps every intermediate): per layer, the input norm and
  * q/k/v are one matmulNormed over the concatenated weights (fused-weights.ts) with the biases, rope
  * and the KV-cache append in its epilogue, and the post-attention norm, gate/up and SwiGLU are one
- * more; attention, o and down stay as they are. Five dispatches a layer instead of twelve. Where
+ * more; attention, o and down stay as they are. Five dispatches a layer instead of twelve; four at
+ * decode (one token per sequence), where attentionDecode computes q/k/v inside attention. Where
  * something must come between the q/k/v matmul and rope (a LoRA delta, Qwen3's q/k norms), the
  * matmul writes q, k and v apart and rope runs on its own.
  * LoRA stays per projection: each adapted projection's delta x A^T (with the same norm folded in)
@@ -12,7 +13,7 @@
  * the LM head), so this returns the residual stream before it.
  */
 import type { CommandBatch } from '../device/index.ts';
-import { matmulNormedRope, matmulNormedSplit, matmulNormedSwiglu, swigluForward } from '../kernels/index.ts';
+import { attentionDecode, decodeLanes, matmulNormedRope, matmulNormedSplit, matmulNormedSwiglu, swigluForward } from '../kernels/index.ts';
 import type { ModelConfig } from '../model/index.ts';
 import { beginPass, encodeAttention, encodeLayer, type ForwardInputs, type LayerPass } from './forward.ts';
 import type { FusedLayer, FusedWeights } from './fused-weights.ts';
@@ -47,6 +48,8 @@ function encodeFusedLayer(p: LayerPass, layer: number, f: FusedLayer): void {
   if (l.qNorm || p.loraOf(l.q) || p.loraOf(l.k) || p.loraOf(l.v)) {
     split(p, l.inputNorm, f.qkv, f.qkvBias, [l.q, l.k, l.v], [p.q, p.k, p.v], [H * D, KV * D]);
     encodeAttention(p, layer);
+  } else if (p.input.T === p.input.slots.length) {
+    decodeAttention(p, layer, f);
   } else {
     qkvRope(p, layer, f);
     encodeAttention(p, layer, true);
@@ -92,6 +95,22 @@ function qkvRope(p: LayerPass, layer: number, f: FusedLayer): void {
       slotsAt: T * D,
     },
   );
+}
+
+/** One token per sequence: q/k/v, rope, the cache append and attention in one attentionDecode, then o. */
+function decodeAttention(p: LayerPass, layer: number, f: FusedLayer): void {
+  const { numHeads: H, numKvHeads: KV, headDim: D, rmsNormEps: eps } = p.config;
+  const { T, lanes, cache, startPos } = p.input;
+  const chunk = f.qkv.chunks[0];
+  const att = p.scratch.floats(T * H * D, 'attention');
+  const { dtype, normDtype, groupSize, vec4, bias } = normedOptions(f.qkv, f.inputNormBias, T, lanes, f.qkvBias !== undefined);
+  p.batch.run(
+    attentionDecode,
+    { dtype, normDtype, groupSize, vec4, bias, headDim: D, lanes: decodeLanes(D, lanes) },
+    { x: p.x, g: wholeBuffer(f.inputNormBias), w: chunk.buffer, scales: chunk.scales ?? chunk.buffer, cs: p.input.rope, kc: cache.k[layer], vc: cache.v[layer], out: att },
+    { M: T, K: f.qkv.cols, H, KV, eps, startPos, slotStride: cache.slotBytes / 4, slotsAt: T * D, scale: 1 / Math.sqrt(D) },
+  );
+  p.linear({ x: att, weight: p.weights.layers[layer].o, out: p.x, accumulate: true });
 }
 
 /**

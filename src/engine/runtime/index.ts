@@ -1,4 +1,5 @@
 export { GpuModel, type Generation, type GenerateOptions, type GroupGenerateOptions, type LoadModelOptions } from './gpu-model.ts';
+export { dispatchesPerDecodeStep } from './decode-dispatches.ts';
 export { KvCache } from './kv-cache.ts';
 export { createSampler, logSoftmax, streamSeed, type Sampled, type Sampler, type SamplingOptions } from './sampling.ts';
 export type { ModelWeights, WeightFormat } from './model-weights.ts';

@@ -4,7 +4,7 @@
  * adapted (two thin matmuls through an (M, r) scratch; W itself is never changed, QLoRA-style).
  */
 import type { Capabilities, CommandBatch } from '../device/index.ts';
-import { MAX_ROWS_PER_THREAD, matmulForward, matmulInt4Forward, matmulNormedRows, type MatmulNormedOptions } from '../kernels/index.ts';
+import { MAX_ROWS_PER_THREAD, matmulForward, matmulInt4Forward, matmulNormedCpu, matmulNormedRows, type MatmulNormedOptions } from '../kernels/index.ts';
 import { wholeBuffer, type GpuTensor } from './gpu-tensor.ts';
 import type { GpuLoraModule } from './lora-weights.ts';
 import type { Scratch } from './scratch.ts';
@@ -72,13 +72,28 @@ export interface NormedLinearArgs {
   lanes: number;
 }
 
-/** out = rmsnorm(x; norm) W^T in one dispatch per row chunk of W (the LM head after the final norm, a LoRA A). */
+/**
+ * out = rmsnorm(x; norm) W^T in one dispatch per row chunk of W (the LM head after the final norm, a LoRA A).
+ * One lane per column means a CPU adapter (matmulLanes): there matmulNormedCpu's layout, several columns a thread.
+ */
 export function normedLinearForward(batch: CommandBatch, a: NormedLinearArgs): void {
   const w = a.weight;
+  const options = normedOptions(w, a.norm, a.M, a.lanes, false);
+  const cpu = a.lanes === 1 && (options.vec4 || options.groupSize > 0);
   for (const chunk of w.chunks) {
+    if (cpu) {
+      const { dtype, normDtype, groupSize, rowsPerThread } = options;
+      batch.run(
+        matmulNormedCpu,
+        { dtype, normDtype, groupSize, rowsPerThread },
+        { x: a.x, g: wholeBuffer(a.norm), w: chunk.buffer, scales: chunk.scales ?? chunk.buffer, out: a.out },
+        { M: a.M, N: chunk.rows, K: w.cols, ldo: w.rows, col0: chunk.rowStart, eps: a.eps },
+      );
+      continue;
+    }
     batch.run(
       matmulNormedRows,
-      normedOptions(w, a.norm, a.M, a.lanes, false),
+      options,
       { x: a.x, g: wholeBuffer(a.norm), w: chunk.buffer, scales: chunk.scales ?? chunk.buffer, b: chunk.buffer, out: a.out },
       { M: a.M, N: chunk.rows, K: w.cols, ldo: w.rows, col0: chunk.rowStart, N1: 0, N2: 0, eps: a.eps },
     );

@@ -2,8 +2,9 @@
  * The fused inference forward (forward-fused.ts) against the unfused one training mirrors: the same
  * logits over a prefill and several decode steps through the KV cache, f32 and int4 weights, without
  * and with a LoRA adapter (on every projection, and on some only, which mixes fused and split MLPs),
- * in fewer dispatches; and after full fine-tuning changes a weight in place, refreshFusedWeights
- * makes the fused path follow it.
+ * in fewer dispatches; decode steps through attentionDecode (q/k/v inside attention) against the unfused
+ * path and the float64 reference, with the KV caches they leave; and after full fine-tuning changes a
+ * weight in place, refreshFusedWeights makes the fused path follow it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesFromDir } from '../../../src/engine/model/files-node.ts';
 import { openModel, readPeftAdapter, type LoraAdapter, type OpenedModel } from '../../../src/engine/model/index.ts';
-import { GpuModel, type WeightFormat } from '../../../src/engine/runtime/index.ts';
+import { createRefKvCache, GpuModel, loadRefModel, refForward, type KvCache, type WeightFormat } from '../../../src/engine/runtime/index.ts';
+import { int4TensorNames, roundTripped } from '../quant/round-tripped-model.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { writeRandomAdapter, writeTinyModel } from '../../support/tiny-model.ts';
 import { useTestDevice } from '../../support/webgpu.ts';
@@ -84,6 +86,49 @@ describe.each<{ weights: WeightFormat; lora: readonly string[] | undefined; matm
     const ids = [...PROMPT, ...STEPS];
     checkTensor('logprobs', await fused.logprobs(ids, { temperature: 0.8 }), await unfused.logprobs(ids, { temperature: 0.8 }), LOGITS);
     checkTensor('base logprobs', await fused.logprobs(ids, { baseOnly: true }), await unfused.logprobs(ids, { baseOnly: true }), LOGITS);
+  });
+});
+
+describe.each<{ weights: WeightFormat }>([{ weights: 'f32' }, { weights: 'int4' }])('fused decode with its own q/k/v in attention, 3 query heads per KV head, $weights weights', ({ weights }) => {
+  const device = useTestDevice();
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'baton-fused-decode-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives the unfused and the float64 logits step by step, and the same KV cache', async () => {
+    const tiny = await writeTinyModel(dir, { architecture: 'qwen2', dtype: 'F32', seed: 17, hidden: 96, heads: 6, kvHeads: 2, vocab: 256, tokenizer: 'none' });
+    const opened = await openModel(filesFromDir(dir));
+    const base = await loadRefModel(opened.tensors, tiny.config);
+    const ref = weights === 'int4' ? roundTripped(base, int4TensorNames(base, true)) : base;
+    const fused = await GpuModel.load(device(), opened, { weights });
+    const unfused = await GpuModel.load(device(), opened, { weights, fused: false });
+    const [a, b] = [fused.createKvCache(), unfused.createKvCache()];
+    const refCache = createRefKvCache(tiny.config);
+    try {
+      await fused.forward(PROMPT, { cache: a });
+      await unfused.forward(PROMPT, { cache: b });
+      refForward(ref, PROMPT, { kv: refCache });
+      for (const id of STEPS) {
+        const got = await fused.forward([id], { cache: a });
+        checkTensor(`decode ${id} against unfused`, got, await unfused.forward([id], { cache: b }), LOGITS);
+        checkTensor(`decode ${id} against float64`, got, refForward(ref, [id], { kv: refCache }), LOGITS);
+      }
+      const rows = (c: KvCache) => (c.length * c.rowBytes) / 4;
+      for (let layer = 0; layer < tiny.config.numLayers; layer++) {
+        checkTensor(`layer ${layer} keys`, await device().readF32(a.k[layer], 0, rows(a)), refCache.k[layer], LOGITS);
+        checkTensor(`layer ${layer} values`, await device().readF32(a.v[layer], 0, rows(a)), await device().readF32(b.v[layer], 0, rows(b)), LOGITS);
+      }
+    } finally {
+      a.destroy();
+      b.destroy();
+      fused.destroy();
+      unfused.destroy();
+    }
   });
 });
 
