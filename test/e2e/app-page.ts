@@ -163,3 +163,27 @@ export async function importEpisodes(app: AppPage, name: string, content: string
   );
   return (await report.textContent()) ?? '';
 }
+
+/**
+ * Every episode the app has stored in its IndexedDB (database 'baton', store 'episodes'), read in the page;
+ * none before the app has made its database (and none made here, which would stall the app's own upgrade).
+ */
+export function storedEpisodes<T>(page: Page): Promise<T[]> {
+  return page.evaluate(
+    () =>
+      new Promise<T[]>((resolve, reject) => {
+        const open = indexedDB.open('baton');
+        open.onupgradeneeded = () => open.transaction?.abort();
+        open.onerror = () => (open.error?.name === 'AbortError' ? resolve([]) : reject(open.error));
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('episodes').objectStore('episodes').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(all.result as T[]);
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+}

@@ -129,13 +129,13 @@ test('TeX in an answer renders as MathML, with KaTeX loaded on demand and no CSP
 
 test('an error thrown in the Conductor worker reaches the page with its code', async () => {
   const { page } = app;
-  // A stored pool naming a provider that cannot serve as a worker yet: building it throws in the worker.
-  await page.evaluate(() => localStorage.setItem('baton.pool', JSON.stringify([{ id: 'tab-model', provider: 'webllm', model: 'x' }])));
+  // A stored pool with a replay worker and no recorded answers imported: building it throws in the worker.
+  await page.evaluate(() => localStorage.setItem('baton.pool', JSON.stringify([{ id: 'tab-model', provider: 'replay', model: 'gpt-4-1106-preview' }])));
   await page.reload();
   await page.getByRole('button', { name: 'Run' }).click();
   const alert = page.getByRole('alert');
   await alert.waitFor();
   // Without the comlink transfer handler the page would only see a plain Error and its fallback code.
-  expect(await alert.getAttribute('data-code')).toBe('provider/unsupported');
+  expect(await alert.getAttribute('data-code')).toBe('run/config');
   expect(await alert.textContent()).toContain('tab-model');
 });

@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { openApp, POLL, type AppPage } from './app-page.ts';
+import { openApp, POLL, storedEpisodes, type AppPage } from './app-page.ts';
 
 const OUT = join(import.meta.dirname, '__screenshots__');
 
@@ -18,22 +18,6 @@ interface StoredEpisode {
   workflow?: { steps: unknown[] };
   parseError?: string;
   error?: { message: string };
-}
-
-/** Every episode in the app's IndexedDB (database 'baton', store 'episodes'). */
-function storedEpisodes(app: AppPage): Promise<StoredEpisode[]> {
-  return app.page.evaluate(
-    () =>
-      new Promise<StoredEpisode[]>((resolve, reject) => {
-        const open = indexedDB.open('baton');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('episodes').objectStore('episodes').getAll();
-          all.onsuccess = () => resolve(all.result as StoredEpisode[]);
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
 }
 
 let app: AppPage | undefined;
@@ -56,14 +40,14 @@ test('the demo engine Conductor runs in the worker, its workflow parses, the epi
   const generating = (await page.getByTestId('workflow-graph').count()) === 0;
   await page.getByRole('link', { name: 'Episodes' }).click();
   await page.getByRole('heading', { level: 1, name: 'Episodes' }).waitFor({ timeout: 5_000 });
-  const whileAway = await storedEpisodes(app);
+  const whileAway = await storedEpisodes<StoredEpisode>(app.page);
   await page.getByRole('link', { name: 'Ask' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 240_000 });
 
   expect(generating).toBe(true);
   // Only the run's checkpoint can be stored while it generates (what a reload would leave), never a finished episode.
   expect(whileAway.map((e) => e.error?.message.startsWith('Interrupted'))).toEqual(whileAway.map(() => true));
-  const episodes = await storedEpisodes(app);
+  const episodes = await storedEpisodes<StoredEpisode>(app.page);
   expect(episodes).toHaveLength(1);
   const [episode] = episodes;
   expect(episode.conductor.runtime).toBe('engine');

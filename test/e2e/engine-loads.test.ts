@@ -29,7 +29,7 @@ import { loadRefModel, refLogprobs, type RefModel } from '../../src/engine/runti
 import { loadTokenizer, type Tokenizer } from '../../src/engine/tokenizer/index.ts';
 import { CHROMIUM_FLAGS } from '../support/browser.ts';
 import { writeRandomAdapter, writeTinyModel } from '../support/tiny-model.ts';
-import { ask, openApp, POLL, type AppPage } from './app-page.ts';
+import { ask, openApp, POLL, storedEpisodes, type AppPage } from './app-page.ts';
 
 /**
  * Serves the folders under `root` to the app's worker (CORS), as a static model host does: HEAD and
@@ -103,26 +103,8 @@ afterEach(() => app?.session.close());
 type StoredEpisode = Pick<Episode, 'task' | 'createdAt' | 'conductor' | 'prompt' | 'completion' | 'workflow' | 'status' | 'error'>;
 
 /** The stored episodes of `question`, finished ones only (a run also stores itself as it goes, marked interrupted). */
-function finishedEpisodes(page: Page, question: string): Promise<StoredEpisode[]> {
-  return page.evaluate(
-    (q) =>
-      new Promise<StoredEpisode[]>((resolve, reject) => {
-        const open = indexedDB.open('baton');
-        // Before the app has made its database: none yet (and none made here, which would stall the app's own upgrade).
-        open.onupgradeneeded = () => open.transaction?.abort();
-        open.onerror = () => (open.error?.name === 'AbortError' ? resolve([]) : reject(open.error));
-        open.onsuccess = () => {
-          const db = open.result;
-          const all = db.transaction('episodes').objectStore('episodes').getAll();
-          all.onsuccess = () => {
-            db.close();
-            resolve((all.result as StoredEpisode[]).filter((e) => e.task.question === q && !e.error?.message.startsWith('Interrupted')));
-          };
-          all.onerror = () => reject(all.error);
-        };
-      }),
-    question,
-  );
+async function finishedEpisodes(page: Page, question: string): Promise<StoredEpisode[]> {
+  return (await storedEpisodes<StoredEpisode>(page)).filter((e) => e.task.question === question && !e.error?.message.startsWith('Interrupted'));
 }
 
 /** Runs a question (asked once in the test) on the Ask page and returns its stored episode; a run that fails to start throws what the page says. */

@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
+import { storedEpisodes } from './app-page.ts';
 
 /** Simulated workers answer in about a second: a run of a few calls takes seconds. */
 export const RUN = { timeout: 60_000, interval: 200 };
@@ -29,35 +30,20 @@ export interface EvalRun {
   parseError?: string;
 }
 
-/** The stored episodes of evaluation `id` (database 'baton', store 'episodes'). */
-export function evalRuns(page: Page, id: string): Promise<EvalRun[]> {
-  return page.evaluate(
-    (evalId) =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('baton');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('episodes').objectStore('episodes').getAll();
-          all.onerror = () => reject(all.error);
-          all.onsuccess = () => {
-            const tag = (tags: string[], name: string) => tags.find((t) => t.startsWith(`${name}:`))?.slice(name.length + 1);
-            type Stored = { id: string; tags: string[]; reward?: { correct: boolean }; conductor: { runtime: string; model: string }; parseError?: string };
-            const episodes = (all.result as Stored[]).filter((e) => tag(e.tags, 'eval') === evalId);
-            resolve(
-              episodes.map((e) => ({
-                id: e.id,
-                method: tag(e.tags, 'method')!,
-                item: tag(e.tags, 'item')!,
-                correct: e.reward?.correct,
-                conductor: { runtime: e.conductor.runtime, model: e.conductor.model },
-                ...(e.parseError === undefined ? {} : { parseError: e.parseError }),
-              })),
-            );
-          };
-        };
-      }),
-    id,
-  );
+/** The stored episodes of evaluation `id`. */
+export async function evalRuns(page: Page, id: string): Promise<EvalRun[]> {
+  type Stored = { id: string; tags: string[]; reward?: { correct: boolean }; conductor: { runtime: string; model: string }; parseError?: string };
+  const tag = (tags: string[], name: string) => tags.find((t) => t.startsWith(`${name}:`))?.slice(name.length + 1);
+  return (await storedEpisodes<Stored>(page))
+    .filter((e) => tag(e.tags, 'eval') === id)
+    .map((e) => ({
+      id: e.id,
+      method: tag(e.tags, 'method')!,
+      item: tag(e.tags, 'item')!,
+      correct: e.reward?.correct,
+      conductor: { runtime: e.conductor.runtime, model: e.conductor.model },
+      ...(e.parseError === undefined ? {} : { parseError: e.parseError }),
+    }));
 }
 
 /** Accuracy over items with its standard error, written out here from the episodes (one repeat: an item is right or not). */

@@ -7,7 +7,7 @@
  */
 import type { Request } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
-import { openApp, POLL, type AppPage } from './app-page.ts';
+import { openApp, POLL, storedEpisodes, type AppPage } from './app-page.ts';
 
 interface StoredEpisode {
   task: { question: string };
@@ -16,21 +16,6 @@ interface StoredEpisode {
   steps: { workerId: string; output: string; usage: { input: number; output: number }; costUsd: number | null; error?: unknown }[];
   final: string;
   error?: unknown;
-}
-
-function storedEpisodes(app: AppPage): Promise<StoredEpisode[]> {
-  return app.page.evaluate(
-    () =>
-      new Promise<StoredEpisode[]>((resolve, reject) => {
-        const open = indexedDB.open('baton');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('episodes').objectStore('episodes').getAll();
-          all.onsuccess = () => resolve(all.result as StoredEpisode[]);
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
 }
 
 let app: AppPage | undefined;
@@ -74,11 +59,11 @@ test('the demo Conductor and local engine workers answer with the network off, a
   const online = requests.length;
   await page.getByLabel('Question', { exact: true }).fill('What is 2 + 5?');
   await page.getByRole('button', { name: 'Run' }).click();
-  await expect.poll(() => storedEpisodes(app!).then((eps) => eps.filter((e) => e.task.question === 'What is 2 + 5?' && !e.error).length), { timeout: 300_000, interval: 500 }).toBe(1);
+  await expect.poll(() => storedEpisodes<StoredEpisode>(app!.page).then((eps) => eps.filter((e) => e.task.question === 'What is 2 + 5?' && !e.error).length), { timeout: 300_000, interval: 500 }).toBe(1);
   await page.getByTestId('episode-saved').waitFor({ timeout: POLL.timeout });
   expect(requests.slice(online).map((r) => r.url())).toEqual([]);
 
-  const episode = (await storedEpisodes(app)).find((e) => e.task.question === 'What is 2 + 5?')!;
+  const episode = (await storedEpisodes<StoredEpisode>(app.page)).find((e) => e.task.question === 'What is 2 + 5?')!;
   expect(episode.conductor.runtime).toBe('engine');
   expect(episode.pool.map((w) => `${w.provider}:${w.model}`)).toEqual(['engine:demo', 'engine:demo']);
   expect(episode.steps.length).toBeGreaterThanOrEqual(1);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../support/browser.ts';
-import { openApp, POLL, type AppPage } from './app-page.ts';
+import { openApp, POLL, storedEpisodes, type AppPage } from './app-page.ts';
 
 const OUT = join(import.meta.dirname, '__screenshots__');
 
@@ -34,20 +34,9 @@ async function download(page: Page, button: string): Promise<Buffer> {
 /** Step numbers in the metrics table, newest first. */
 const tableSteps = (page: Page) => page.getByTestId('metrics-table').locator('tbody th').allTextContents().catch(() => [] as string[]);
 
-/** Episodes the training stored in the app's IndexedDB (database 'baton', store 'episodes'). */
-function trainingEpisodes(page: Page): Promise<{ tags: string[]; group?: string }[]> {
-  return page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('baton');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('episodes').objectStore('episodes').getAll();
-          all.onsuccess = () => resolve((all.result as { tags: string[]; group?: string }[]).filter((e) => e.tags.includes('train-page')));
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
+/** Episodes the training stored in the app's IndexedDB. */
+async function trainingEpisodes(page: Page): Promise<{ tags: string[]; group?: string }[]> {
+  return (await storedEpisodes<{ tags: string[]; group?: string }>(page)).filter((e) => e.tags.includes('train-page'));
 }
 
 test('train, pause, reload, resume from the checkpoint, export the adapter, use it as the Conductor', { timeout: 900_000 }, async () => {
@@ -143,17 +132,7 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Ask' }).click();
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 300_000 });
-  const asked = await page.evaluate(
-    () =>
-      new Promise<{ conductor: { runtime: string; adapter?: string }; tags: string[]; parseError?: string }[]>((resolve, reject) => {
-        const open = indexedDB.open('baton');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('episodes').objectStore('episodes').getAll();
-          all.onsuccess = () => resolve(all.result as never);
-        };
-      }),
-  );
+  const asked = await storedEpisodes<{ conductor: { runtime: string; adapter?: string }; tags: string[]; parseError?: string }>(page);
   const ask = asked.filter((e) => e.tags.includes('ask'));
   expect(ask).toHaveLength(1);
   expect(ask[0].conductor.runtime).toBe('engine');

@@ -26,6 +26,6 @@ describe('BindGroupCache', () => {
     expect(bind(a, 0, 32)).not.toBe(first); // at the limit: emptied, then this one kept
     expect(cache.size).toBe(1);
     expect(bind(a)).not.toBe(first);
-    for (const x of [a, b, c]) d.free(x);
+    for (const x of [a, b, c, u]) d.free(x);
   });
 });
