@@ -60,7 +60,7 @@ describe('baton export train-bundle', () => {
     expect(trained.err).toMatch(/^step 1\/1 .*reward/);
     const metrics = (await readFile(join(bundle, 'run', 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     expect(metrics).toEqual([expect.objectContaining({ step: 1, questions: 1, completions: 2, formatRate: 1 })]);
-    expect((await readdir(join(bundle, 'run', 'adapter'))).sort()).toEqual(['adapter_config.json', 'adapter_model.safetensors']);
+    expect((await readdir(join(bundle, 'run', 'adapter'))).sort()).toEqual(['adapter_config.json', 'adapter_model.safetensors', 'conductor.json']);
   }, 240_000);
 
   it('refuses a config without the settings a run needs', async () => {

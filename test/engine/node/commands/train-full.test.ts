@@ -85,7 +85,7 @@ describe('baton train --full', () => {
     expect(await readdir(join(dir, 'straight', 'checkpoints', 'step-000001'))).toEqual(['checkpoint.json', 'model.safetensors', 'optimizer.bin']);
 
     // OUT/model: the base's files, its config now float32, every tensor under its own name and shape, changed by training.
-    expect((await readdir(join(dir, 'straight', 'model'))).sort()).toEqual(['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']);
+    expect((await readdir(join(dir, 'straight', 'model'))).sort()).toEqual(['conductor.json', 'config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']);
     expect(await readFile(join(dir, 'straight', 'model', 'tokenizer.json'), 'utf8')).toBe(await readFile(join(dir, 'model', 'tokenizer.json'), 'utf8'));
     expect(JSON.parse(await readFile(join(dir, 'straight', 'model', 'config.json'), 'utf8'))).toMatchObject({ torch_dtype: 'float32', hidden_size: 16 });
     const [base, trained] = [await tensors('model'), await tensors('straight/model')];
