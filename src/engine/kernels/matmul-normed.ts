@@ -20,7 +20,7 @@
  */
 import type { BindingSpec, KernelSpec, UniformSpec } from '../device/index.ts';
 import { INT4_SHIFTS, int4MatmulLoop } from './matmul-int4.ts';
-import { floatMatmulLoop, matmulGrid, type LoopNames, type MatmulLayout } from './matmul.ts';
+import { floatMatmulLoop, matmulEntry, matmulGrid, type LoopNames, type MatmulLayout } from './matmul.ts';
 import { header, type Dtype } from './wgsl.ts';
 
 const WG = 64;
@@ -187,16 +187,8 @@ function wgsl(spec: KernelSpec<MatmulNormedOptions, string, string>, epilogue: F
   }`;
   const prologue = `${header(spec, types, o.dtype === 'f16' || o.normDtype === 'f16' ? 'f16' : 'f32')}
 ${int4 ? INT4_SHIFTS : ''}
-const LANES = ${L}u;
-const ROWS = ${R}u;
-const UNROLL = 4u;
 ${L > 1 ? `var<workgroup> red: array<f32, ${WG * R * sums}>;` : ''}
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let lane = lid % LANES;
-  let n = flat_group(wid, nwg) * ${WG / L}u + lid / LANES;
-  let m0 = wid.z * ${R}u;
-  let rows = min(${R}u, p.M - m0);
+${matmulEntry(L, R)}
   ${columns}
   var ss: array<f32, ${R}>;
   var acc1: array<${acc}, ${R}>;

@@ -77,6 +77,22 @@ export interface MatmulBody {
  * The main function of a matmul kernel around `body.loop`: the thread-to-(column, lane) mapping,
  * the reduction over lanes, bias, alpha and the store. Declarations come from the caller's header.
  */
+/**
+ * A matmul kernel's constants and entry point up to its first statement of its own: LANES threads a
+ * column n of the grid, ROWS rows a thread from m0 (rows of them in range). Shared by every matmul shape.
+ */
+export function matmulEntry(L: number, R: number): string {
+  return `const LANES = ${L}u;
+const ROWS = ${R}u;
+const UNROLL = 4u;
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let lane = lid % LANES;
+  let n = flat_group(wid, nwg) * ${WG / L}u + lid / LANES;
+  let m0 = wid.z * ${R}u;
+  let rows = min(${R}u, p.M - m0);`;
+}
+
 export function matmulMain(body: MatmulBody): string {
   const { o } = body;
   const R = o.rowsPerThread;
@@ -90,15 +106,7 @@ export function matmulMain(body: MatmulBody): string {
   };
   // A constant trip count lets the shader compiler unroll the row loops and keep acc in registers;
   // indexed by a runtime bound, acc can land in local memory, a global-memory round trip per term.
-  const prologue = `const LANES = ${L}u;
-const ROWS = ${R}u;
-const UNROLL = 4u;
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let lane = lid % LANES;
-  let n = flat_group(wid, nwg) * ${WG / L}u + lid / LANES;
-  let m0 = wid.z * ${R}u;
-  let rows = min(${R}u, p.M - m0);
+  const prologue = `${matmulEntry(L, R)}
   var acc: array<${body.acc}, ${R}>;`;
   if (L === 1) {
     return `${prologue}
