@@ -4,15 +4,16 @@
  * --method conductor:<choice>` alike. An engine model is loaded once and sampled with each run's seed.
  */
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createPolicyConductor, parseConductorSpec, poolWorkerConductor, type ConductorSpec, type MethodRun } from '../core/bench/index.ts';
 import { BatonError } from '../core/errors/index.ts';
 import { createFixedConductor, createWorkerConductor, type Conductor } from '../core/orchestra/index.ts';
 import { loadProviders, resolveApiKey, type WorkerModel } from '../core/providers/index.ts';
-import { parseTrainedFormat, TRAINED_FORMAT_FILE, trainedPrompt, trainedWorkflowFormat, type TrainedFormat } from '../core/rl/index.ts';
+import { readTrainedFormat, trainedPrompt, trainedWorkflowFormat } from '../core/rl/index.ts';
 import type { Task } from '../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../core/workflow/index.ts';
 import { workflowConstraintFor } from '../core/workflow/constrain/index.ts';
+import { filesFromDir } from '../engine/model/files-node.ts';
 import { CliError, type CliIo } from './io.ts';
 import { NodeLocalModels } from './local-models.ts';
 
@@ -63,7 +64,9 @@ async function engineConductor(spec: Extract<ConductorSpec, { kind: 'engine' }>,
   const loaded = await models.open(ref);
   const policy = new EnginePolicy(loaded.model, loaded.tokenizer!);
   const info = { runtime: 'engine', model: spec.model, ...(lora ? { adapter: lora } : {}) };
-  const trained = await readTrainedFormat([lora, spec.model].filter((d): d is string => d !== undefined).map((d) => resolve(ctx.cwd, d)));
+  const trained = await readTrainedFormat([lora, spec.model].map((d) => (d === undefined ? undefined : filesFromDir(resolve(ctx.cwd, d))))).catch((e: unknown) => {
+    throw new CliError((e as BatonError).message);
+  });
   const settings = {
     info,
     workers,
@@ -86,29 +89,6 @@ async function engineConductor(spec: Extract<ConductorSpec, { kind: 'engine' }>,
       if (!ctx.models) void models.close();
     },
   };
-}
-
-/**
- * The format a trained Conductor was trained under (conductor.json, written by baton train) from the first of
- * `dirs` (its adapter, then its model) that holds one; undefined for a model without one, which runs with
- * the Ask prompt and free reasoning.
- */
-async function readTrainedFormat(dirs: string[]): Promise<TrainedFormat | undefined> {
-  for (const dir of dirs) {
-    const path = join(dir, TRAINED_FORMAT_FILE);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch {
-      continue;
-    }
-    try {
-      return parseTrainedFormat(text, path);
-    } catch (e) {
-      throw new CliError((e as BatonError).message);
-    }
-  }
-  return undefined;
 }
 
 async function remoteConductor(spec: Extract<ConductorSpec, { kind: 'remote' }>, env: CliIo['env']): Promise<ConductorMaker> {

@@ -15,7 +15,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DEMO_CONDUCTOR_FORMAT, TRAINED_FORMAT_FILE } from '../core/rl/index.ts';
+import { TRAINED_FORMAT_FILE } from '../core/rl/index.ts';
 import { QWEN_ADDED_TOKENS } from '../engine/tokenizer/index.ts';
 import { processIo, type CliIo } from './io.ts';
 import { learningCurveSvg, runLearning, type LearningResult } from './learning-run.ts';
@@ -39,8 +39,11 @@ const SHAPE: RandomConductorShape = {
 };
 
 /** `baton train`'s settings (bench/LEARNING.md explains the choices). */
-const TRAINING = {
+/** How the demo Conductor is trained; its conductor.json (which the app reads) records the format part. */
+export const TRAINING = {
   tasks: 'experts-short',
+  /** Plans of one step: which worker answers. */
+  maxSteps: 1,
   steps: 40,
   questions: 8,
   group: 8,
@@ -72,7 +75,7 @@ whatever in them resembles those.
 - Shape: Qwen3 architecture, ${SHAPE.layers} layers, hidden size ${SHAPE.hidden}, ${SHAPE.heads} attention heads (${SHAPE.kvHeads} key/value heads),
   MLP width ${SHAPE.intermediate}, tied input/output embeddings, ${VOCAB} token ids, float32 weights.
 - Trained by \`npx tsx src/node/make-demo-conductor.ts\` (seed ${DEMO_SEED}): \`baton train\` on the demo pool,
-  the \`${TRAINING.tasks}\` task set, the compact prompt, plans of at most ${DEMO_CONDUCTOR_FORMAT.maxSteps} steps with fixed subtask texts
+  the \`${TRAINING.tasks}\` task set, the compact prompt, plans of at most ${TRAINING.maxSteps} steps with fixed subtask texts
   (\`--subtasks fixed\`: it learns which workers and what each sees), ${TRAINING.steps} steps of ${TRAINING.questions} questions x ${TRAINING.group} samples,
   every weight trained (\`--full\`), AdamW at learning rate ${TRAINING.lr}.
 - Held-out accuracy (${result.heldOut.length} questions, one greedy plan each), against routing with hindsight on the same questions:
@@ -94,7 +97,7 @@ export async function makeDemoConductor(dir: string, io: CliIo): Promise<Learnin
         shape: SHAPE,
         pool: 'demo',
         tasks: TRAINING.tasks,
-        maxSteps: DEMO_CONDUCTOR_FORMAT.maxSteps,
+        maxSteps: TRAINING.maxSteps,
         flags: [
           '--subtasks', 'fixed', '--max-completion-tokens', String(TRAINING.maxCompletionTokens),
           '--steps', String(TRAINING.steps), '--questions', String(TRAINING.questions), '--group', String(TRAINING.group),

@@ -17,8 +17,16 @@ export { runGrpo, stepRandom, type GrpoConfig, type GrpoDeps, type GrpoRunResult
 export type { CheckpointStore, GrpoCheckpoint } from './run-checkpoints.ts';
 export { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
 export { compactPrompt } from './compact-prompt.ts';
-export { DEMO_CONDUCTOR_FORMAT } from './demo-conductor.ts';
 export { BUNDLE_SCRIPT, trainBundleFiles, type TrainBundleInput } from './train-bundle.ts';
 export { groupsFromEpisodes, type EpisodeGroup, type EpisodeGroupsReport, type EpisodeTokenizer } from './episode-groups.ts';
 export { offlineStepGroups, runOfflineGrpo, type OfflineGrpoConfig, type OfflineGrpoDeps, type OfflineStepMetrics } from './offline-grpo.ts';
-export { parseTrainedFormat, TRAINED_FORMAT_FILE, trainedFormatJson, trainedPrompt, trainedWorkflowFormat, type TrainedFormat } from './trained-format.ts';
+export {
+  parseTrainedFormat,
+  readTrainedFormat,
+  TRAINED_FORMAT_FILE,
+  trainedFormatJson,
+  trainedPrompt,
+  trainedWorkflowFormat,
+  type TrainedFiles,
+  type TrainedFormat,
+} from './trained-format.ts';

@@ -41,6 +41,8 @@ export interface GroupOptions {
   stopTokens?: readonly number[];
   signal?: AbortSignal;
   onToken?(index: number, token: number, logprob: number): void;
+  /** Completion `index`'s text as it decodes, piece by piece (special tokens skipped), for whoever watches it being written. */
+  onText?(index: number, delta: string): void;
 }
 
 export interface Completion {

@@ -50,6 +50,27 @@ export function parseTrainedFormat(text: string, source: string): TrainedFormat 
   };
 }
 
+/** Where a model's or adapter's files are (the engine's ModelFiles: a directory, a URL, picked files, the tab's storage). */
+export interface TrainedFiles {
+  readonly name: string;
+  /** Byte size, or undefined when the file does not exist. */
+  size(path: string): Promise<number | undefined>;
+  read(path: string): Promise<Uint8Array>;
+}
+
+/**
+ * The format from the first of `sources` that holds conductor.json: the adapter's before the model's, since
+ * the adapter is what was trained. Undefined when none does: such a model runs as any model does.
+ */
+export async function readTrainedFormat(sources: readonly (TrainedFiles | undefined)[]): Promise<TrainedFormat | undefined> {
+  for (const files of sources) {
+    if (!files || (await files.size(TRAINED_FORMAT_FILE)) === undefined) continue;
+    const text = new TextDecoder().decode(await files.read(TRAINED_FORMAT_FILE));
+    return parseTrainedFormat(text, `${TRAINED_FORMAT_FILE} in ${files.name}`);
+  }
+  return undefined;
+}
+
 /** The first round's prompt it was trained on. */
 export function trainedPrompt(f: TrainedFormat): ConductorPromptFor {
   return f.prompt === 'compact' ? compactPrompt : askPrompt;

@@ -5,7 +5,7 @@
  * or without the LoRA adapter.
  */
 import type { Completion, GroupOptions, LogprobOptions, Policy, PolicyPrompt } from '../../core/rl/index.ts';
-import type { Tokenizer } from '../tokenizer/index.ts';
+import { createDecodeStream, type Tokenizer } from '../tokenizer/index.ts';
 import type { GpuModel } from './gpu-model.ts';
 
 export interface EnginePolicyOptions {
@@ -60,13 +60,23 @@ export class EnginePolicy implements Policy {
     const window = Math.max(0, ...stopStrings.map((s) => s.length)) + STOP_WINDOW_SLACK;
     const constraint = options.constraint;
     const states = constraint ? Array.from({ length: options.n }, () => constraint.start()) : [];
+    const onText = options.onText;
+    const streams = onText ? Array.from({ length: options.n }, () => createDecodeStream(this.tokenizer, { skipSpecialTokens: true })) : [];
+    const onToken =
+      onText || options.onToken
+        ? (index: number, token: number, logprob: number) => {
+            options.onToken?.(index, token, logprob);
+            const delta = streams[index]?.push(token);
+            if (delta) onText!(index, delta);
+          }
+        : undefined;
     const generations = await this.model.generateGroup(promptIds, {
       n: options.n,
       maxNewTokens: options.maxNewTokens,
       stopTokens: [...new Set([...this.stopTokens, ...(options.stopTokens ?? [])])],
       sampling: options.sampling,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onToken ? { onToken: options.onToken } : {}),
+      ...(onToken ? { onToken } : {}),
       ...(constraint ? { allowedTokens: (index: number, tokens: readonly number[]) => constraint.mask(states[index], options.maxNewTokens - tokens.length) } : {}),
       stopWhen: (index: number, tokens: readonly number[]) => {
         if (constraint) {
@@ -77,6 +87,10 @@ export class EnginePolicy implements Policy {
         const tail = this.tokenizer.decode(tokens.slice(-window));
         return stopStrings.some((s) => tail.includes(s));
       },
+    });
+    streams.forEach((stream, index) => {
+      const tail = stream.flush();
+      if (tail) onText!(index, tail);
     });
     return generations.map((g, index) => ({
       index,

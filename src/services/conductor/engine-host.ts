@@ -7,6 +7,7 @@
  * name, else a model of their own, kept beside it while the pool names it (keepWorkers).
  */
 import { BatonError } from '../../core/errors/index.ts';
+import { readTrainedFormat, type TrainedFormat } from '../../core/rl/index.ts';
 import type { EngineDevice, GpuModel } from '../../engine/index.ts';
 import { openModel, readPeftAdapter } from '../../engine/model/index.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
@@ -41,6 +42,10 @@ export interface LoadedEngine {
   model: GpuModel;
   tokenizer: Tokenizer;
   info: LoadedEngineInfo;
+  /** How the Conductor was trained to run (conductor.json): its adapter's, else its model's; none for a model without one. */
+  format?: TrainedFormat;
+  /** The model's own conductor.json, which applies again once an adapter without one replaces it. */
+  modelFormat?: TrainedFormat;
 }
 
 export interface CachedModelFiles {
@@ -236,11 +241,14 @@ export class EngineHost {
 
   /** The loaded model with `choice`'s adapter in place of its own; a wrong adapter leaves the old one on. */
   async #swapAdapter(loaded: LoadedEngine, choice: EngineModelChoice, picked: PickedFiles, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
-    const adapter = choice.adapter ? await readPeftAdapter(adapterFiles(choice.adapter, picked.adapterFiles, downloadReport(onProgress), signal), loaded.model.config) : undefined;
+    const files = choice.adapter ? adapterFiles(choice.adapter, picked.adapterFiles, downloadReport(onProgress), signal) : undefined;
+    const adapter = files ? await readPeftAdapter(files, loaded.model.config) : undefined;
+    const format = (await readTrainedFormat([files])) ?? loaded.modelFormat;
     checkpointOf(signal)();
     await loaded.model.setLora(adapter);
     const { adapter: _old, ...info } = loaded.info;
-    return { ...loaded, info: { ...info, key: keyOf(choice), ...(choice.adapter ? { adapter: describeSource(choice.adapter) } : {}) } };
+    const { format: _oldFormat, ...rest } = loaded;
+    return { ...rest, ...(format ? { format } : {}), info: { ...info, key: keyOf(choice), ...(choice.adapter ? { adapter: describeSource(choice.adapter) } : {}) } };
   }
 
   /** `beforeUpload` runs once the files are in, before the weights go to the GPU (the Conductor's old model is freed there). */
@@ -260,7 +268,10 @@ export class EngineHost {
     const files = engineFiles(choice.source, picked.files, report, signal);
     // Opening reads every weight file's header, which brings each file whole into the cache.
     const [opened, tokenizer] = await Promise.all([openModel(files), loadTokenizer(files)]);
-    const adapter = choice.adapter ? await readPeftAdapter(adapterFiles(choice.adapter, picked.adapterFiles, report, signal), opened.config) : undefined;
+    const adapterSource = choice.adapter ? adapterFiles(choice.adapter, picked.adapterFiles, report, signal) : undefined;
+    const adapter = adapterSource ? await readPeftAdapter(adapterSource, opened.config) : undefined;
+    const modelFormat = await readTrainedFormat([files]);
+    const format = (await readTrainedFormat([adapterSource])) ?? modelFormat;
     checkpoint();
     // Only now does the previous model give up its GPU memory: a cancelled download leaves it loaded.
     beforeUpload();
@@ -287,6 +298,8 @@ export class EngineHost {
     return {
       model,
       tokenizer,
+      ...(format ? { format } : {}),
+      ...(modelFormat ? { modelFormat } : {}),
       info: {
         key: keyOf(choice),
         model: describeSource(choice.source),

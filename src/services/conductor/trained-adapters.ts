@@ -1,10 +1,12 @@
 /**
  * LoRA adapters trained in this browser (the Train page's "Use as Conductor"), kept in IndexedDB so the
  * Ask path loads one by name after any number of reloads: an engine model choice names it as its
- * adapter ({ from: 'trained', name }), and the engine reads it from here as PEFT files.
+ * adapter ({ from: 'trained', name }), and the engine reads it from here as PEFT files, with the
+ * conductor.json of the format it was trained in.
  * Test: test/unit/services/conductor/trained-adapters.test.ts (fake-indexeddb).
  */
 import { BatonError } from '../../core/errors/index.ts';
+import { TRAINED_FORMAT_FILE, trainedFormatJson, type TrainedFormat } from '../../core/rl/index.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, filesFromMemory, type ModelFiles } from '../../engine/model/index.ts';
 import { openKeyedDb } from './keyed-db.ts';
 
@@ -17,6 +19,8 @@ export interface TrainedAdapter {
   adapterConfig: string;
   /** adapter_model.safetensors bytes (PEFT names). */
   adapter: Uint8Array;
+  /** How it was trained to run (the Train page's prompt and format), served as its conductor.json. */
+  format?: TrainedFormat;
   /** ISO time it was stored. */
   savedAt: string;
 }
@@ -52,7 +56,12 @@ export function trainedAdapterFiles(name: string, factory: IDBFactory = indexedD
           message: `The adapter "${name}" trained in this browser is no longer stored (site data cleared?): train it again on the Train page, or choose another Conductor.`,
         });
       }
-      return filesFromMemory(`the adapter ${name} trained in this browser`, { [ADAPTER_CONFIG]: new TextEncoder().encode(a.adapterConfig), [ADAPTER_WEIGHTS]: a.adapter });
+      const encode = (text: string) => new TextEncoder().encode(text);
+      return filesFromMemory(`the adapter ${name} trained in this browser`, {
+        [ADAPTER_CONFIG]: encode(a.adapterConfig),
+        [ADAPTER_WEIGHTS]: a.adapter,
+        ...(a.format ? { [TRAINED_FORMAT_FILE]: encode(trainedFormatJson(a.format)) } : {}),
+      });
     }));
   return {
     name: `the adapter ${name} trained in this browser`,

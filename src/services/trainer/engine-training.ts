@@ -10,14 +10,14 @@ import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
 import type { TaskSplit } from '../../core/providers/simulated/index.ts';
 import { seededRandom } from '../../core/random.ts';
-import { compactPrompt, trainablePolicy, type ConstraintForPool, type TrainablePolicy } from '../../core/rl/index.ts';
+import { compactPrompt, trainablePolicy, trainedWorkflowFormat, type ConstraintForPool, type TrainablePolicy } from '../../core/rl/index.ts';
 import type { Task } from '../../core/task.ts';
 import { initLoraAdapter, type ModelConfig } from '../../engine/model/index.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
 import type { TrainingMemory } from '../../engine/train/index.ts';
 import { buildWorker, describeSource, EngineHost, type EngineModelChoice, type LoadProgress } from '../conductor/index.ts';
 import { trainingTasks } from './training-tasks.ts';
-import type { TrainingConfig } from './training-config.ts';
+import { trainedFormatOf, type TrainingConfig } from './training-config.ts';
 
 /** What runGrpo runs over, and how to free it. */
 export interface TrainingSession {
@@ -128,13 +128,12 @@ export function engineTraining(host = new EngineHost()): { prepare: PrepareTrain
         optimizer: { lr: config.lr },
         limits: { microBatchSequences: config.group, maxSequenceLength: longestSequence(config, tokenizer, tasks) },
       });
-      const format = formatOf(config);
+      const format = trainedFormatOf(config);
       return {
         policy: trainablePolicy(new EnginePolicy(model, tokenizer), trainer),
         pool,
         tasks: { train: tasks.train, heldOut: heldOutSample(tasks.heldOut, config.heldOut) },
-        constraint: (workers) =>
-          workflowConstraintFor(tokenizer, model.config.vocabSize, { ...format, workers, allowReasoning: false, recursion: false, maxSubtaskChars: config.maxSubtaskChars }),
+        constraint: (workers, recursion) => workflowConstraintFor(tokenizer, model.config.vocabSize, trainedWorkflowFormat(format, workers, recursion)),
         conductorModel: describeSource(config.model),
         close: () => {
           trainer.destroy();

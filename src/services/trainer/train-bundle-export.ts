@@ -38,7 +38,7 @@ export function trainSettingsOf(config: TrainingConfig): Record<string, string |
     alpha: 2 * config.r,
     targets: LORA_TARGETS.join(','),
     'max-completion-tokens': config.maxCompletionTokens,
-    'max-subtask-chars': config.maxSubtaskChars,
+    ...(config.fixedSubtasks ? { subtasks: 'fixed' } : { 'max-subtask-chars': config.maxSubtaskChars }),
     'max-steps': config.maxSteps,
     constrain: true,
     prompt: 'compact',

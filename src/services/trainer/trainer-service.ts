@@ -19,7 +19,7 @@ import { PAPER_REWARD } from '../../core/reward/index.ts';
 import { compactPrompt, loraState, runGrpo, type GrpoCheckpoint, type GrpoConfig, type GrpoStepMetrics } from '../../core/rl/index.ts';
 import { saveTrainedAdapter, type EngineModelChoice, type TrainedAdapter } from '../conductor/index.ts';
 import { engineTraining, modelChoiceOf, type PrepareTraining, type TrainingEstimate } from './engine-training.ts';
-import { checkTrainingConfig, type TrainingConfig } from './training-config.ts';
+import { checkTrainingConfig, trainedFormatOf, type TrainingConfig } from './training-config.ts';
 import { trainBundleZip } from './train-bundle-export.ts';
 import { TrainingDb, type StoredRun } from './training-db.ts';
 
@@ -215,9 +215,9 @@ export class TrainerService {
     // A new name per use: the Conductor worker reloads an adapter only when the choice names another.
     const name = `train-${this.#progress.runId!.slice(0, 8)}-step-${checkpoint.step}-${Date.now().toString(36)}`;
     const { adapterConfig, adapter } = loraState(checkpoint.state);
-    await this.#deps.saveAdapter({ name, adapterConfig, adapter, savedAt: new Date().toISOString() });
-    // The prompt and the lists-only format it was trained with.
-    return { ...modelChoiceOf(config), adapter: { from: 'trained', name }, reasoning: false, prompt: 'compact' };
+    // Kept with the format it was trained in, which whoever runs it reads as its conductor.json.
+    await this.#deps.saveAdapter({ name, adapterConfig, adapter, format: trainedFormatOf(config), savedAt: new Date().toISOString() });
+    return { ...modelChoiceOf(config), adapter: { from: 'trained', name } };
   }
 
   async #latest(): Promise<GrpoCheckpoint> {

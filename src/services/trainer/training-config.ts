@@ -6,6 +6,7 @@
 import { BatonError } from '../../core/errors/index.ts';
 import { limitPerProvider, type ProviderConcurrency } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
+import type { TrainedFormat } from '../../core/rl/index.ts';
 import type { EngineModelSource } from '../conductor/index.ts';
 
 export interface TrainingConfig {
@@ -31,6 +32,12 @@ export interface TrainingConfig {
   maxCompletionTokens: number;
   /** Longest subtask text the format constraint allows: short keeps an untrained Conductor's noise, and its steps, short. */
   maxSubtaskChars: number;
+  /**
+   * Every subtask a fixed text (core/workflow's FIXED_SUBTASKS), so the Conductor learns which workers answer
+   * and not what to tell them: free subtask characters add noise with the weight of the worker choice
+   * (bench/LEARNING.md). Absent: free subtasks of up to maxSubtaskChars.
+   */
+  fixedSubtasks?: boolean;
   /** Most steps per workflow. */
   maxSteps: number;
   /** Held-out accuracy every this many steps (0: never). */
@@ -45,6 +52,16 @@ export interface TrainingConfig {
   concurrency?: ProviderConcurrency;
   /** false: every worker call is sent; absent or true: a step's identical calls are sent once and share the answer. */
   responseCache?: boolean;
+}
+
+/** How the trained Conductor is prompted and answers, kept with its adapter (conductor.json) for whoever runs it. */
+export function trainedFormatOf(config: TrainingConfig): TrainedFormat {
+  return {
+    prompt: 'compact',
+    constrain: true,
+    maxSteps: config.maxSteps,
+    ...(config.fixedSubtasks ? { fixedSubtasks: true } : { maxSubtaskChars: config.maxSubtaskChars }),
+  };
 }
 
 /** Most recursion rounds a tab run may ask for: each one runs every plan's workflow again. */
@@ -62,6 +79,7 @@ export const DEFAULT_TRAINING: Omit<TrainingConfig, 'pool'> = {
   r: 8,
   maxCompletionTokens: 56,
   maxSubtaskChars: 6,
+  fixedSubtasks: true,
   maxSteps: 2,
   evalEvery: 5,
   heldOut: 8,

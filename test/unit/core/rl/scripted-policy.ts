@@ -21,6 +21,7 @@ export class ScriptedPolicy implements Policy {
     return Array.from({ length: options.n }, (_, index) => {
       const choice = this.pick(options.sampling.seed, index, prompt);
       const tokens = [100 + (choice === 'malformed' ? 99 : choice), 7, index + 1];
+      options.onText?.(index, planText(choice));
       return { index, promptIds: [1, 2, 3], tokens, logprobs: tokens.map((t) => -t / 1000), text: planText(choice), finishReason: 'stop' as const };
     });
   }

@@ -2,14 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   compactPrompt,
-  DEMO_CONDUCTOR_FORMAT,
   parseTrainedFormat,
+  readTrainedFormat,
   trainedFormatJson,
   trainedPrompt,
   trainedWorkflowFormat,
   type TrainedFormat,
 } from '../../../../src/core/rl/index.ts';
 import { FIXED_SUBTASKS } from '../../../../src/core/workflow/constrain/index.ts';
+import { TRAINING } from '../../../../src/node/make-demo-conductor.ts';
 
 describe('a Conductor\'s trained format (conductor.json)', () => {
   it('round-trips, and gives the prompt and the constraint it was trained under', () => {
@@ -27,9 +28,23 @@ describe('a Conductor\'s trained format (conductor.json)', () => {
     expect(() => parseTrainedFormat('{"prompt":"ask","constrain":true,"maxSteps":0}', 'c')).toThrow(/"maxSteps" must be a whole number/);
   });
 
-  it('is, for the shipped demo Conductor, the format the app runs it in', async () => {
+  it("is read from an adapter's files before its model's, and a model without one has none", async () => {
+    const files = (name: string, entries: Record<string, string>) => ({
+      name,
+      size: async (path: string) => entries[path]?.length,
+      read: async (path: string) => new TextEncoder().encode(entries[path]),
+    });
+    const model = files('model', { 'conductor.json': trainedFormatJson({ prompt: 'ask', constrain: false, maxSteps: 5 }) });
+    const adapter = files('adapter', { 'conductor.json': trainedFormatJson({ prompt: 'compact', constrain: true, maxSteps: 2 }) });
+    expect(await readTrainedFormat([adapter, model])).toEqual({ prompt: 'compact', constrain: true, maxSteps: 2 });
+    expect(await readTrainedFormat([undefined, model])).toEqual({ prompt: 'ask', constrain: false, maxSteps: 5 });
+    expect(await readTrainedFormat([files('adapter', {}), model])).toEqual({ prompt: 'ask', constrain: false, maxSteps: 5 });
+    expect(await readTrainedFormat([files('plain', { 'config.json': '{}' })])).toBeUndefined();
+    await expect(readTrainedFormat([files('broken', { 'conductor.json': '{"prompt":"ask"' })])).rejects.toThrow(/^conductor\.json in broken: not JSON/);
+  });
+
+  it('is, for the shipped demo Conductor, the format make-demo-conductor trains it in', async () => {
     const shipped = parseTrainedFormat(await readFile('public/demo-conductor/conductor.json', 'utf8'), 'demo');
-    expect(shipped).toEqual({ prompt: 'compact', constrain: true, maxSteps: DEMO_CONDUCTOR_FORMAT.maxSteps, fixedSubtasks: true });
-    expect(DEMO_CONDUCTOR_FORMAT.fixedSubtasks).toBe(FIXED_SUBTASKS);
+    expect(shipped).toEqual({ prompt: 'compact', constrain: true, maxSteps: TRAINING.maxSteps, fixedSubtasks: true });
   });
 });

@@ -1,7 +1,8 @@
 /**
- * A Conductor from any core/rl Policy (Baton's engine under Node, EnginePolicy): one completion of the
- * Conductor prompt, continuing its prefill, sampled from the run's seed. Calls are taken one at a time,
- * since a model on one GPU samples one sequence group at a time.
+ * A Conductor from any core/rl Policy (Baton's engine, EnginePolicy, in the tab and under Node): one
+ * completion of the Conductor prompt, continuing its prefill, sampled from the run's seed, its text
+ * streamed as it decodes. Calls are taken one at a time, since a model on one GPU samples one sequence
+ * group at a time.
  */
 import type { ConductorInfo } from '../../../episodes/index.ts';
 import { isRecursionRound, type Conductor } from '../../../orchestra/index.ts';
@@ -43,8 +44,8 @@ export function createPolicyConductor(policy: Policy, options: PolicyConductorOp
         continueFinal: messages.at(-1)?.role === 'assistant',
         ...(constrained ? { constraint: constrained.constraint, stopTokens: constrained.eosIds } : {}),
         ...(req.signal ? { signal: req.signal } : {}),
+        ...(req.onDelta ? { onText: (_: number, delta: string) => req.onDelta!(delta) } : {}),
       }));
-      req.onDelta?.(completion.text);
       return { text: completion.text, tokenIds: completion.tokens, logprobs: completion.logprobs, ...(messages !== req.messages ? { prompt: messages } : {}) };
     },
   };
