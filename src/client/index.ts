@@ -6,7 +6,7 @@ export { askInService, engineInService, runtimesInService, stopAsk, watchConduct
 export { trainerInService, watchTraining } from './trainer.ts';
 export type { LatestGroup, SampledPlan, TrainerStatus, TrainingConfig, TrainingEstimate, TrainingProgress } from '../services/trainer/index.ts';
 // By path: the trainer service's index holds the whole training stack, which the page's first paint must not carry.
-export { DEFAULT_TRAINING, TRAINING_LIMITS } from '../services/trainer/training-config.ts';
+export { DEFAULT_TRAINING, MAX_TRAINING_RECURSION, TRAINING_LIMITS } from '../services/trainer/training-config.ts';
 export { evaluatorInService, lazyCodeRunner, watchEvaluation } from './evaluator.ts';
 export type { DataPreview, EvalDataSource, EvalSettings, EvaluationProgress, EvaluationStatus, EvaluatorStatus, StoredEvaluation, UserFileFormat } from '../services/evaluator/index.ts';
 // By path: the evaluator service's index holds core/bench's runner and loaders, which the page's first paint must not carry.

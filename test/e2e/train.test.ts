@@ -9,6 +9,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Download, Page } from 'playwright-core';
+import { FIXED_SUBTASKS } from '../../src/core/workflow/constrain/index.ts';
 import { CHROMIUM_FLAGS } from '../support/browser.ts';
 import { openApp, POLL, storedEpisodes, type AppPage } from './app-page.ts';
 
@@ -132,12 +133,24 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Ask' }).click();
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 300_000 });
-  const asked = await storedEpisodes<{ conductor: { runtime: string; adapter?: string }; tags: string[]; parseError?: string }>(page);
+  const asked = await storedEpisodes<{
+    conductor: { runtime: string; adapter?: string; sampling?: { temperature: number } };
+    tags: string[];
+    parseError?: string;
+    prompt: { content: string }[];
+    workflow?: { steps: { subtask: string }[] };
+  }>(page);
   const ask = asked.filter((e) => e.tags.includes('ask'));
   expect(ask).toHaveLength(1);
   expect(ask[0].conductor.runtime).toBe('engine');
   expect(ask[0].conductor.adapter).toMatch(/^train-.*\(trained in this browser\)$/);
   expect(ask[0].parseError).toBeUndefined();
+  // It ran as it was trained (the format kept with the adapter): the Train page's short prompt, the fixed
+  // subtask texts, at most the form's 2 steps, its most likely plan.
+  expect(ask[0].prompt.map((m) => m.content)).toEqual([expect.stringMatching(/^Plan at most 2 steps over models 0-3 /)]);
+  expect(ask[0].workflow!.steps.length).toBeLessThanOrEqual(2);
+  for (const step of ask[0].workflow!.steps) expect(FIXED_SUBTASKS).toContain(step.subtask);
+  expect(ask[0].conductor.sampling?.temperature).toBe(0);
   expect(app.errors).toEqual([]);
 });
 

@@ -16,19 +16,29 @@ import {
   type TrainingEstimate,
   type TrainingProgress,
 } from '../../client/index.ts';
-import { toBatonError } from '../../core/errors/index.ts';
+import { BatonError, toBatonError } from '../../core/errors/index.ts';
+import { parseProviderConcurrency, providerConcurrencyText } from '../../core/orchestra/index.ts';
 import type { KeysState } from './keys.svelte.ts';
 import type { SettingsState } from './settings.svelte.ts';
 
-/** The form's fields: a TrainingConfig without the pool, and the model as typed. */
-export interface TrainingForm extends Omit<TrainingConfig, 'pool' | 'model'> {
+/** The form's fields: a TrainingConfig without the pool, its optional settings filled in, and the text fields as typed. */
+export interface TrainingForm extends Omit<TrainingConfig, 'pool' | 'model' | 'concurrency' | 'recursionDepth' | 'responseCache' | 'fixedSubtasks'> {
   /** Empty: the demo Conductor; else a Hub repo id or a base URL. */
   model: string;
+  /** Calls in flight per provider, as "openai=4,anthropic=2"; empty: the defaults. */
+  concurrency: string;
+  recursionDepth: number;
+  responseCache: boolean;
+  fixedSubtasks: boolean;
 }
 
 const formOf = (config: Omit<TrainingConfig, 'pool'>): TrainingForm => ({
   ...config,
   model: config.model.from === 'hub' ? config.model.repo : config.model.from === 'url' ? config.model.url : '',
+  concurrency: providerConcurrencyText(config.concurrency ?? {}),
+  recursionDepth: config.recursionDepth ?? 0,
+  responseCache: config.responseCache !== false,
+  fixedSubtasks: config.fixedSubtasks ?? false,
 });
 
 /** The model a form names; undefined when the text is neither a repo id nor a URL. */
@@ -81,19 +91,26 @@ export class TrainingState {
     return ['starting', 'running', 'pausing', 'stopping'].includes(this.progress.status);
   }
 
-  /** The form as a run's settings; `pool` is the Workers page's, used by the 'pool' preset. */
-  config(pool: WorkerSpec[]): TrainingConfig | undefined {
+  /** The form as a run's settings; `pool` is the Workers page's, used by the 'pool' preset. A field that cannot be read throws 'run/config'. */
+  config(pool: WorkerSpec[]): TrainingConfig {
     const model = modelSourceOf(this.form.model);
-    if (!model) return undefined;
-    const { model: _, ...rest } = $state.snapshot(this.form);
-    return { ...rest, model, pool: this.form.preset === 'pool' ? ($state.snapshot(pool) as WorkerSpec[]) : [] };
+    if (!model) throw new BatonError({ code: 'run/config', message: 'The model must be empty (the demo Conductor), a Hugging Face repo id (owner/name) or an https:// URL.' });
+    const { model: _, concurrency, recursionDepth, responseCache, fixedSubtasks, ...rest } = $state.snapshot(this.form);
+    const limits = parseProviderConcurrency(concurrency);
+    return {
+      ...rest,
+      model,
+      pool: this.form.preset === 'pool' ? ($state.snapshot(pool) as WorkerSpec[]) : [],
+      ...(Object.keys(limits).length > 0 ? { concurrency: limits } : {}),
+      ...(recursionDepth > 0 ? { recursionDepth } : {}),
+      ...(responseCache ? {} : { responseCache: false }),
+      ...(fixedSubtasks ? { fixedSubtasks } : {}),
+    };
   }
 
   async refreshEstimate(pool: WorkerSpec[]): Promise<void> {
-    const config = this.config(pool);
-    if (!config) return;
     try {
-      this.estimate = await trainerInService().estimate(config);
+      this.estimate = await trainerInService().estimate(this.config(pool));
       this.estimateError = undefined;
     } catch (e) {
       this.estimate = undefined;
@@ -102,12 +119,10 @@ export class TrainingState {
   }
 
   async start(pool: WorkerSpec[]): Promise<void> {
-    const config = this.config(pool);
-    if (!config) {
-      this.actionError = 'The model must be empty (the demo Conductor), a Hugging Face repo id (owner/name) or an https:// URL.';
-      return;
-    }
-    await this.#act(async () => trainerInService().start(config, await this.#keysFor(config.pool)));
+    await this.#act(async () => {
+      const config = this.config(pool);
+      await trainerInService().start(config, await this.#keysFor(config.pool));
+    });
   }
 
   async resume(): Promise<void> {
@@ -138,14 +153,9 @@ export class TrainingState {
 
   /** The run as set on the form, packed for a GPU server: a zip to download. */
   async trainBundle(pool: WorkerSpec[]): Promise<Blob | undefined> {
-    const config = this.config(pool);
-    if (!config) {
-      this.actionError = 'The model must be empty (the demo Conductor), a Hugging Face repo id (owner/name) or an https:// URL.';
-      return undefined;
-    }
     let zip: Blob | undefined;
     await this.#act(async () => {
-      zip = new Blob([(await trainerInService().exportTrainBundle(config)) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
+      zip = new Blob([(await trainerInService().exportTrainBundle(this.config(pool))) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
     });
     return zip;
   }

@@ -20,6 +20,27 @@ export const DEFAULT_PROVIDER_CONCURRENCY: ProviderConcurrency = {
 
 export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];
 
+/** "openai=4,anthropic=2" as calls in flight per provider (baton's --concurrency, the Train page's field); blank is none. */
+export function parseProviderConcurrency(text: string): ProviderConcurrency {
+  const invalid = (message: string) => new BatonError({ code: 'run/config', message });
+  const limits: ProviderConcurrency = {};
+  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const match = /^([a-z-]+)\s*=\s*(\d+)$/.exec(part);
+    if (!match) throw invalid(`Calls in flight are provider=N pairs separated by commas (e.g. openai=4,anthropic=2), got "${part}".`);
+    const [, provider, n] = match;
+    if (!PROVIDER_NAMES.includes(provider as ProviderName)) throw invalid(`No provider "${provider}"; use one of ${PROVIDER_NAMES.join(', ')}.`);
+    if (Number(n) < 1) throw invalid(`${provider} needs at least 1 call at a time, got ${n}.`);
+    limits[provider as ProviderName] = Number(n);
+  }
+  return limits;
+}
+
+/** The text parseProviderConcurrency reads back into `limits`. */
+export const providerConcurrencyText = (limits: ProviderConcurrency): string =>
+  Object.entries(limits)
+    .map(([provider, n]) => `${provider}=${n}`)
+    .join(',');
+
 /** A worker whose calls first wait for one of `slots`. */
 function limitCalls(worker: WorkerModel, slots: CallSlots): WorkerModel {
   return {

@@ -51,8 +51,8 @@ import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-fil
 import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { openNodeModel } from '../webgpu.ts';
 import { buildPool } from './run.ts';
-import { parseConcurrencyFlag } from './train-concurrency.ts';
-import type { ProviderConcurrency } from '../../core/orchestra/index.ts';
+import { parseProviderConcurrency, type ProviderConcurrency } from '../../core/orchestra/index.ts';
+import type { BatonError } from '../../core/errors/index.ts';
 import { NodeLocalModels } from '../local-models.ts';
 
 const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
@@ -284,7 +284,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     maxSteps: atLeast('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS)!, 1),
     costWeight: numberFlag('cost-weight', values['cost-weight'], 0)!,
     ...(values.budget === undefined ? {} : { budgetUsd: atLeast('budget', numberFlag('budget', values.budget)!, 0) }),
-    ...(values.concurrency === undefined ? {} : { concurrency: parseConcurrencyFlag(values.concurrency) }),
+    ...(values.concurrency === undefined ? {} : { concurrency: concurrencyFlag(values.concurrency) }),
     responseCache: !values['no-cache'],
     ...(values.recursion === undefined ? {} : { recursion: atLeast('recursion', intFlag('recursion', values.recursion)!, 0) }),
     ...(values['recursion-mix'] === undefined ? {} : { recursionMix: unitInterval('recursion-mix', numberFlag('recursion-mix', values['recursion-mix'])!) }),
@@ -293,6 +293,14 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     microBatch: atLeast('micro-batch', intFlag('micro-batch', values['micro-batch'], group)!, 1),
     seed: intFlag('seed', values.seed, 0)!,
   };
+}
+
+function concurrencyFlag(value: string): ProviderConcurrency {
+  try {
+    return parseProviderConcurrency(value);
+  } catch (e) {
+    throw new CliError(`--concurrency: ${(e as BatonError).message}`, 2);
+  }
 }
 
 /** How the run prompts and samples its Conductor, kept beside what it trains (conductor.json). */

@@ -7,6 +7,7 @@
  * in the README instead: it may be gigabytes). fflate loads with the first export.
  */
 import { BatonError } from '../../core/errors/index.ts';
+import { providerConcurrencyText } from '../../core/orchestra/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
 import { trainBundleFiles } from '../../core/rl/index.ts';
 import { demoModelUrl } from '../conductor/index.ts';
@@ -46,7 +47,7 @@ export function trainSettingsOf(config: TrainingConfig): Record<string, string |
     'checkpoint-every': config.checkpointEvery,
     seed: config.seed,
     ...(config.recursionDepth ? { recursion: config.recursionDepth } : {}),
-    ...(config.concurrency ? { concurrency: Object.entries(config.concurrency).map(([p, n]) => `${p}=${n}`).join(',') } : {}),
+    ...(config.concurrency ? { concurrency: providerConcurrencyText(config.concurrency) } : {}),
     ...(config.responseCache === false ? { 'no-cache': true } : {}),
   };
 }

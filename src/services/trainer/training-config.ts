@@ -65,7 +65,7 @@ export function trainedFormatOf(config: TrainingConfig): TrainedFormat {
 }
 
 /** Most recursion rounds a tab run may ask for: each one runs every plan's workflow again. */
-const MAX_TRAINING_RECURSION = 3;
+export const MAX_TRAINING_RECURSION = 3;
 
 export const DEFAULT_TRAINING: Omit<TrainingConfig, 'pool'> = {
   preset: 'experts',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PROVIDER_CONCURRENCY, limitPerProvider } from '../../../../src/core/orchestra/index.ts';
+import { DEFAULT_PROVIDER_CONCURRENCY, limitPerProvider, parseProviderConcurrency, providerConcurrencyText } from '../../../../src/core/orchestra/index.ts';
 import { createWorkerModel } from '../../../../src/core/providers/create-worker.ts';
 import { createSimulatedWorker } from '../../../../src/core/providers/simulated/index.ts';
 import type { ProviderName, WorkerModel } from '../../../../src/core/providers/index.ts';
@@ -45,5 +45,19 @@ describe('limitPerProvider', () => {
   it('refuses an unknown provider or a cap below 1, naming it', () => {
     expect(() => limitPerProvider([], { opneai: 2 } as never)).toThrow(expect.objectContaining({ code: 'run/config', message: expect.stringMatching(/No provider "opneai".*openai, anthropic/) }));
     expect(() => limitPerProvider([], { google: 0 })).toThrow(/concurrency of google must be a whole number of at least 1, got 0/);
+  });
+});
+
+describe('parseProviderConcurrency', () => {
+  it('reads provider=N pairs, spaces and empty parts allowed, and writes them back', () => {
+    expect(parseProviderConcurrency(' openai=4, anthropic = 2,,')).toEqual({ openai: 4, anthropic: 2 });
+    expect(parseProviderConcurrency('')).toEqual({});
+    expect(parseProviderConcurrency(providerConcurrencyText({ 'openai-compatible': 3, engine: 1 }))).toEqual({ 'openai-compatible': 3, engine: 1 });
+  });
+
+  it('names what it cannot read', () => {
+    expect(() => parseProviderConcurrency('openai')).toThrow(/provider=N pairs .* got "openai"/);
+    expect(() => parseProviderConcurrency('opneai=2')).toThrow(/No provider "opneai"; use one of openai, anthropic/);
+    expect(() => parseProviderConcurrency('google=0')).toThrow(/google needs at least 1 call at a time, got 0/);
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../src/core/random.ts';
+import { readTrainedFormat } from '../../../../src/core/rl/index.ts';
 import { initLoraAdapter, parseModelConfig, readPeftAdapter, writePeftAdapter } from '../../../../src/engine/model/index.ts';
 import { readTrainedAdapter, saveTrainedAdapter, trainedAdapterFiles } from '../../../../src/services/conductor/index.ts';
 
@@ -25,6 +26,16 @@ describe('trained adapters', () => {
     expect([...read.weights.keys()].sort()).toEqual(['model.layers.0.self_attn.q_proj', 'model.layers.1.self_attn.q_proj']);
     expect(read.weights.get('model.layers.1.self_attn.q_proj')!.B.every((v) => v === 0.25)).toBe(true);
     expect(read.weights.get('model.layers.0.self_attn.q_proj')!.A).toEqual(lora.weights.get('model.layers.0.self_attn.q_proj')!.A);
+  });
+
+  it('serves the format it was trained in as its conductor.json, and none for an adapter kept without one', async () => {
+    const factory = new IDBFactory();
+    const format = { prompt: 'compact' as const, constrain: true, maxSteps: 2, fixedSubtasks: true };
+    const adapter = { adapterConfig: '{}', adapter: new Uint8Array([1]), savedAt: '2026-12-01T00:00:00Z' };
+    await saveTrainedAdapter({ name: 'with', ...adapter, format }, factory);
+    await saveTrainedAdapter({ name: 'without', ...adapter }, factory);
+    expect(await readTrainedFormat([trainedAdapterFiles('with', factory)])).toEqual(format);
+    expect(await readTrainedFormat([trainedAdapterFiles('without', factory)])).toBeUndefined();
   });
 
   it('says how to get an adapter back once it is gone', async () => {

@@ -94,8 +94,10 @@ describe('TrainerService', () => {
     const exported = await service.exportAdapter();
     expect(exported).toMatchObject({ step: 4, adapterConfig: '{"updates":4}' });
     const choice = await service.useAsConductor();
-    expect(choice).toMatchObject({ source: { from: 'demo' }, weights: 'f32', reasoning: false, prompt: 'compact', adapter: { from: 'trained' } });
+    expect(choice).toMatchObject({ source: { from: 'demo' }, weights: 'f32', adapter: { from: 'trained' } });
     expect(h.adapters).toHaveLength(1);
+    // Kept with the format it was trained in, which the Conductor that loads it runs in.
+    expect(h.adapters[0].format).toEqual({ prompt: 'compact', constrain: true, maxSteps: config.maxSteps, fixedSubtasks: true });
     expect(choice.adapter).toEqual({ from: 'trained', name: h.adapters[0].name });
     expect([...h.adapters[0].adapter]).toEqual([4]);
   });
