@@ -9,7 +9,6 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Download, Page } from 'playwright-core';
-import { FIXED_SUBTASKS } from '../../src/core/workflow/constrain/index.ts';
 import { CHROMIUM_FLAGS } from '../support/browser.ts';
 import { openApp, POLL, storedEpisodes, type AppPage } from './app-page.ts';
 
@@ -60,6 +59,11 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   await page.getByLabel('Question set').selectOption('experts-short');
   await expect.poll(longest, POLL).toBe(short);
 
+  // A field the run cannot read stops the Start with its reason; corrected, the run starts with it.
+  await page.getByLabel('Calls in flight per provider').fill('simulated');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect.poll(() => page.getByRole('alert').textContent().catch(() => ''), POLL).toMatch(/provider=N pairs .* got "simulated"/);
+  await page.getByLabel('Calls in flight per provider').fill('simulated=2');
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect.poll(() => page.getByTestId('train-status').textContent(), POLL).toMatch(/Starting|Training/);
   // The page answers while the worker trains: another page opens at once, and back.
@@ -86,6 +90,7 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   expect(await page.getByTestId('metrics-table').locator('tbody tr').first().textContent()).toBe(stepOne);
   // The form shows the stored run's settings, not the defaults.
   expect(await page.getByLabel('Samples per question').inputValue()).toBe('2');
+  expect(await page.getByLabel('Calls in flight per provider').inputValue()).toBe('simulated=2');
 
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect.poll(() => page.getByTestId('train-status').textContent(), STEP).toBe('Done');
@@ -145,11 +150,11 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   expect(ask[0].conductor.runtime).toBe('engine');
   expect(ask[0].conductor.adapter).toMatch(/^train-.*\(trained in this browser\)$/);
   expect(ask[0].parseError).toBeUndefined();
-  // It ran as it was trained (the format kept with the adapter): the Train page's short prompt, the fixed
-  // subtask texts, at most the form's 2 steps, its most likely plan.
+  // It ran as it was trained (the format kept with the adapter): the Train page's short prompt, at most the
+  // form's 2 steps with subtasks of at most its 6 characters, its most likely plan.
   expect(ask[0].prompt.map((m) => m.content)).toEqual([expect.stringMatching(/^Plan at most 2 steps over models 0-3 /)]);
   expect(ask[0].workflow!.steps.length).toBeLessThanOrEqual(2);
-  for (const step of ask[0].workflow!.steps) expect(FIXED_SUBTASKS).toContain(step.subtask);
+  for (const step of ask[0].workflow!.steps) expect(step.subtask.length).toBeLessThanOrEqual(6);
   expect(ask[0].conductor.sampling?.temperature).toBe(0);
   expect(app.errors).toEqual([]);
 });

@@ -79,7 +79,6 @@ export const DEFAULT_TRAINING: Omit<TrainingConfig, 'pool'> = {
   r: 8,
   maxCompletionTokens: 56,
   maxSubtaskChars: 6,
-  fixedSubtasks: true,
   maxSteps: 2,
   evalEvery: 5,
   heldOut: 8,
