@@ -43,7 +43,7 @@ export const NO_TOKEN = 0xffffffff;
 /**
  * WGSL of one radix select over the keys of the kept ids (kept(): allowed, at or above floorKey),
  * into floorKey: four passes, each a histogram of the next 8 bits of the keys that match the bits
- * chosen so far (`clear` empties it, `count` adds id i's term into `bin`), then thread 0 walks the
+ * chosen so far (`clear` empties it, `count` adds the term of id i, `logit`, into `bin`), then thread 0 walks the
  * bins from the top, each bin's `binValue` v (at b), until `reaches` holds, applying `minus` to its
  * remainder for each bin passed over; `init` sets that remainder up from the first pass's bins.
  */
@@ -55,8 +55,8 @@ function radixSelect(o: { count: string; clear: string; binValue: string; init: 
     workgroupBarrier();
     let prefix = selected;
     for (var i = lid; i < p.V; i += ${WG}u) {
-      let z = logits[base + i];
-      let key = keyOf(z);
+      let logit = logits[base + i];
+      let key = keyOf(logit);
       if ((key & decided) == prefix && kept(r, i, key)) {
         let bin = (key >> shift) & 255u;
         ${o.count}
@@ -96,7 +96,7 @@ const TOP_K = radixSelect({
  */
 const TOP_P = radixSelect({
   clear: 'atomicStore(&bins[lid], 0u); atomicStore(&binsHigh[lid], 0u);',
-  count: `let m = u32(min(exp(z * p.invTemperature - topAllowed), 1.0) * 4294967040.0);
+  count: `let m = u32(min(exp(logit * p.invTemperature - topAllowed), 1.0) * 4294967040.0);
         if (atomicAdd(&bins[bin], m) > 0xffffffffu - m) { atomicAdd(&binsHigh[bin], 1u); }`,
   binValue: 'add64(above, vec2<u32>(atomicLoad(&bins[b]), atomicLoad(&binsHigh[b])))',
   init: `var total = vec2<u32>(0u, 0u);
@@ -210,9 +210,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var mass = 0.0;
   var last = NONE;
   for (var i = lo; i < hi; i++) {
-    let z = logits[base + i];
-    if (kept(r, i, keyOf(z))) {
-      mass += exp(z * p.invTemperature - topAllowed);
+    let logit = logits[base + i];
+    if (kept(r, i, keyOf(logit))) {
+      mass += exp(logit * p.invTemperature - topAllowed);
       last = i;
     }
   }
@@ -230,10 +230,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   if (goal >= start && goal < start + mass) {
     var left = goal - start;
     for (var i = lo; i < hi; i++) {
-      let z = logits[base + i];
-      if (kept(r, i, keyOf(z))) {
+      let logit = logits[base + i];
+      if (kept(r, i, keyOf(logit))) {
         last = i;
-        left -= exp(z * p.invTemperature - topAllowed);
+        left -= exp(logit * p.invTemperature - topAllowed);
         if (left < 0.0) { break; }
       }
     }
