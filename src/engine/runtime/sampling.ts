@@ -21,7 +21,7 @@ import { seededRandom } from '../../core/random.ts';
 export interface SamplingOptions {
   /** 0 (the default) is greedy. */
   temperature?: number;
-  /** Keep the k most likely tokens; 0 or undefined keeps all. */
+  /** Keep the k most likely tokens (and those tied with the k-th); 0 or undefined keeps all. */
   topK?: number;
   /** Keep the most likely tokens whose probabilities sum to at least p; 1 or undefined keeps all. */
   topP?: number;

@@ -46,9 +46,9 @@ interface Sampling {
   topP?: number;
 }
 
-async function sampleOnGpu(device: Parameters<typeof runKernel>[0], logits: Float32Array, sampling: Sampling, seeds: number[], mask?: Uint32Array, rowStride = V) {
+/** `seeds` give each row the first draw of its CPU sampler's stream; `draws` instead gives it as is. */
+async function sampleOnGpu(device: Parameters<typeof runKernel>[0], logits: Float32Array, sampling: Sampling, seeds: number[], mask?: Uint32Array, rowStride = V, draws = Float32Array.from(seeds, (s) => (sampling.temperature > 0 ? seededRandom(s)() : 0))) {
   const { temperature, topK = 0, topP = 1 } = sampling;
-  const draws = Float32Array.from(seeds, (s) => (temperature > 0 ? seededRandom(s)() : 0));
   const { out } = await runKernel(
     device,
     sampleTokens,
@@ -112,6 +112,18 @@ describe('sampleTokens', () => {
     const got = await sampleOnGpu(device(), logits, { temperature: 1, topK: 1 }, seeds);
     got.forEach(({ token }, r) => expect(token).toBe(createSampler({ temperature: 1, topK: 1, seed: seeds[r] })(logits.subarray(r * V, (r + 1) * V)).token));
     expect(got.some(({ token }, r) => Object.is(logits[r * V + token], -0))).toBe(true);
+  });
+
+  it('takes the last kept id when the draw lands past the kept mass (a u of 1, as rounding can make it)', async () => {
+    const logits = logitsRows(10);
+    const mask = masks(11);
+    const got = await sampleOnGpu(device(), logits, { temperature: 1, topK: 37 }, seeds, mask, V, new Float32Array(R).fill(1));
+    got.forEach(({ token }, r) => {
+      const row = logits.subarray(r * V, (r + 1) * V);
+      const allowed = Array.from(row.keys()).filter((id) => ((mask[r * WORDS + (id >> 5)] >>> (id & 31)) & 1) === 1);
+      const floor = allowed.map((id) => row[id]).sort((a, b) => b - a)[Math.min(36, allowed.length - 1)];
+      expect(token).toBe(Math.max(...allowed.filter((id) => row[id] >= floor)));
+    });
   });
 
   it('samples every row from one logits row with a zero row stride (a group first token)', async () => {
