@@ -165,14 +165,18 @@ function invalid(message: string): BatonError {
 function drawAbove(logits: Float32Array, allowed: Uint32Array | undefined, floor: number, inv: number, u: number): Sampled {
   let max = -Infinity;
   for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i] * inv);
-  const kept = (i: number) => logits[i] >= floor && isAllowed(allowed, i);
+  const everyId = floor === -Infinity && !allowed; // GRPO's plain sampling: no test per id
+  const kept = (i: number) => everyId || (logits[i] >= floor && isAllowed(allowed, i));
   let sum = 0;
   let total = 0;
   let token = -1;
   for (let i = 0; i < logits.length; i++) {
     const e = Math.exp(logits[i] * inv - max);
     sum += e;
-    if (kept(i)) [total, token] = [total + e, i];
+    if (kept(i)) {
+      total += e;
+      token = i;
+    }
   }
   if (token < 0) throw nothingAllowed();
   let left = u * total;
