@@ -93,12 +93,12 @@ function allowedLogits(logits: Float32Array, allowed: Uint32Array | undefined): 
 function kthLargest(logits: Float32Array, allowed: Uint32Array | undefined, k: number): number {
   const values = allowedLogits(logits, allowed);
   if (k >= values.length) return -Infinity;
+  const swap = (a: number, b: number) => ([values[a], values[b]] = [values[b], values[a]]);
   let [lo, hi, rank] = [0, values.length, k - 1]; // rank among values[lo, hi), largest first
   for (;;) {
     const pivot = values[(lo + hi) >>> 1];
     // [lo, gt) > pivot, [gt, i) == pivot, [lt, hi) < pivot
     let [gt, i, lt] = [lo, lo, hi];
-    const swap = (a: number, b: number) => ([values[a], values[b]] = [values[b], values[a]]);
     while (i < lt) {
       if (values[i] > pivot) swap(i++, gt++);
       else if (values[i] < pivot) swap(i, --lt);
@@ -125,6 +125,7 @@ function nucleusFloor(logits: Float32Array, allowed: Uint32Array | undefined, fl
       top = Math.max(top, logits[i] * inv);
     }
   }
+  if (ids.length === 0) throw nothingAllowed();
   const mass = (id: number) => Math.exp(logits[id] * inv - top);
   let target = 0;
   for (const id of ids) target += mass(id);

@@ -183,6 +183,8 @@ describe('createSampler', () => {
     // top-p over the allowed ids: p(0 | allowed) = 0.48 alone fills a 0.4 nucleus (unmasked, p(0) is 0.15).
     const nucleus = createSampler({ temperature: 1.5, topP: 0.4, seed: 5 });
     for (let i = 0; i < 50; i++) expect(nucleus(LOGITS, allowed).token).toBe(0);
-    expect(() => createSampler()(LOGITS, new Uint32Array(1))).toThrow(BatonError);
+    for (const options of [{}, { temperature: 1 }, { temperature: 1, topK: 2 }, { temperature: 1, topP: 0.5 }, { temperature: 1, topK: 2, topP: 0.5 }]) {
+      expect(() => createSampler(options)(LOGITS, new Uint32Array(1))).toThrow(BatonError);
+    }
   });
 });
