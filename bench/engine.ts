@@ -7,10 +7,12 @@
  *              151,936-token tied vocabulary), written as BF16 safetensors to a temp dir
  *   DIR        any model directory
  * Run: npx tsx bench/engine.ts [--models tiny,qwen0.5b] [--formats f32,f16,int4] [--prompt-tokens P]
- *        [--decode-tokens N] [--group G] [--trials K] [--lanes 1,32]
+ *        [--decode-tokens N] [--group G] [--trials K] [--lanes 1,32] [--top-k K] [--top-p P] [--gpu-sampling]
  * Run under `node --expose-gc` (tsx passes it on) for steadier decode figures: the bench then
  * collects the load's garbage before timing. Formats the adapter lacks (f16 without shader-f16) are skipped. --lanes compares matmul layouts
  * (threads per output column, kernels/matmul.ts); by default each adapter gets its own.
+ * --top-k and --top-p truncate the sampling of the temperature-1 generate figure (and of the dispatch count);
+ * --gpu-sampling samples on the GPU where the adapter's default would not (SwiftShader).
  * --profile adds the GPU time of each kernel over one decode step (timestamp queries; where the
  * adapter has them), to set against decodeMsPerToken: the rest is CPU work and synchronisation.
  * Prints one JSON line: the adapter, then per model and format: weight bytes, the bytes one decode
@@ -47,12 +49,17 @@ const { values } = parseArgs({
     'decode-tokens': { type: 'string', default: '8' },
     group: { type: 'string', default: '4' },
     trials: { type: 'string', default: '2' },
+    'top-k': { type: 'string', default: '0' },
+    'top-p': { type: 'string', default: '1' },
+    'gpu-sampling': { type: 'boolean', default: false },
   },
 });
 const P = Number(values['prompt-tokens']);
 const N = Number(values['decode-tokens']);
 const G = Number(values.group);
 const TRIALS = Number(values.trials);
+/** The temperature-1 sampling of generate, as GRPO's rollouts sample. */
+const TRUNCATION = { topK: Number(values['top-k']), topP: Number(values['top-p']) };
 
 const SHAPES = MODEL_SHAPES;
 
@@ -72,7 +79,7 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
   const before = device.memory.current;
   device.memory.resetPeak();
   const loadStart = performance.now();
-  const model = await GpuModel.load(device, opened, { weights: format, ...(lanes ? { matmulLanes: lanes } : {}) });
+  const model = await GpuModel.load(device, opened, { weights: format, ...(lanes ? { matmulLanes: lanes } : {}), ...(values['gpu-sampling'] ? { gpuSampling: true } : {}) });
   const loadS = (performance.now() - loadStart) / 1000;
   try {
     const V = opened.config.vocabSize;
@@ -103,7 +110,7 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       await model.generateGroup(prompt, { n: G, maxNewTokens: N + 1, stopTokens: [] });
       groupMs = Math.min(groupMs, performance.now() - t);
       // generate at temperature 1, as GRPO's rollouts sample (on the GPU where the engine does).
-      const sampled = { stopTokens: [], sampling: { temperature: 1, seed: trial } };
+      const sampled = { stopTokens: [], sampling: { temperature: 1, ...TRUNCATION, seed: trial } };
       t = performance.now();
       await model.generate(prompt, { maxNewTokens: 1, ...sampled });
       generatePrefillMs = Math.min(generatePrefillMs, performance.now() - t);
@@ -113,7 +120,7 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
     }
     groupMs -= groupPrefillMs;
     generateMs -= generatePrefillMs;
-    const decodeDispatches = await dispatchesPerDecodeStep(model, prompt);
+    const decodeDispatches = await dispatchesPerDecodeStep(model, prompt, { temperature: 1, ...TRUNCATION });
     const kernels = values.profile && device.caps.timestampQuery ? await profileDecode(model, prompt) : undefined;
     const step = decodeStepBytes(model, P + N);
     return {
@@ -187,6 +194,7 @@ try {
       decodeTokens: N,
       group: G,
       trials: TRIALS,
+      sampling: { temperature: 1, ...TRUNCATION, gpu: values['gpu-sampling'] || !caps.software },
       results,
     }),
   );

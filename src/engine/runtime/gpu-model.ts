@@ -37,9 +37,10 @@ export interface LoadModelOptions {
    */
   fused?: boolean;
   /**
-   * Sample greedy and temperature decoding on the GPU, or false to read the logits back and sample
-   * on the CPU. Default: on a GPU, not on a CPU adapter such as SwiftShader, where the sampler's one
-   * workgroup per row took ~18 ms on a 151,936-token row against ~5 ms for the readback and the CPU sampler.
+   * Sample on the GPU (greedy, temperature, top-k, top-p, token masks), or false to read the logits
+   * back and sample on the CPU. Default: on a GPU, not on a CPU adapter such as SwiftShader, where the
+   * sampler's one workgroup per row took ~18 ms on a 151,936-token row against ~5 ms for the readback
+   * and the CPU sampler.
    */
   gpuSampling?: boolean;
   onProgress?(loaded: number, total: number): void;
@@ -235,9 +236,9 @@ export class GpuModel {
   }
 
   /**
-   * The decoding loop of generate and generateGroup: completion i samples with seed seeds[i]. Greedy
-   * and temperature sampling (with or without token masks) run on the GPU, reading back a token and
-   * its logprob per completion; top-k and top-p read the logits back and sample on the CPU.
+   * The decoding loop of generate and generateGroup: completion i samples with seed seeds[i]. With
+   * GPU sampling, every mode (greedy, temperature, top-k, top-p, token masks) reads back a token and
+   * its logprob per completion; without, the logits come back and the CPU samplers pick.
    */
   async #decode(prompt: readonly number[], sampling: SamplingOptions | undefined, seeds: readonly number[], options: Omit<GroupGenerateOptions, 'n' | 'sampling'>): Promise<Generation[]> {
     const { maxNewTokens, signal } = options;
@@ -245,7 +246,6 @@ export class GpuModel {
       throw new BatonError({ code: 'run/config', message: `maxNewTokens must be a positive integer, got ${maxNewTokens}.` });
     }
     const samplers = seeds.map((seed) => createSampler({ ...sampling, seed })); // also checks the options
-    const onGpu = this.#gpuSampling && !sampling?.topK && (sampling?.topP ?? 1) === 1;
     const temperature = sampling?.temperature ?? 0;
     const draws = seeds.map((seed) => seededRandom(seed)); // the streams the CPU samplers draw from
     const n = seeds.length;
@@ -253,19 +253,19 @@ export class GpuModel {
     const stop = new Set(options.stopTokens ?? this.config.eosTokenIds);
     const outs: Generation[] = Array.from({ length: n }, () => ({ tokens: [], logprobs: [], finishReason: 'length' }));
     // Each step's logits (CPU sampling) land in one array, read by the samplers before the next step overwrites it.
-    const into = onGpu ? undefined : new Float32Array(n * V);
+    const into = this.#gpuSampling ? undefined : new Float32Array(n * V);
     /** The next token of each completion in `rows`: after the prompt (slots undefined, one row of logits for all), or after `ids` in their cache slots. */
     const step = async (ids: readonly number[], stepCache: KvCache, slots: readonly number[] | undefined, rows: readonly number[]): Promise<Sampled[]> => {
       if (signal?.aborted) throw new BatonError({ code: 'run/aborted', message: 'Generation stopped.', cause: signal.reason });
       const logitsHead: Head = slots ? (batch, scratch, hidden, T) => this.#logitsHead(batch, scratch, hidden, 0, T) : this.#lastRowHead;
-      if (!onGpu) {
+      if (!this.#gpuSampling) {
         const logits = await this.#pass(ids, stepCache, logitsHead, { ...(slots ? { slots } : {}), into });
         return rows.map((i, r) => samplers[i](logits.subarray(slots ? r * V : 0, (slots ? r : 0) * V + V), options.allowedTokens?.(i, outs[i].tokens)));
       }
       const masks = rows.map((i) => options.allowedTokens?.(i, outs[i].tokens));
       const u = rows.map((i) => (temperature > 0 ? draws[i]() : 0));
       const head: Head = (batch, scratch, hidden, T) =>
-        this.#sampleHead(batch, scratch, logitsHead(batch, scratch, hidden, T).buffer, slots ? V : 0, u, masks, temperature);
+        this.#sampleHead(batch, scratch, logitsHead(batch, scratch, hidden, T).buffer, slots ? V : 0, u, masks, sampling);
       const out = await this.#pass(ids, stepCache, head, slots ? { slots } : {});
       const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
       return rows.map((_, r) => {
@@ -315,7 +315,9 @@ export class GpuModel {
    * Samples one token per row of `logits` on the GPU (kernels/sample-tokens.ts) with draws `u` and
    * optional per-row masks; rowStride 0 samples every row from the first row of logits.
    */
-  #sampleHead(batch: CommandBatch, scratch: Scratch, logits: GPUBuffer, rowStride: number, u: readonly number[], masks: readonly (Uint32Array | undefined)[], temperature: number) {
+  #sampleHead(batch: CommandBatch, scratch: Scratch, logits: GPUBuffer, rowStride: number, u: readonly number[], masks: readonly (Uint32Array | undefined)[], sampling: SamplingOptions | undefined) {
+    const { temperature = 0, topK = 0, topP = 1 } = sampling ?? {};
+    const greedy = temperature === 0;
     const V = this.config.vocabSize;
     const R = u.length;
     const draws = scratch.floats(R, 'draws');
@@ -330,7 +332,12 @@ export class GpuModel {
       this.device.write(mask, bits);
     }
     const out = scratch.floats(2 * R, 'sampled');
-    batch.run(sampleTokens, { greedy: temperature === 0, masked }, { logits, draws, mask, out }, { R, V, rowStride, invTemperature: temperature === 0 ? 1 : 1 / temperature });
+    batch.run(
+      sampleTokens,
+      { greedy, masked, topK: !greedy && topK > 0, topP: !greedy && topP < 1 },
+      { logits, draws, mask, out },
+      { R, V, rowStride, invTemperature: greedy ? 1 : 1 / temperature, topK, topP },
+    );
     return { buffer: out, floats: 2 * R };
   }
 

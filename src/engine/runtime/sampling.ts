@@ -1,10 +1,19 @@
 /**
  * Choosing the next token from one row of logits, on the CPU in float64: greedy (temperature 0),
- * or seeded sampling from softmax(z / temperature) restricted to the top-k and then to the smallest
- * top-p nucleus. The logprob returned with each token is log softmax(z / temperature)[token] over
- * the whole vocabulary (temperature 1 for greedy), which is what GRPO's loss recomputes.
+ * or seeded sampling from softmax(z / temperature) restricted to the top-k and then to the top-p
+ * nucleus. The logprob returned with each token is log softmax(z / temperature)[token] over the
+ * whole vocabulary (temperature 1 for greedy), which is what GRPO's loss recomputes.
  * An `allowed` bitmask (format-constrained sampling) limits which tokens may be drawn; top-k and
  * top-p then apply among the allowed ones, and the logprob is still the unmasked one above.
+ * The definition kernels/sample-tokens.ts implements on the GPU: the kept ids are the allowed ids
+ * whose logit is at or above a floor, and the draw walks them in id order with one uniform u.
+ * - top-k: the floor is the k-th largest allowed logit (ties at it kept, as Hugging Face's
+ *   TopKLogitsWarper keeps them);
+ * - top-p: the floor is the largest logit L for which the ids at or above it hold at least p of the
+ *   allowed mass (the smallest likelihood prefix holding p, ties at L kept);
+ * - both: top-k first, then top-p within the top-k, its mass renormalised over them.
+ * Walking in id order rather than most likely first draws from the same distribution; only which
+ * u gives which token differs, and it needs no sort on the GPU.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import { seededRandom } from '../../core/random.ts';
@@ -12,7 +21,7 @@ import { seededRandom } from '../../core/random.ts';
 export interface SamplingOptions {
   /** 0 (the default) is greedy. */
   temperature?: number;
-  /** Keep the k most likely tokens; 0 or undefined keeps all. */
+  /** Keep the k most likely tokens (and those tied with the k-th); 0 or undefined keeps all. */
   topK?: number;
   /** Keep the most likely tokens whose probabilities sum to at least p; 1 or undefined keeps all. */
   topP?: number;
@@ -67,50 +76,72 @@ function argmax(values: ArrayLike<number>, allowed: Uint32Array | undefined): nu
   return best;
 }
 
-/** Most likely first; ties by lower id. */
-function byLikelihood(logp: Float64Array): (a: number, b: number) => number {
-  return (a, b) => logp[b] - logp[a] || a - b;
-}
-
-/** The k most likely of `ids`, most likely first, kept in a min-heap while scanning (O(n log k)). */
-function mostLikely(ids: readonly number[], logp: Float64Array, k: number): number[] {
-  const order = byLikelihood(logp);
-  const heap: number[] = []; // heap[0] is the least likely kept
-  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j], heap[i]]);
-  for (const id of ids) {
-    if (heap.length < k) {
-      heap.push(id);
-      for (let i = heap.length - 1; i > 0 && order(heap[i], heap[(i - 1) >> 1]) > 0; i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
-    } else if (order(id, heap[0]) < 0) {
-      heap[0] = id;
-      for (let i = 0; ; ) {
-        const [l, r] = [2 * i + 1, 2 * i + 2];
-        let worst = i;
-        if (l < k && order(heap[l], heap[worst]) > 0) worst = l;
-        if (r < k && order(heap[r], heap[worst]) > 0) worst = r;
-        if (worst === i) break;
-        swap(i, worst);
-        i = worst;
-      }
-    }
-  }
-  return heap.sort(order);
+/** The logits of the allowed ids. */
+function allowedLogits(logits: Float32Array, allowed: Uint32Array | undefined): Float32Array {
+  if (!allowed) return logits.slice();
+  const out = new Float32Array(logits.length);
+  let n = 0;
+  for (let i = 0; i < logits.length; i++) if (isAllowed(allowed, i)) out[n++] = logits[i];
+  return out.subarray(0, n);
 }
 
 /**
- * The ids that can be in the nucleus of probability `mass`, most likely first: those above a cut
- * that falls from the top until they hold the mass. Every id left out is less likely than every id
- * kept, so the nucleus, a prefix of the likelihood order, lies inside; a peaked 150k distribution
- * sorts a few dozen ids instead of all of them.
+ * The k-th largest allowed logit (-Infinity when k reaches the allowed count: all are kept), by a
+ * three-way quickselect on a copy: O(V), where sorting a 150k vocabulary would cost more than a GPU
+ * decode step.
  */
-function nucleusCandidates(ids: number[], logp: Float64Array, mass: number): number[] {
+function kthLargest(logits: Float32Array, allowed: Uint32Array | undefined, k: number): number {
+  const values = allowedLogits(logits, allowed);
+  if (k >= values.length) return -Infinity;
+  const swap = (a: number, b: number) => ([values[a], values[b]] = [values[b], values[a]]);
+  let [lo, hi, rank] = [0, values.length, k - 1]; // rank among values[lo, hi), largest first
+  for (;;) {
+    const pivot = values[(lo + hi) >>> 1];
+    // [lo, gt) > pivot, [gt, i) == pivot, [lt, hi) < pivot
+    let [gt, i, lt] = [lo, lo, hi];
+    while (i < lt) {
+      if (values[i] > pivot) swap(i++, gt++);
+      else if (values[i] < pivot) swap(i, --lt);
+      else i++;
+    }
+    if (rank < gt - lo) hi = gt;
+    else if (rank < lt - lo) return pivot;
+    else [rank, lo] = [rank - (lt - lo), lt];
+  }
+}
+
+/**
+ * The largest logit L such that the allowed ids with logits >= max(L, floor) hold at least `p` of the
+ * mass of those >= floor (the smallest likelihood prefix holding p, ties at L kept). The cut falls
+ * from the top until the ids above it hold the mass; only those are sorted: a peaked 150k
+ * distribution sorts a few dozen ids instead of all of them.
+ */
+function nucleusFloor(logits: Float32Array, allowed: Uint32Array | undefined, floor: number, inv: number, p: number): number {
+  const ids: number[] = [];
   let top = -Infinity;
-  for (const id of ids) top = Math.max(top, logp[id]);
+  for (let i = 0; i < logits.length; i++) {
+    if (logits[i] >= floor && isAllowed(allowed, i)) {
+      ids.push(i);
+      top = Math.max(top, logits[i] * inv);
+    }
+  }
+  if (ids.length === 0) throw nothingAllowed();
+  const mass = (id: number) => Math.exp(logits[id] * inv - top);
+  let target = 0;
+  for (const id of ids) target += mass(id);
+  target *= p;
   for (let cut = top - NUCLEUS_STEP; ; cut -= NUCLEUS_STEP) {
-    const above = ids.filter((id) => logp[id] >= cut);
+    const above = ids.filter((id) => logits[id] * inv >= cut);
     let held = 0;
-    for (const id of above) held += Math.exp(logp[id]);
-    if (held >= mass || above.length === ids.length) return above.sort(byLikelihood(logp));
+    for (const id of above) held += mass(id);
+    if (held < target && above.length < ids.length) continue;
+    above.sort((a, b) => logits[b] - logits[a]);
+    held = 0;
+    for (const id of above) {
+      held += mass(id);
+      if (held >= target) return logits[id];
+    }
+    return logits[above[above.length - 1]];
   }
 }
 
@@ -127,23 +158,38 @@ function invalid(message: string): BatonError {
 }
 
 /**
- * A token drawn from softmax(z / temperature) over the whole vocabulary, by walking the ids in order
- * with one uniform draw u: three passes, no sort and no allocation (GRPO's plain sampling, once per
- * completion per step on a 150k vocabulary).
+ * A token drawn from softmax(z / temperature) restricted to the allowed ids with logits >= floor, by
+ * walking them in id order with one uniform draw u: three passes, no sort and no allocation (GRPO's
+ * plain sampling, once per completion per step on a 150k vocabulary). Past the end through rounding,
+ * the last kept id.
  */
-function drawFromSoftmax(logits: Float32Array, temperature: number, u: number): Sampled {
-  const inv = 1 / temperature;
-  const { lse, max, sum } = logSumExp(logits, inv);
-  let left = u * sum;
-  let token = logits.length - 1;
+function drawAbove(logits: Float32Array, allowed: Uint32Array | undefined, floor: number, inv: number, u: number): Sampled {
+  let max = -Infinity;
+  for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i] * inv);
+  const everyId = floor === -Infinity && !allowed; // GRPO's plain sampling: no test per id
+  const kept = (i: number) => everyId || (logits[i] >= floor && isAllowed(allowed, i));
+  let sum = 0;
+  let total = 0;
+  let token = -1;
   for (let i = 0; i < logits.length; i++) {
+    const e = Math.exp(logits[i] * inv - max);
+    sum += e;
+    if (kept(i)) {
+      total += e;
+      token = i;
+    }
+  }
+  if (token < 0) throw nothingAllowed();
+  let left = u * total;
+  for (let i = 0; i < logits.length; i++) {
+    if (!kept(i)) continue;
     left -= Math.exp(logits[i] * inv - max);
     if (left < 0) {
       token = i;
       break;
     }
   }
-  return { token, logprob: logits[token] * inv - lse };
+  return { token, logprob: logits[token] * inv - max - Math.log(sum) };
 }
 
 export function createSampler(options: SamplingOptions = {}): Sampler {
@@ -158,35 +204,11 @@ export function createSampler(options: SamplingOptions = {}): Sampler {
     };
   }
   const uniform = seededRandom(seed);
-  const plain = topK === 0 && topP === 1;
+  const inv = 1 / temperature;
   return (logits, allowed) => {
-    if (plain && !allowed) return drawFromSoftmax(logits, temperature, uniform());
-    const logp = logSoftmax(logits, temperature);
-    let order = Array.from(logp.keys());
-    if (allowed) order = order.filter((id) => isAllowed(allowed, id));
-    if (order.length === 0) throw nothingAllowed();
-    // The nucleus is taken from the distribution renormalised over the allowed tokens.
-    let allowedMass = 1;
-    if (allowed && topP < 1) allowedMass = order.reduce((sum, i) => sum + Math.exp(logp[i]), 0);
-    // Sorting a 150k vocabulary costs more than a GPU decode step: only truncation needs the order,
-    // and top-k only the k best.
-    if (topK > 0) order = mostLikely(order, logp, topK);
-    else if (topP < 1) order = nucleusCandidates(order, logp, topP * allowedMass);
-    if (topP < 1) {
-      const target = topP * allowedMass;
-      let mass = 0;
-      let keep = 0;
-      while (keep < order.length && mass < target) mass += Math.exp(logp[order[keep++]]);
-      order = order.slice(0, keep);
-    }
-    let total = 0;
-    for (const i of order) total += Math.exp(logp[i]);
-    let u = uniform() * total;
-    for (const i of order) {
-      u -= Math.exp(logp[i]);
-      if (u < 0) return { token: i, logprob: logp[i] };
-    }
-    const last = order[order.length - 1];
-    return { token: last, logprob: logp[last] };
+    let floor = -Infinity;
+    if (topK > 0) floor = kthLargest(logits, allowed, topK);
+    if (topP < 1) floor = nucleusFloor(logits, allowed, floor, inv, topP);
+    return drawAbove(logits, allowed, floor, inv, uniform());
   };
 }

@@ -78,10 +78,10 @@ describe('EngineDevice', () => {
 
   it('tells options apart by key and value, not by their values alone', () => {
     const d = device();
-    const greedy = d.pipelines.get(sampleTokens, { greedy: true, masked: false });
-    expect(d.pipelines.get(sampleTokens, { greedy: true, masked: false })).toBe(greedy);
-    expect(d.pipelines.get(sampleTokens, { masked: true, greedy: false })).not.toBe(greedy);
-    expect(d.pipelines.get(sampleTokens, { masked: true, greedy: false })).toBe(d.pipelines.get(sampleTokens, { masked: true, greedy: false }));
+    const greedy = d.pipelines.get(sampleTokens, { greedy: true, masked: false, topK: false, topP: false });
+    expect(d.pipelines.get(sampleTokens, { greedy: true, masked: false, topK: false, topP: false })).toBe(greedy);
+    expect(d.pipelines.get(sampleTokens, { masked: true, greedy: false, topK: false, topP: false })).not.toBe(greedy);
+    expect(d.pipelines.get(sampleTokens, { masked: true, greedy: false, topK: false, topP: false })).toBe(d.pipelines.get(sampleTokens, { masked: true, greedy: false, topK: false, topP: false }));
   });
 
   it('counts the dispatches its batches encode, skipping empty grids and copies', async () => {

@@ -1,7 +1,8 @@
 /**
  * Decoding with the GPU sampler (kernels/sample-tokens.ts) against the CPU sampler on the same
- * model and seeds: generate and generateGroup give the same tokens, logprobs and stops, greedy and
- * at a temperature, with per-step token masks, and the GPU path reads back tokens, not logits.
+ * model and seeds: generate and generateGroup give the same tokens, logprobs and stops, greedy, at a
+ * temperature, with top-k, top-p and both, with per-step token masks, and the GPU path reads back
+ * tokens, not logits.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,12 +61,16 @@ describe('GPU sampling', () => {
     { temperature: 0, masked: true },
     { temperature: 1, masked: false },
     { temperature: 0.8, masked: true },
-  ])('generateGroup picks the CPU sampler tokens, temperature $temperature, masked $masked', async ({ temperature, masked }) => {
+    { temperature: 1.5, topK: 20, masked: false },
+    { temperature: 1.2, topP: 0.7, masked: false },
+    { temperature: 1.3, topK: 40, topP: 0.8, masked: true },
+  ])('generateGroup picks the CPU sampler tokens, temperature $temperature, top-k $topK, top-p $topP, masked $masked', async ({ masked, ...sampling }) => {
+    const { temperature } = sampling;
     const options = {
       n: 5,
       maxNewTokens: 6,
       stopTokens: [7],
-      sampling: { temperature, seed: 3 },
+      sampling: { ...sampling, seed: 3 },
       ...(masked ? { allowedTokens: (_: number, tokens: readonly number[]) => stepMask(tokens) } : {}),
     };
     const [onGpu, onCpu] = [await gpu.generateGroup(PROMPT, options), await cpu.generateGroup(PROMPT, options)];
@@ -74,8 +79,8 @@ describe('GPU sampling', () => {
     if (temperature > 0) expect(new Set(onGpu.map((g) => g.tokens.join())).size).toBeGreaterThan(1);
   });
 
-  it('generate (one completion in the prompt cache) picks the CPU sampler tokens, and reads back 8 bytes a step', async () => {
-    const options = { maxNewTokens: 8, stopTokens: [], sampling: { temperature: 1.1, seed: 9 } };
+  it.each([{ temperature: 1.1 }, { temperature: 1.1, topK: 30, topP: 0.9 }])('generate (one completion in the prompt cache) picks the CPU sampler tokens, and reads back 8 bytes a step, %o', async (sampling) => {
+    const options = { maxNewTokens: 8, stopTokens: [], sampling: { ...sampling, seed: 9 } };
     const onCpu = await cpu.generate(PROMPT, options);
     const reads: number[] = [];
     const readF32 = device().readF32.bind(device());

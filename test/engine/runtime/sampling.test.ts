@@ -11,6 +11,41 @@ function expectedLogp(logits: Float32Array, temperature = 1): Float64Array {
   return logSoftmaxRef(Array.from(logits, (z) => z / temperature), 1, logits.length);
 }
 
+/**
+ * The sampling definition (runtime/sampling.ts) the slow way: sort every allowed id by logit, cut the
+ * top-k at the k-th (ties kept), then the shortest prefix holding p of the rest's mass (ties kept),
+ * and walk the kept ids in id order with the same uniform stream, `draws` times.
+ */
+function sortingSampler({ temperature, topK, topP, seed }: { temperature: number; topK: number; topP: number; seed: number }) {
+  const uniform = seededRandom(seed);
+  return (logits: Float32Array, allowed: Uint32Array | undefined, draws: number) => {
+    const p = Array.from(expectedLogp(logits, temperature), Math.exp);
+    const ok = (id: number) => !allowed || ((allowed[id >>> 5] >>> (id & 31)) & 1) === 1;
+    let kept = Array.from(logits.keys()).filter(ok).sort((a, b) => logits[b] - logits[a]);
+    const prefix = (n: number) => {
+      while (n < kept.length && logits[kept[n]] === logits[kept[n - 1]]) n++;
+      kept = kept.slice(0, n);
+    };
+    if (topK > 0 && topK < kept.length) prefix(topK);
+    if (topP < 1) {
+      const target = topP * kept.reduce((sum, id) => sum + p[id], 0);
+      let [held, n] = [0, 0];
+      while (n < kept.length && held < target) held += p[kept[n++]];
+      prefix(n);
+    }
+    kept.sort((a, b) => a - b);
+    const total = kept.reduce((sum, id) => sum + p[id], 0);
+    return Array.from({ length: draws }, () => {
+      let u = uniform() * total;
+      for (const id of kept) {
+        u -= p[id];
+        if (u < 0) return id;
+      }
+      return kept[kept.length - 1];
+    });
+  };
+}
+
 describe('logSoftmax', () => {
   it('matches values worked out by hand and the float64 reference, at any temperature', () => {
     // log(e^0.5 + e^2 + e^-1 + e^1.5 + e^0) = 2.7005115823954431
@@ -70,51 +105,54 @@ describe('createSampler', () => {
     expect([...seenP].sort()).toEqual([1, 3]);
   });
 
-  it('keeps to the top-k of a large vocabulary, ties going to the lower id', () => {
+  it('keeps every id tied with the k-th largest logit', () => {
     const logits = Float32Array.from({ length: 500 }, (_, i) => Math.sin(i * 12.9898) * 3);
     logits[17] = logits[400] = 10; // a tie at the top
     logits[250] = 9.5;
-    const best = Array.from(logits.keys()).sort((a, b) => logits[b] - logits[a] || a - b);
-    const sample = createSampler({ temperature: 50, topK: 5, seed: 6 });
-    const seen = new Set<number>();
-    for (let i = 0; i < 400; i++) seen.add(sample(logits).token);
-    expect([...seen].sort((a, b) => a - b)).toEqual(best.slice(0, 5).sort((a, b) => a - b));
-    const top1 = createSampler({ temperature: 50, topK: 1, seed: 7 });
-    expect(top1(logits).token).toBe(17);
+    const sample = (topK: number, seed: number) => {
+      const draw = createSampler({ temperature: 50, topK, seed });
+      const seen = new Set<number>();
+      for (let i = 0; i < 400; i++) seen.add(draw(logits).token);
+      return [...seen].sort((a, b) => a - b);
+    };
+    expect(sample(1, 7)).toEqual([17, 400]);
+    expect(sample(2, 8)).toEqual([17, 400]);
+    expect(sample(3, 9)).toEqual([17, 250, 400]);
   });
 
-  it('draws from the top-p nucleus of a large vocabulary exactly as sorting it all would', () => {
-    // The reference sorts every id, keeps the shortest prefix holding p, and draws with the same
-    // uniform stream; peaked and flat distributions, with and without a mask.
-    const reference = (logits: Float32Array, temperature: number, topP: number, seed: number, allowed?: Uint32Array) => {
-      const uniform = seededRandom(seed);
-      const logp = expectedLogp(logits, temperature);
-      const ok = (id: number) => !allowed || ((allowed[id >>> 5] >>> (id & 31)) & 1) === 1;
-      const ids = Array.from(logp.keys()).filter(ok);
-      const mass = allowed ? ids.reduce((sum, i) => sum + Math.exp(logp[i]), 0) : 1;
-      ids.sort((a, b) => logp[b] - logp[a] || a - b);
-      let held = 0;
-      let keep = 0;
-      while (keep < ids.length && held < topP * mass) held += Math.exp(logp[ids[keep++]]);
-      const kept = ids.slice(0, keep);
-      return () => {
-        let u = uniform() * kept.reduce((sum, i) => sum + Math.exp(logp[i]), 0);
-        for (const i of kept) {
-          u -= Math.exp(logp[i]);
-          if (u < 0) return i;
-        }
-        return kept[kept.length - 1];
-      };
-    };
+  it('draws exactly as a reference that sorts the whole vocabulary: top-k, top-p, both, masks, ties', () => {
     const V = 20_000;
     const random = seededRandom(11);
     const mask = Uint32Array.from({ length: V / 32 }, () => (random() * 2 ** 32) >>> 0);
-    for (const [scale, temperature, topP] of [[12, 1, 0.9], [2, 0.7, 0.95], [0.3, 1, 0.5], [20, 1.3, 0.99]]) {
-      const logits = Float32Array.from({ length: V }, () => (random() - 0.5) * scale + (random() < 0.001 ? 15 : 0));
-      for (const allowed of [undefined, mask]) {
-        const draw = reference(logits, temperature, topP, 21, allowed);
-        const sample = createSampler({ temperature, topP, seed: 21 });
-        for (let i = 0; i < 20; i++) expect(sample(logits, allowed).token).toBe(draw());
+    // Peaked rows (a few ids far above the rest) and flat ones; nuclei that take the tail of a flat row or of the
+    // cloud under the peaks.
+    const cases = [
+      { scale: 12, peak: 15, temperature: 1, topK: 0, topP: 0.9 },
+      { scale: 2, peak: 15, temperature: 0.7, topK: 0, topP: 0.95 },
+      { scale: 0.3, peak: 0, temperature: 1, topK: 0, topP: 0.5 },
+      { scale: 20, peak: 15, temperature: 1.3, topK: 0, topP: 0.99 },
+      { scale: 30, peak: 0, temperature: 1, topK: 0, topP: 0.9999 },
+      { scale: 1, peak: 8, temperature: 1, topK: 0, topP: 0.9 },
+      { scale: 4, peak: 0, temperature: 1, topK: 1, topP: 1 },
+      { scale: 4, peak: 0, temperature: 0.9, topK: 37, topP: 1 },
+      { scale: 4, peak: 0, temperature: 1, topK: 5000, topP: 1 },
+      { scale: 4, peak: 0, temperature: 1, topK: V, topP: 1 },
+      { scale: 3, peak: 0, temperature: 1.1, topK: 200, topP: 0.8 },
+      { scale: 12, peak: 15, temperature: 1, topK: 3, topP: 0.3 },
+      { scale: 12, peak: 15, temperature: 1, topK: 10, topP: 0.95 },
+      { scale: 0.5, peak: 0, temperature: 1, topK: 1000, topP: 0.5 },
+    ];
+    for (const { scale, peak, temperature, topK, topP } of cases) {
+      // Every other row rounded to quarters, so that ties sit at every boundary.
+      for (const ties of [false, true]) {
+        const logits = Float32Array.from({ length: V }, () => (random() - 0.5) * scale + (random() < 0.001 ? peak : 0));
+        if (ties) logits.forEach((z, i) => (logits[i] = Math.round(z * 4) / 4));
+        for (const allowed of [undefined, mask]) {
+          const options = { temperature, topK, topP, seed: 21 };
+          const sample = createSampler(options);
+          const got = Array.from({ length: 20 }, () => sample(logits, allowed).token);
+          expect({ ...options, ties, masked: !!allowed, got }).toEqual({ ...options, ties, masked: !!allowed, got: sortingSampler(options)(logits, allowed, 20) });
+        }
       }
     }
   });
@@ -145,6 +183,8 @@ describe('createSampler', () => {
     // top-p over the allowed ids: p(0 | allowed) = 0.48 alone fills a 0.4 nucleus (unmasked, p(0) is 0.15).
     const nucleus = createSampler({ temperature: 1.5, topP: 0.4, seed: 5 });
     for (let i = 0; i < 50; i++) expect(nucleus(LOGITS, allowed).token).toBe(0);
-    expect(() => createSampler()(LOGITS, new Uint32Array(1))).toThrow(BatonError);
+    for (const options of [{}, { temperature: 1 }, { temperature: 1, topK: 2 }, { temperature: 1, topP: 0.5 }, { temperature: 1, topK: 2, topP: 0.5 }]) {
+      expect(() => createSampler(options)(LOGITS, new Uint32Array(1))).toThrow(BatonError);
+    }
   });
 });
