@@ -7,7 +7,7 @@
  *              151,936-token tied vocabulary), written as BF16 safetensors to a temp dir
  *   DIR        any model directory
  * Run: npx tsx bench/engine.ts [--models tiny,qwen0.5b] [--formats f32,f16,int4] [--prompt-tokens P]
- *        [--decode-tokens N] [--group G] [--trials K] [--lanes 1,32] [--top-k K] [--top-p P] [--gpu-sampling]
+ *        [--decode-tokens N] [--group G,G..] [--trials K] [--lanes 1,32] [--top-k K] [--top-p P] [--gpu-sampling]
  * Run under `node --expose-gc` (tsx passes it on) for steadier decode figures: the bench then
  * collects the load's garbage before timing. Formats the adapter lacks (f16 without shader-f16) are skipped. --lanes compares matmul layouts
  * (threads per output column, kernels/matmul.ts); by default each adapter gets its own.
@@ -19,7 +19,7 @@
  * step reads (weights it touches + the KV cache at the last step), prefill and decode tokens/s
  * (best of K; a decode step here reads its logits back), the kernel dispatches one decode step of
  * generate encodes (sampling included), decode tokens/s of generate at temperature 1 (batch 1,
- * sampling as rollouts do), decode tokens/s of a group of G decoded as one batch, and the peak bytes held in the
+ * sampling as rollouts do), decode tokens/s of a group of G decoded as one batch for each G of --group (e.g. 8,16,64), and the peak bytes held in the
  * engine's GPU buffers. Compare figures as ratios on one adapter, never across machines. `machine` gives the
  * CPU count and the 1-minute load average before and after: on SwiftShader the adapter is those CPUs, shared
  * with whatever else runs.
@@ -56,7 +56,8 @@ const { values } = parseArgs({
 });
 const P = Number(values['prompt-tokens']);
 const N = Number(values['decode-tokens']);
-const G = Number(values.group);
+/** Group sizes measured, each decoded as one batch (e.g. 8,16,64). */
+const GROUPS = values.group.split(',').map(Number);
 const TRIALS = Number(values.trials);
 /** The temperature-1 sampling of generate, as GRPO's rollouts sample. */
 const TRUNCATION = { topK: Number(values['top-k']), topP: Number(values['top-p']) };
@@ -89,8 +90,8 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
     (globalThis as { gc?: () => void }).gc?.();
     let prefillMs = Infinity;
     let decodeMs = Infinity;
-    let groupPrefillMs = Infinity;
-    let groupMs = Infinity;
+    const groupPrefillMs = GROUPS.map(() => Infinity);
+    const groupMs = GROUPS.map(() => Infinity);
     let generatePrefillMs = Infinity;
     let generateMs = Infinity;
     for (let trial = 0; trial < TRIALS; trial++) {
@@ -103,12 +104,14 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       decodeMs = Math.min(decodeMs, performance.now() - t);
       cache.destroy();
       // Greedy, so CPU sampling stays cheap. One new token costs the prefill alone; N more cost N batched steps.
-      t = performance.now();
-      await model.generateGroup(prompt, { n: G, maxNewTokens: 1, stopTokens: [] });
-      groupPrefillMs = Math.min(groupPrefillMs, performance.now() - t);
-      t = performance.now();
-      await model.generateGroup(prompt, { n: G, maxNewTokens: N + 1, stopTokens: [] });
-      groupMs = Math.min(groupMs, performance.now() - t);
+      for (const [g, n] of GROUPS.entries()) {
+        t = performance.now();
+        await model.generateGroup(prompt, { n, maxNewTokens: 1, stopTokens: [] });
+        groupPrefillMs[g] = Math.min(groupPrefillMs[g], performance.now() - t);
+        t = performance.now();
+        await model.generateGroup(prompt, { n, maxNewTokens: N + 1, stopTokens: [] });
+        groupMs[g] = Math.min(groupMs[g], performance.now() - t);
+      }
       // generate at temperature 1, as GRPO's rollouts sample (on the GPU where the engine does).
       const sampled = { stopTokens: [], sampling: { temperature: 1, ...TRUNCATION, seed: trial } };
       t = performance.now();
@@ -118,7 +121,6 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       await model.generate(prompt, { maxNewTokens: N + 1, ...sampled });
       generateMs = Math.min(generateMs, performance.now() - t);
     }
-    groupMs -= groupPrefillMs;
     generateMs -= generatePrefillMs;
     const decodeDispatches = await dispatchesPerDecodeStep(model, prompt, { temperature: 1, ...TRUNCATION });
     const kernels = values.profile && device.caps.timestampQuery ? await profileDecode(model, prompt) : undefined;
@@ -134,7 +136,8 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
       decodeMsPerToken: round(decodeMs / N),
       dispatchesPerDecodeStep: decodeDispatches,
       generateDecodeTokensPerS: round((N * 1000) / generateMs),
-      groupDecodeTokensPerS: round((G * N * 1000) / groupMs),
+      /** By group size: all G completions' decoded tokens per second, the shared prefill left out. */
+      groupDecodeTokensPerS: Object.fromEntries(GROUPS.map((n, g) => [n, round((n * N * 1000) / (groupMs[g] - groupPrefillMs[g]))])),
       peakGpuBytes: device.memory.peak - before,
       ...(kernels ? { decodeStepGpuMs: round(kernels.reduce((a, k) => a + k.ms, 0)), kernels } : {}),
     };
@@ -192,7 +195,7 @@ try {
       machine: { cpus: availableParallelism(), loadAverage: { before: loadBefore, after: loadavg()[0] } },
       promptTokens: P,
       decodeTokens: N,
-      group: G,
+      groups: GROUPS,
       trials: TRIALS,
       sampling: { temperature: 1, ...TRUNCATION, gpu: values['gpu-sampling'] || !caps.software },
       results,

@@ -21,8 +21,8 @@ ${ENGINE_FLAGS_HELP}
   --raw                  tokenise --prompt as it is, without the chat template
   --max-new-tokens N     most tokens to generate (default 128)
   --temperature T        0 is greedy (default); above 0 samples
-  --top-k K              sample among the K most likely tokens (default: all)
-  --top-p P              sample within the smallest set of probability >= P (default 1)
+  --top-k K              sample among the K most likely tokens, and any tied with the K-th (default: all)
+  --top-p P              sample within the most likely tokens holding probability >= P, ties kept (default 1)
   --seed S               sampling seed (default 0); sample i of --n draws from its own stream of (S, i)
   --n G                  number of samples, decoded together as one batch (default 1)
   --constrain workflow   sample only text that is a valid Conductor workflow (needs --workers)
