@@ -69,6 +69,8 @@ test('the demo engine Conductor runs in the worker, its workflow parses, the epi
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Conductor' }).click();
   const status = page.getByTestId('engine-status');
   await expect.poll(() => status.textContent(), POLL).toMatch(/Loaded in this tab: demo-conductor[\s\S]*f32 weights/);
+  // Read from the demo's conductor.json, as every engine Conductor's format is.
+  expect(await page.getByTestId('engine-format').textContent()).toMatch(/runs as it was trained .*: the short prompt, the lists alone, plans of at most 1 step, fixed subtask texts/);
   expect(await status.textContent()).toMatch(/Downloaded models kept by this browser: \d+(\.\d+)? KB from 1 source/);
 
   // The same files as "your model" from a URL, int4 on the GPU, through the form.

@@ -21,6 +21,7 @@ export { BUNDLE_SCRIPT, trainBundleFiles, type TrainBundleInput } from './train-
 export { groupsFromEpisodes, type EpisodeGroup, type EpisodeGroupsReport, type EpisodeTokenizer } from './episode-groups.ts';
 export { offlineStepGroups, runOfflineGrpo, type OfflineGrpoConfig, type OfflineGrpoDeps, type OfflineStepMetrics } from './offline-grpo.ts';
 export {
+  describeTrainedFormat,
   parseTrainedFormat,
   readTrainedFormat,
   TRAINED_FORMAT_FILE,

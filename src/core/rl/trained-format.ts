@@ -71,6 +71,13 @@ export async function readTrainedFormat(sources: readonly (TrainedFiles | undefi
   return undefined;
 }
 
+/** In words, for whoever chooses the Conductor: how it runs because of its conductor.json. */
+export function describeTrainedFormat(f: TrainedFormat): string {
+  const subtasks = f.fixedSubtasks ? ', fixed subtask texts' : f.maxSubtaskChars !== undefined ? `, subtasks of up to ${f.maxSubtaskChars} characters` : '';
+  const steps = `plans of at most ${f.maxSteps} step${f.maxSteps === 1 ? '' : 's'}`;
+  return `${f.prompt === 'compact' ? 'the short prompt' : 'the Ask prompt'}, ${f.constrain ? `the lists alone, ${steps}${subtasks}` : steps}`;
+}
+
 /** The first round's prompt it was trained on. */
 export function trainedPrompt(f: TrainedFormat): ConductorPromptFor {
   return f.prompt === 'compact' ? compactPrompt : askPrompt;

@@ -42,7 +42,7 @@ export async function engineConductor(engine: LoadedEngine, choice: EngineModelC
     import('../../core/rl/index.ts'),
     import('../../engine/index.ts'),
   ]);
-  const trained = engine.format;
+  const trained = engine.info.format;
   const maxSteps = Math.min(ctx.maxSteps, trained?.maxSteps ?? ctx.maxSteps);
   const formatFor = (workers: number, recursion = false): WorkflowFormat =>
     trained

@@ -36,14 +36,14 @@ export interface LoadedEngineInfo {
   vocabSize: number;
   layers: number;
   hiddenSize: number;
+  /** How the Conductor was trained to run (conductor.json): its adapter's, else its model's; none for a model without one. */
+  format?: TrainedFormat;
 }
 
 export interface LoadedEngine {
   model: GpuModel;
   tokenizer: Tokenizer;
   info: LoadedEngineInfo;
-  /** How the Conductor was trained to run (conductor.json): its adapter's, else its model's; none for a model without one. */
-  format?: TrainedFormat;
   /** The model's own conductor.json, which applies again once an adapter without one replaces it. */
   modelFormat?: TrainedFormat;
 }
@@ -246,9 +246,11 @@ export class EngineHost {
     const format = (await readTrainedFormat([files])) ?? loaded.modelFormat;
     checkpointOf(signal)();
     await loaded.model.setLora(adapter);
-    const { adapter: _old, ...info } = loaded.info;
-    const { format: _oldFormat, ...rest } = loaded;
-    return { ...rest, ...(format ? { format } : {}), info: { ...info, key: keyOf(choice), ...(choice.adapter ? { adapter: describeSource(choice.adapter) } : {}) } };
+    const { adapter: _old, format: _oldFormat, ...info } = loaded.info;
+    return {
+      ...loaded,
+      info: { ...info, key: keyOf(choice), ...(choice.adapter ? { adapter: describeSource(choice.adapter) } : {}), ...(format ? { format } : {}) },
+    };
   }
 
   /** `beforeUpload` runs once the files are in, before the weights go to the GPU (the Conductor's old model is freed there). */
@@ -298,7 +300,6 @@ export class EngineHost {
     return {
       model,
       tokenizer,
-      ...(format ? { format } : {}),
       ...(modelFormat ? { modelFormat } : {}),
       info: {
         key: keyOf(choice),
@@ -308,6 +309,7 @@ export class EngineHost {
         vocabSize: config.vocabSize,
         layers: config.numLayers,
         hiddenSize: config.hiddenSize,
+        ...(format ? { format } : {}),
       },
     };
   }

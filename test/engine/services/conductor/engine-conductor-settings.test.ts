@@ -39,8 +39,7 @@ describe("the app's engine Conductor on the demo model", () => {
   const engine = (format: TrainedFormat | undefined): LoadedEngine => ({
     model,
     tokenizer,
-    ...(format ? { format } : {}),
-    info: { key: 'demo', model: 'demo-conductor', weights: 'f32', vocabSize: model.config.vocabSize, layers: 2, hiddenSize: model.config.hiddenSize },
+    info: { key: 'demo', model: 'demo-conductor', weights: 'f32', vocabSize: model.config.vocabSize, layers: 2, hiddenSize: model.config.hiddenSize, ...(format ? { format } : {}) },
   });
   const ctx = (over: Partial<EngineRunContext> = {}): EngineRunContext => ({ workers: POOL.length, task: SUM, pool: POOL, maxSteps: 5, access: 'binary', seed: 3, ...over });
   /** The logprobs the model gives `tokens` after `messages`: what the Conductor records if it sampled after that prompt. */

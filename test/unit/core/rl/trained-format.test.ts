@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   compactPrompt,
+  describeTrainedFormat,
   parseTrainedFormat,
   readTrainedFormat,
   trainedFormatJson,
@@ -41,6 +42,12 @@ describe('a Conductor\'s trained format (conductor.json)', () => {
     expect(await readTrainedFormat([files('adapter', {}), model])).toEqual({ prompt: 'ask', constrain: false, maxSteps: 5 });
     expect(await readTrainedFormat([files('plain', { 'config.json': '{}' })])).toBeUndefined();
     await expect(readTrainedFormat([files('broken', { 'conductor.json': '{"prompt":"ask"' })])).rejects.toThrow(/^conductor\.json in broken: not JSON/);
+  });
+
+  it('says in words how it makes the Conductor run', () => {
+    expect(describeTrainedFormat({ prompt: 'compact', constrain: true, maxSteps: 1, fixedSubtasks: true })).toBe('the short prompt, the lists alone, plans of at most 1 step, fixed subtask texts');
+    expect(describeTrainedFormat({ prompt: 'compact', constrain: true, maxSteps: 2, maxSubtaskChars: 6 })).toBe('the short prompt, the lists alone, plans of at most 2 steps, subtasks of up to 6 characters');
+    expect(describeTrainedFormat({ prompt: 'ask', constrain: false, maxSteps: 5 })).toBe('the Ask prompt, plans of at most 5 steps');
   });
 
   it('is, for the shipped demo Conductor, the format make-demo-conductor trains it in', async () => {
