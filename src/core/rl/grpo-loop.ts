@@ -221,14 +221,11 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
 
 /** Share of held-out questions whose one sample was graded correct (infrastructure failures left out), and the evaluation's dollars. */
 async function heldOutAccuracy(deps: GrpoDeps, sample: (task: Task, i: number) => Promise<RolloutGroup>): Promise<HeldOut> {
-  const outcomes: number[] = [];
-  let costUsd = 0;
-  for (const [i, task] of deps.heldOut.entries()) {
-    const group = await sample(task, i);
-    const episodes = [...group.samples.map((s) => s.episode), ...group.excluded];
-    deps.onEpisodes?.(episodes);
-    costUsd += dollarsOf(episodes);
-    outcomes.push(...group.samples.map((s) => s.components.correct));
-  }
-  return { accuracy: outcomes.length === 0 ? 0 : outcomes.reduce((a, b) => a + b, 0) / outcomes.length, costUsd };
+  // Every question at once, as a step's groups: the policy writes one plan at a time while the workers' calls
+  // overlap, where one question after another would wait out each workflow's calls in turn.
+  const groups = await Promise.all(deps.heldOut.map((task, i) => sample(task, i)));
+  const episodes = groups.flatMap((g) => [...g.samples.map((s) => s.episode), ...g.excluded]);
+  deps.onEpisodes?.(episodes);
+  const outcomes = groups.flatMap((g) => g.samples.map((s) => s.components.correct));
+  return { accuracy: outcomes.length === 0 ? 0 : outcomes.reduce((a, b) => a + b, 0) / outcomes.length, costUsd: dollarsOf(episodes) };
 }

@@ -246,6 +246,18 @@ describe('runGrpo worker calls', () => {
     expect(peakConcurrency(posts())).toBe(5);
   });
 
+  it("evaluates the held-out questions at once: their workflows' calls overlap, each question's episode kept", async () => {
+    const questions: Task[] = Array.from({ length: 4 }, (_, i) => ({ question: `Held out ${i}: what is ${i} + 20?`, answer: String(i + 20), kind: 'number' }));
+    const episodes: Episode[] = [];
+    const run = await runGrpo({ ...one, evalEvery: 1, responseCache: false }, { policy: new ScriptedTrainable(() => 0), pool: remote(), tasks, heldOut: questions, onEpisodes: (es) => void episodes.push(...es) });
+    await server.settled();
+    const heldOutPosts = posts().filter((r) => JSON.stringify(r.body).includes('Held out'));
+    expect(heldOutPosts).toHaveLength(4);
+    expect(peakConcurrency(heldOutPosts)).toBe(4);
+    expect(episodes.filter((e) => e.tags.includes('held-out')).map((e) => e.task.question)).toEqual(questions.map((q) => q.question));
+    expect(run.metrics[0].heldOutAccuracy).toBe(0);
+  });
+
   it('pays an identical call once: the server sees one request for G identical plans, the cost terms stay, the dollars paid drop', async () => {
     const cfg = { ...one, rewardScheme: { formatError: 0, wrong: 0.5, correct: 1, costWeight: 10 } };
     const same = () => new ScriptedTrainable(() => 0);
