@@ -2,7 +2,7 @@
  * Builds the demo Conductor the app ships under public/demo-conductor/: a tiny Qwen3-shaped model made
  * from a seeded random start (random-conductor.ts, Qwen3's tokenizer cut to its first tokens) and
  * trained with GRPO (`baton train --full`: every weight) to route the demo pool's workers by
- * the kind of question, in the format the app then runs it with (core/rl's DEMO_CONDUCTOR_FORMAT).
+ * the kind of question, in a format its conductor.json records, which the app reads to run it that way.
  * Its README records the training and what it reached on held-out questions (learning-run.ts), and
  * learning.svg plots it.
  *
