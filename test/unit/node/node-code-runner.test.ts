@@ -1,10 +1,13 @@
 /**
  * Code grading end to end under Node: Pyodide in a worker thread (one loaded interpreter shared by the
  * cases, as grading shares it), the time limit killing the thread, the memory cap, no network (a real
- * TCP server on 127.0.0.1 counts connection attempts), no host files, and HumanEval's own canonical
+ * TCP server on 127.0.0.1 counts connection attempts), no host files, no host processes, and HumanEval's own canonical
  * solutions from data/.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHumanEval } from '../../../src/core/bench/index.ts';
@@ -135,6 +138,20 @@ describe('grading Python in a Node worker thread', () => {
     const read = await runner.run({ code: "open('/etc/passwd').read()", timeoutMs: 10_000 });
     expect(read.exception).toMatchObject({ type: 'FileNotFoundError', line: "open('/etc/passwd').read()" });
   });
+
+  it('starts no host process: os.system finds no shell, even with ctypes unblocked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-sandbox-'));
+    const marker = join(dir, 'ran');
+    expect(await printed(`import os\nprint(os.system("touch ${marker}"))`)).toBe(`${127 << 8}\n`);
+    const viaCtypes = `import sys\ndel sys.modules["ctypes"], sys.modules["_ctypes"]\nimport ctypes\nprint(ctypes.CDLL(None).system(b"touch ${marker}"))`;
+    expect(await printed(viaCtypes)).toBe(`${127 << 8}\n`);
+    for (const spawn of ['os.posix_spawn("/bin/touch", ["touch", "M"], {})', 'os.fork()', 'import subprocess; subprocess.run(["touch", "M"])']) {
+      const run = await runner.run({ code: `import os\n${spawn.replaceAll('M', marker)}`, timeoutMs: 10_000 });
+      expect(run.exception?.type, JSON.stringify(run)).toMatch(/Error$/);
+    }
+    expect(existsSync(marker)).toBe(false);
+    rmSync(dir, { recursive: true });
+  }, 60_000);
 
   it('reports a syntax error, an uncaught exception and sys.exit as wrong, with the reason', async () => {
     const syntax = await gradeCode('def add(a, b)\n    return a + b', ADD, runner);
