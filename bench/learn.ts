@@ -13,7 +13,9 @@
  * Run: npm run bench:learn -- [--pool demo|experts|routellm-mmlu] [--tasks experts-short|experts|routellm-mmlu] [--steps 30]
  *        [--questions 4] [--group 8] [--lr 1e-2] [--r 8] [--eval-every 5] [--seed 1] [--max-completion-tokens 56]
  *        [--max-subtask-chars 6] [--max-steps 2] [--hidden 64] [--subtasks free|fixed] [--full]
- *        [--cost-weight L] [--scale-rewards group|batch|none] [--held-out-questions N] [--plot FILE.svg] [--keep DIR]
+ *        [--cost-weight L] [--scale-rewards group|batch|none] [--held-out-questions N] [--subjects a,b]
+ *        [--plot FILE.svg] [--keep DIR]
+ * --subjects keeps the MMLU subjects named (of --tasks experts or routellm-mmlu), for a run small enough for a CPU.
  * Prints one JSON line; --plot writes the curve beside the baselines as an SVG (bench/LEARNING.md).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -45,6 +47,7 @@ const { values } = parseArgs({
     'cost-weight': { type: 'string' },
     'scale-rewards': { type: 'string' },
     'held-out-questions': { type: 'string' },
+    subjects: { type: 'string' },
     plot: { type: 'string' },
     keep: { type: 'string' },
   },
@@ -78,6 +81,7 @@ try {
       ],
       seed,
       ...(values['held-out-questions'] ? { heldOutLimit: Number(values['held-out-questions']) } : {}),
+      ...(values.subjects ? { subjects: values.subjects.split(',') } : {}),
       dir: work,
     },
     { ...processIo(), stdout: () => {} },
@@ -87,6 +91,7 @@ try {
     pool: poolName,
     tasks,
     heldOutQuestions: heldOut.length,
+    ...(values.subjects ? { subjects: values.subjects.split(',') } : {}),
     settings: { hidden, full: values.full, subtasks: values.subtasks, maxSteps, steps: Number(values.steps), questions: Number(values.questions), group: Number(values.group), lr: Number(values.lr), r: Number(values.r), costWeight, scaleRewards, seed },
     curve,
     rewardMean: metrics.map((m) => round(m.rewardMean)),

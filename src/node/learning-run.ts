@@ -22,6 +22,7 @@ import {
 } from '../core/bench/index.ts';
 import type { Episode } from '../core/episodes/index.ts';
 import type { WorkerModel } from '../core/providers/index.ts';
+import type { TaskSplit } from '../core/providers/simulated/index.ts';
 import type { GrpoStepMetrics } from '../core/rl/index.ts';
 import type { Task } from '../core/task.ts';
 import { FIXED_SUBTASKS } from '../core/workflow/constrain/index.ts';
@@ -44,6 +45,8 @@ export interface LearningRun {
   seed: number;
   /** Evaluate on the first N held-out questions only (a quick run on a CPU; default all). */
   heldOutLimit?: number;
+  /** Train and evaluate on these MMLU subjects of the task set alone (a smaller run; default all). */
+  subjects?: readonly string[];
   /** The base model goes to DIR/base, the run to DIR/run. */
   dir: string;
 }
@@ -63,10 +66,15 @@ export async function runLearning(r: LearningRun, io: CliIo): Promise<LearningRe
   const base = join(r.dir, 'base');
   const out = join(r.dir, 'run');
   await writeRandomConductor(base, r.shape);
-  const heldOut = (await readBuiltInTaskSet(r.tasks, r.seed)).heldOut.slice(0, r.heldOutLimit);
-  const heldOutFile = join(r.dir, 'held-out.jsonl');
-  await writeFile(heldOutFile, heldOut.map((t) => JSON.stringify(t)).join('\n'));
-  const args = ['train', '--model', base, '--pool', r.pool, '--tasks', r.tasks, '--held-out', heldOutFile, '--constrain', '--prompt', 'compact', '--max-steps', String(r.maxSteps), '--seed', String(r.seed), '--out', out];
+  const split = selectSubjects(await readBuiltInTaskSet(r.tasks, r.seed), r.subjects);
+  const heldOut = split.heldOut.slice(0, r.heldOutLimit);
+  const writeTasks = async (name: string, tasks: readonly Task[]) => {
+    await writeFile(join(r.dir, name), tasks.map((t) => JSON.stringify(t)).join('\n'));
+    return join(r.dir, name);
+  };
+  const heldOutFile = await writeTasks('held-out.jsonl', heldOut);
+  const train = r.subjects ? await writeTasks('train.jsonl', split.train) : r.tasks;
+  const args = ['train', '--model', base, '--pool', r.pool, '--tasks', train, '--held-out', heldOutFile, '--constrain', '--prompt', 'compact', '--max-steps', String(r.maxSteps), '--seed', String(r.seed), '--out', out];
   const code = await main([...args, ...r.flags], io);
   if (code !== 0) throw new Error(`baton train exited with ${code}`);
   const metrics = (await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as GrpoStepMetrics);
@@ -82,6 +90,16 @@ export async function runLearning(r: LearningRun, io: CliIo): Promise<LearningRe
     heldOut,
     gapClosed: (final - baselines.randomRouting) / (baselines.bestPerKind.accuracy - baselines.randomRouting),
   };
+}
+
+/** The questions of a split in the MMLU subjects named (all of them without a list); refuses a list that keeps none, naming what it does not know. */
+export function selectSubjects(split: TaskSplit, subjects: readonly string[] | undefined): TaskSplit {
+  if (!subjects) return split;
+  const known = new Set(split.train.map(mmluSubject));
+  const unknown = subjects.filter((s) => !known.has(s));
+  if (unknown.length > 0) throw new Error(`No question is in the subject${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the task set's subjects are ${[...known].sort().join(', ')}.`);
+  const keep = (t: Task) => subjects.includes(mmluSubject(t));
+  return { train: split.train.filter(keep), heldOut: split.heldOut.filter(keep) };
 }
 
 /** A built-in pool's workers with no simulated latency: only the answers matter here, and the demo pool's workers take seconds a call. */
