@@ -3,10 +3,11 @@
  * round-robin, self-reflection, fixed plans) over a data set and a pool, repeated, with a progress line
  * on stderr. Writes OUT/eval.json (its settings), OUT/episodes.jsonl (every finished run, tagged with
  * the evaluation), OUT/calls.jsonl (every worker call, so a resumed run pays for none twice), and at the
- * end, or at a Stop, OUT/report.json, OUT/report.md and OUT/plot.svg. `--resume` with the same --out
- * continues a killed or stopped evaluation. Test: test/unit/node/commands/eval.test.ts.
+ * end, or at a Stop, OUT/report.json, OUT/report.md and OUT/plot.svg. `--out NAME.json` names the report's
+ * file instead, and the rest goes to the folder NAME. `--resume` with the same --out continues a killed or
+ * stopped evaluation. Test: test/unit/node/commands/eval.test.ts.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   buildMethods,
@@ -29,8 +30,8 @@ import { isBuiltInPool, readPoolFlag } from '../pool-file.ts';
 import { readReplayFlags } from '../replay-data.ts';
 import { buildPool } from './run.ts';
 
-const USAGE = `usage: baton eval --dataset D --pool P --method M [--method M ...] [--out DIR] [options]
-       baton eval --out DIR --resume [--budget USD] [--concurrency K]
+const USAGE = `usage: baton eval --dataset D --pool P --method M [--method M ...] [--out DIR|FILE.json] [options]
+       baton eval --out DIR|FILE.json --resume [--budget USD] [--concurrency K]
 
 Runs every method on every item, --repeats times, and reports accuracy (± standard error over items),
 tokens, dollars, latency, calls per question and malformed workflows per method. A progress line goes
@@ -63,7 +64,8 @@ options:
   --timeout MS         time limit of each worker call
   --hf-endpoint URL    the datasets server (default: $BATON_HF_ENDPOINT, else Hugging Face's)
   --cache-dir DIR      where Hub pages are kept (default: $BATON_CACHE_DIR, else ./.baton-cache)
-  --out DIR            a new or empty directory (default ./eval-<id>; with --resume: the evaluation to continue)
+  --out DIR            a new or empty directory (default ./eval-<id>; with --resume: the evaluation to continue);
+                       --out NAME.json writes the report to that file and everything else to the directory NAME
   --resume             continue the evaluation in --out
 `;
 
@@ -171,6 +173,19 @@ function progressLine(p: EvalProgress): string {
   return `eval ${p.done}/${p.total} runs  ${accuracy}  $${p.costUsd.toFixed(4)}  ${clock(p.elapsedMs)}${left}\n`;
 }
 
+/**
+ * Where --out puts things: a directory, or (the name ends in .json and is no evaluation's directory) the
+ * report's file, with everything else in the directory of the same name without .json. A new evaluation
+ * never writes over an existing report file.
+ */
+async function outTarget(cwd: string, out: string, resume: boolean): Promise<{ dir: string; reportFile?: string }> {
+  const path = resolve(cwd, out);
+  const existing = await stat(path).catch(() => undefined);
+  if (!path.endsWith('.json') || existing?.isDirectory()) return { dir: path };
+  if (existing && !resume) throw new CliError(`--out ${out} exists; name a new report file so nothing is overwritten`, 2);
+  return { dir: path.slice(0, -'.json'.length), reportFile: path };
+}
+
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseFlags(argv, FLAGS);
   if (values.help) {
@@ -179,9 +194,10 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   }
   let out: string | undefined;
   let settings: EvalSettings;
+  const target = values.out === undefined ? undefined : await outTarget(io.cwd, values.out, values.resume === true);
   if (values.resume) {
-    if (!values.out) throw new CliError('--resume needs --out DIR, the evaluation to continue', 2);
-    out = resolve(io.cwd, values.out);
+    if (!target) throw new CliError('--resume needs --out DIR, the evaluation to continue', 2);
+    out = target.dir;
     settings = JSON.parse(await readTextFlag(io, 'out', join(out, 'eval.json'))) as EvalSettings;
     if (values.budget !== undefined) settings.budgetUsd = atLeast('budget', numberFlag('budget', values.budget), 0);
     if (values.concurrency !== undefined) settings.concurrency = atLeast('concurrency', intFlag('concurrency', values.concurrency), 1)!;
@@ -231,7 +247,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
       },
     });
     // Only now, with every input read and every method built: a mistake leaves no directory behind.
-    out ??= await outputDir(io, values.out ?? `eval-${settings.id}`, []);
+    out ??= await outputDir(io, target?.dir ?? `eval-${settings.id}`, []);
     if (!values.resume) await writeFile(join(out, 'eval.json'), `${JSON.stringify(settings, null, 2)}\n`);
     for (const name of built.added) io.stderr(`oracle: adding ${name} (the oracle is read from every worker's single runs)\n`);
     const files = { episodes: join(out, 'episodes.jsonl'), calls: join(out, 'calls.jsonl') };
@@ -280,12 +296,14 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
         ...(built.added.length ? { addedForOracle: built.added } : {}),
       },
     });
-    await writeFile(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    const reportFile = target?.reportFile ?? join(out, 'report.json');
+    await writeFile(reportFile, `${JSON.stringify(report, null, 2)}\n`);
     await writeFile(join(out, 'report.md'), reportMarkdown(report));
     await writeFile(join(out, 'plot.svg'), reportPlotSvg(report));
-    io.stdout(`${reportMarkdown(report)}\nwritten to ${out}\n`);
-    if (result.overBudget) io.stderr(`stopped: the --budget of $${settings.budgetUsd} is spent; ${result.remaining} runs left (raise it and --resume)\n`);
-    if (result.stopped) io.stderr(`stopped with ${result.remaining} runs left; continue with: baton eval --out ${out} --resume\n`);
+    io.stdout(`${reportMarkdown(report)}\n${target?.reportFile ? `report written to ${reportFile}, its runs, Markdown and plot to ${out}` : `written to ${out}`}\n`);
+    const resume = `baton eval --out ${target?.reportFile ?? out} --resume`;
+    if (result.overBudget) io.stderr(`stopped: the --budget of $${settings.budgetUsd} is spent; ${result.remaining} runs left (continue with a larger one: ${resume} --budget USD)\n`);
+    if (result.stopped) io.stderr(`stopped with ${result.remaining} runs left; continue with: ${resume}\n`);
     return result.stopped ? 130 : 0;
   } finally {
     process.off('SIGINT', stop);

@@ -90,6 +90,27 @@ describe('baton eval on a user file', () => {
     expect(JSON.parse(read('out/report.json')).evaluation).toMatchObject({ items: 2, skippedRows: 2 });
   });
 
+  it('writes the report to --out NAME.json and the runs to NAME/, resumes from the same --out, and writes over no report', async () => {
+    newDir();
+    write('pool.json', JSON.stringify(POOL));
+    write('sums.jsonl', ROWS.slice(0, 6).map((r) => JSON.stringify(r)).join('\n'));
+    const args = ['--dataset', 'sums.jsonl', '--map', 'question=q,answer=a,id=key', '--pool', 'pool.json', '--method', 'single:good', '--max-tokens', '50', '--concurrency', '1', '--out', 'report.json'];
+    const first = await baton(...args, '--budget', '0.0004');
+    expect(first.code, first.err).toBe(0);
+    const partial = JSON.parse(read('report.json')) as EvalReport;
+    expect(partial.evaluation.remaining).toBeGreaterThan(0);
+    expect(first.err).toContain(`runs left (continue with a larger one: baton eval --out ${join(dir, 'report.json')} --resume --budget USD)`);
+    expect(readdirSync(join(dir, 'report')).sort()).toEqual(['calls.jsonl', 'episodes.jsonl', 'eval.json', 'plot.svg', 'report.md']);
+    const resumed = await baton('--out', 'report.json', '--resume', '--budget', '10');
+    expect(resumed.code, resumed.err).toBe(0);
+    const report = JSON.parse(read('report.json')) as EvalReport;
+    expect(report.evaluation).toMatchObject({ items: 6, runs: 6, remaining: 0 });
+    expect(report.methods[0].accuracy).toBe(episodesOf('report').filter((e) => e.reward!.correct).length / 6);
+    expect(resumed.out).toBe(`${read('report/report.md')}\nreport written to ${join(dir, 'report.json')}, its runs, Markdown and plot to ${join(dir, 'report')}\n`);
+    const again = await baton(...args);
+    expect(again).toMatchObject({ code: 2, err: 'baton eval: --out report.json exists; name a new report file so nothing is overwritten\n' });
+  });
+
   it('reads Parquet through the mapping, with --offset and --limit', async () => {
     newDir();
     write('pool.json', JSON.stringify(POOL));
