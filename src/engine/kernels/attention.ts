@@ -167,7 +167,7 @@ export const attentionForward: KernelSpec<AttentionOptions, AttentionBindings, A
 
 const ROWS_PER_GROUP = 64;
 
-/** The training kernels' bindings and uniforms, shared with attention-backward.ts: a packed pass's rows in one buffer each. */
+/** The training kernels' uniforms, shared with attention-backward.ts: a packed pass's T rows, their q, k and v one row each. */
 export type TrainingAttentionUniforms = 'T' | 'Hq' | 'Hkv' | 'scale';
 
 export const TRAINING_ATTENTION_UNIFORMS: readonly UniformSpec<TrainingAttentionUniforms>[] = [
