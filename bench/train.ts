@@ -79,7 +79,7 @@ try {
       device.memory.resetPeak();
       const model = await GpuModel.load(device, opened, { weights: format });
       const lora = initLoraAdapter(opened.config, { r: R, alpha: 2 * R, targetModules: PROJECTIONS, dropout: 0 }, random);
-      const limits = { microBatchSequences: MICRO, maxSequenceLength: P + C };
+      const limits = { microBatchSequences: MICRO, maxSequenceLength: P + C, maxCompletionLength: C };
       const trainer = await GpuTrainer.create(model, { wrt: 'lora', lora, optimizer: { lr: 1e-6 }, limits });
       const forward = async () => {
         for (let i = 0; i < G; i += MICRO) await trainer.forward(sequences.slice(i, i + MICRO), 1);

@@ -1,8 +1,11 @@
 /**
  * Float64 reference of causal grouped-query attention, forward and backward: the specification
  * attention.ts and attention-backward.ts are ports of, and what their tests check them against. Plain
- * loops, row-major; dimension letters as in ../runtime/forward.ref.ts.
+ * loops, row-major; dimension letters as in ../runtime/forward.ref.ts. With a visibility rule
+ * (attention-visibility.ts) it is the attention of a packed training pass, each row seeing its shared
+ * prompt and its own segment.
  */
+import { VISIBILITY_WIDTH } from './attention-visibility.ts';
 import type { Vec } from './ref-types.ts';
 
 export interface AttentionShape {
@@ -11,6 +14,8 @@ export interface AttentionShape {
   H: number;
   KV: number;
   D: number;
+  /** A packed pass's (T, 4) rule (packedVisibility), with S = T: which keys each row sees instead of the causal ones. */
+  visibility?: ArrayLike<number>;
 }
 
 export interface AttentionForward {
@@ -26,30 +31,40 @@ export interface AttentionGradients {
 }
 
 /**
- * Softmax of query row (t, h) over the keys it sees (0 ..= S - T + t), written into `probs`; returns
- * the row's log-sum-exp of scaled scores.
+ * The keys query row t sees: 0 ..= S - T + t (causal), or with a visibility rule its prefix
+ * (prefixStart .. prefixEnd - 1) and its own segment up to itself (segmentStart ..= t).
  */
-function softmaxRow(q: Vec, k: Vec, t: number, h: number, { T, S, H, KV, D }: AttentionShape, probs: Float64Array): number {
+function visibleKeys(t: number, { T, S, visibility }: AttentionShape): number[] {
+  const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+  if (!visibility) return range(0, S - T + t + 1);
+  const [prefixStart, prefixEnd, segmentStart] = [0, 1, 2].map((i) => visibility[t * VISIBILITY_WIDTH + i]);
+  return [...range(prefixStart, prefixEnd), ...range(segmentStart, t + 1)];
+}
+
+/**
+ * Softmax of query row (t, h) over the keys it sees (`keys`), written into `probs` at those keys;
+ * returns the row's log-sum-exp of scaled scores.
+ */
+function softmaxRow(q: Vec, k: Vec, t: number, h: number, keys: readonly number[], { H, KV, D }: AttentionShape, probs: Float64Array): number {
   const kh = Math.floor(h / (H / KV));
   const scale = 1 / Math.sqrt(D);
-  const last = S - T + t;
   let max = -Infinity;
-  for (let s = 0; s <= last; s++) {
+  for (const s of keys) {
     let dot = 0;
     for (let d = 0; d < D; d++) dot += q[(t * H + h) * D + d] * k[(s * KV + kh) * D + d];
     probs[s] = dot * scale;
     max = Math.max(max, probs[s]);
   }
   let sum = 0;
-  for (let s = 0; s <= last; s++) sum += probs[s] = Math.exp(probs[s] - max);
-  for (let s = 0; s <= last; s++) probs[s] /= sum;
+  for (const s of keys) sum += probs[s] = Math.exp(probs[s] - max);
+  for (const s of keys) probs[s] /= sum;
   return max + Math.log(sum);
 }
 
 /**
  * Causal scaled dot-product attention with grouped-query heads (query head h reads kv head
  * floor(h / (H / KV))). q (T, H, D); k, v (S, KV, D). Query t sits at position S - T + t and sees
- * keys 0 ..= S - T + t.
+ * keys 0 ..= S - T + t, or those of its visibility rule.
  */
 export function attentionForwardRef(q: Vec, k: Vec, v: Vec, shape: AttentionShape): AttentionForward {
   const { T, S, H, KV, D } = shape;
@@ -57,10 +72,11 @@ export function attentionForwardRef(q: Vec, k: Vec, v: Vec, shape: AttentionShap
   const lse = new Float64Array(T * H);
   const probs = new Float64Array(S);
   for (let t = 0; t < T; t++) {
+    const keys = visibleKeys(t, shape);
     for (let h = 0; h < H; h++) {
       const kh = Math.floor(h / (H / KV));
-      lse[t * H + h] = softmaxRow(q, k, t, h, shape, probs);
-      for (let s = 0; s <= S - T + t; s++) {
+      lse[t * H + h] = softmaxRow(q, k, t, h, keys, shape, probs);
+      for (const s of keys) {
         for (let d = 0; d < D; d++) out[(t * H + h) * D + d] += probs[s] * v[(s * KV + kh) * D + d];
       }
     }
@@ -87,19 +103,19 @@ export function attentionBackwardRef(dout: Vec, q: Vec, k: Vec, v: Vec, shape: A
   const probs = new Float64Array(S);
   const dprobs = new Float64Array(S);
   for (let t = 0; t < T; t++) {
+    const keys = visibleKeys(t, shape);
     for (let h = 0; h < H; h++) {
       const kh = Math.floor(h / (H / KV));
       const row = (t * H + h) * D;
-      const last = S - T + t;
-      softmaxRow(q, k, t, h, shape, probs);
+      softmaxRow(q, k, t, h, keys, shape, probs);
       let expected = 0; // sum_r P_r dP_r
-      for (let s = 0; s <= last; s++) {
+      for (const s of keys) {
         let dot = 0;
         for (let d = 0; d < D; d++) dot += dout[row + d] * v[(s * KV + kh) * D + d];
         dprobs[s] = dot;
         expected += probs[s] * dot;
       }
-      for (let s = 0; s <= last; s++) {
+      for (const s of keys) {
         const dscore = probs[s] * (dprobs[s] - expected) * scale;
         const kv = (s * KV + kh) * D;
         for (let d = 0; d < D; d++) {

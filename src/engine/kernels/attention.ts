@@ -11,7 +11,9 @@
  * keys are read as vec4s from a fixed-length loop, and values four keys at a time, so that loads
  * overlap (one key at a time took ~60 us a layer on an H200, most of a decode step's attention).
  * Grid: T * Hq workgroups folded into 2-D. Option headDim (a multiple of 4) sizes the loops.
- * attentionTrainingForward computes the same and also writes each row's log-sum-exp of scaled scores
+ * attentionTrainingForward computes the same over a packed training pass (one buffer of T rows, each
+ * row seeing the keys its visibility rule names: its shared prompt and its own segment, see
+ * attention-visibility.ts) and also writes each row's log-sum-exp of scaled scores
  * (attentionForwardRef's lse), from which attention-backward.ts rebuilds the softmax. It serves a
  * training pass, thousands of rows at once, so it gives each (t, h) row one thread that walks the keys
  * alone (online softmax over single keys): no barriers, where the workgroup-per-row kernel waits at a
@@ -30,8 +32,7 @@ export interface AttentionOptions {
 }
 
 type AttentionBindings = 'q' | 'k' | 'v' | 'slots' | 'out';
-/** Shared with attention-backward.ts, whose kernels read the same layout. */
-export type AttentionUniforms = 'T' | 'Tq' | 'slotStride' | 'Hq' | 'Hkv' | 'startPos' | 'scale';
+type AttentionUniforms = 'T' | 'Tq' | 'slotStride' | 'Hq' | 'Hkv' | 'startPos' | 'scale';
 
 const BINDINGS: readonly BindingSpec<AttentionBindings>[] = [
   { name: 'q', access: 'read' }, // (T, Hq, D)
@@ -41,7 +42,7 @@ const BINDINGS: readonly BindingSpec<AttentionBindings>[] = [
   { name: 'out', access: 'read_write' }, // (T, Hq, D)
 ];
 
-export const ATTENTION_UNIFORMS: readonly UniformSpec<AttentionUniforms>[] = [
+const ATTENTION_UNIFORMS: readonly UniformSpec<AttentionUniforms>[] = [
   { name: 'T', type: 'u32' },
   { name: 'Tq', type: 'u32' }, // query rows per sequence
   { name: 'slotStride', type: 'u32' }, // values between cache slots
@@ -166,11 +167,34 @@ export const attentionForward: KernelSpec<AttentionOptions, AttentionBindings, A
 
 const ROWS_PER_GROUP = 64;
 
-function trainingForwardWgsl(spec: KernelSpec<AttentionOptions, string, AttentionUniforms>, D: number): string {
+/** The training kernels' uniforms, shared with attention-backward.ts: a packed pass's T rows, their q, k and v one row each. */
+export type TrainingAttentionUniforms = 'T' | 'Hq' | 'Hkv' | 'scale';
+
+export const TRAINING_ATTENTION_UNIFORMS: readonly UniformSpec<TrainingAttentionUniforms>[] = [
+  { name: 'T', type: 'u32' }, // packed rows
+  { name: 'Hq', type: 'u32' },
+  { name: 'Hkv', type: 'u32' },
+  { name: 'scale', type: 'f32' },
+];
+
+/**
+ * The keys of packed row t as a loop over n: its prefix, then its segment up to itself, key j. Needs
+ * in scope t and vis, the row's rule (attention-visibility.ts); the body reads j.
+ */
+export function visibleKeysLoop(body: string): string {
+  return `let prefix = vis.y - vis.x;
+  let keys = prefix + t + 1u - vis.z;
+  for (var n = 0u; n < keys; n++) {
+    let j = select(vis.z + n - prefix, vis.x + n, n < prefix);
+    ${body}
+  }`;
+}
+
+function trainingForwardWgsl(spec: KernelSpec<AttentionOptions, string, TrainingAttentionUniforms>, D: number): string {
   if (D % 4 !== 0) {
     throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
   }
-  const types: Record<string, string> = { q: 'vec4<f32>', k: 'vec4<f32>', v: 'vec4<f32>', slots: 'u32', out: 'vec4<f32>', lse: 'f32' };
+  const types: Record<string, string> = { q: 'vec4<f32>', k: 'vec4<f32>', v: 'vec4<f32>', visibility: 'vec4<u32>', out: 'vec4<f32>', lse: 'f32' };
   return `${header(spec, types)}
 const D4 = ${D / 4}u;
 @compute @workgroup_size(${ROWS_PER_GROUP})
@@ -182,18 +206,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let h = row % p.Hq;
   let kvh = h / (p.Hq / p.Hkv);
   let kvStride = p.Hkv * D4;
-  let slotBase = slots[t / p.Tq] * p.slotStride / 4u + kvh * D4;
+  let vis = visibility[t];
   var qs: array<vec4<f32>, D4>;
   var acc: array<vec4<f32>, D4>;
   for (var d = 0u; d < D4; d++) {
     qs[d] = q[row * D4 + d] * p.scale;
     acc[d] = vec4<f32>(0.0);
   }
-  let keys = p.startPos + t % p.Tq + 1u;
   var m = -1e30;
   var l = 0.0;
-  for (var j = 0u; j < keys; j++) {
-    let kb = slotBase + j * kvStride;
+  ${visibleKeysLoop(`let kb = j * kvStride + kvh * D4;
     var dots = vec4<f32>(0.0);
     for (var d = 0u; d < D4; d++) { dots += qs[d] * k[kb + d]; }
     let s = dots.x + dots.y + dots.z + dots.w;
@@ -202,18 +224,27 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let e = exp(s - mNew);
     l = l * correction + e;
     for (var d = 0u; d < D4; d++) { acc[d] = acc[d] * correction + e * v[kb + d]; }
-    m = mNew;
-  }
+    m = mNew;`)}
   for (var d = 0u; d < D4; d++) { out[row * D4 + d] = acc[d] / l; }
   lse[row] = m + log(l);
 }`;
 }
 
-/** attentionForward's output, one thread a row, also saving each row's log-sum-exp for the backward. */
-export const attentionTrainingForward: KernelSpec<AttentionOptions, AttentionBindings | 'lse', AttentionUniforms> = {
+/**
+ * attentionForward's output over a packed training pass (each row sees the keys of its visibility
+ * rule), one thread a row, also saving each row's log-sum-exp for the backward.
+ */
+export const attentionTrainingForward: KernelSpec<AttentionOptions, 'q' | 'k' | 'v' | 'visibility' | 'out' | 'lse', TrainingAttentionUniforms> = {
   name: 'attentionTrainingForward',
-  bindings: [...BINDINGS, { name: 'lse', access: 'read_write' }], // lse (T, Hq)
-  uniforms: ATTENTION_UNIFORMS,
+  bindings: [
+    { name: 'q', access: 'read' }, // (T, Hq, D)
+    { name: 'k', access: 'read' }, // (T, Hkv, D) the rows' rotated keys
+    { name: 'v', access: 'read' }, // (T, Hkv, D)
+    { name: 'visibility', access: 'read' }, // (T, 4) u32, attention-visibility.ts
+    { name: 'out', access: 'read_write' }, // (T, Hq, D)
+    { name: 'lse', access: 'read_write' }, // (T, Hq)
+  ],
+  uniforms: TRAINING_ATTENTION_UNIFORMS,
   wgsl: (o) => trainingForwardWgsl(attentionTrainingForward, o.headDim),
   grid: (u) => grid2d(Math.ceil((u.T * u.Hq) / ROWS_PER_GROUP)),
 };

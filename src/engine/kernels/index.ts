@@ -2,6 +2,7 @@
 export { attentionForward, attentionTrainingForward, type AttentionOptions } from './attention.ts';
 export { attentionDecode, decodeLanes, type AttentionDecodeOptions } from './attention-decode.ts';
 export { attentionBackwardKeyValue, attentionBackwardQuery } from './attention-backward.ts';
+export { packedVisibility, type PackedBlock } from './attention-visibility.ts';
 export { embeddingBackward, embeddingForward, tokensById } from './embedding.ts';
 export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int4.ts';
 export { logprobsBackward, logprobsForward, logprobsThreads } from './logprobs.ts';

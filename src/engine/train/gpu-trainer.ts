@@ -7,8 +7,9 @@
  * generate and logprobs use the updated adapter; nothing goes through the CPU), over f32, f16 or int4
  * frozen base weights; or every weight, as f32 master weights (full fine-tuning).
  *
- * A micro-batch of B sequences is padded to the longest (Tq tokens each, padding id 0 at the end;
- * padded rows get dLogp = 0, so they add nothing to any gradient) and runs as:
+ * A micro-batch of sequences is packed into T rows (packed-batch.ts): a prompt that several sequences
+ * share (a GRPO group's) is forwarded and backpropagated once, each sequence attending its prompt's rows
+ * and its own; rows that predict no completion token (the shared prompt's) get dLogp = 0. It runs as:
  *  - forward: one command batch: embedding, the layers (each layer's input saved: per-layer activation
  *    checkpointing), the head's logprobs and entropy; one read-back of (2, T) floats.
  *  - backward: one command batch: the head's backward (logits recomputed), then per layer from the
@@ -43,7 +44,8 @@ import { encodeEmbedding, Scratch, type GpuLora, type GpuModel, type GpuTensor }
 import { encodeHeadBackward, encodeHeadForward, headRowsPerChunk } from './head.ts';
 import { encodeLayerBackward, layerGradients } from './layer-backward.ts';
 import { encodeLayerForward, layerActivations } from './layer-forward.ts';
-import { checkTrainingMemory } from './memory.ts';
+import { checkTrainingMemory, describeLimits, trainingRows } from './memory.ts';
+import { packSequences, type PackedBatch } from './packed-batch.ts';
 import { modelTensors, TrainedWeights } from './trained-weights.ts';
 import type { TrainingPass } from './training-pass.ts';
 
@@ -56,17 +58,19 @@ export interface GpuTrainerOptions {
   lora?: LoraAdapter;
   optimizer: OptimizerOptions;
   /**
-   * The largest micro-batch the run will use: when given, the memory it needs is checked against the
-   * adapter's buffer limits (and `budgetBytes`) before anything is allocated, and forward refuses larger ones.
+   * The largest micro-batch the run will use (memory.ts's TrainingShape: its sequences, the longest,
+   * and with maxCompletionLength, micro-batches of one shared prompt each): when given, the memory of
+   * its packed rows is checked against the adapter's buffer limits (and `budgetBytes`) before anything
+   * is allocated, and forward refuses micro-batches that pack to more rows.
    */
-  limits?: { microBatchSequences: number; maxSequenceLength: number; budgetBytes?: number };
+  limits?: { microBatchSequences: number; maxSequenceLength: number; maxCompletionLength?: number; budgetBytes?: number };
 }
 
-/** What the forward keeps for the backward: the padded batch on the GPU and each layer's input. */
+/** What the forward keeps for the backward: the packed batch on the GPU and each layer's input. */
 interface Saved {
   readonly sequences: readonly ScoredSequence[];
   readonly pass: Omit<TrainingPass, 'scratch' | 'grads'>;
-  readonly paddedIds: Uint32Array;
+  readonly packed: PackedBatch;
   readonly targets: GPUBuffer;
   readonly inputs: readonly GPUBuffer[]; // (L + 1) x (T, C): layer l's input; the last, the head's
   readonly invTemperature: number;
@@ -142,7 +146,7 @@ export class GpuTrainer implements DifferentiablePolicy {
     this.#release();
     const { saved, out } = await this.#forward(sequences, temperature, this.#model.lora);
     this.#saved = saved;
-    return { logprobs: completions(sequences, saved.pass.Tq, out), entropy: completions(sequences, saved.pass.Tq, out.subarray(saved.pass.T)) };
+    return { logprobs: completions(sequences, saved.packed, out), entropy: completions(sequences, saved.packed, out.subarray(saved.pass.T)) };
   }
 
   async referenceLogprobs(sequences: readonly ScoredSequence[], temperature: number): Promise<Float32Array[]> {
@@ -154,27 +158,27 @@ export class GpuTrainer implements DifferentiablePolicy {
     }
     const { saved, out } = await this.#forward(sequences, temperature, undefined);
     saved.buffers.release();
-    return completions(sequences, saved.pass.Tq, out);
+    return completions(sequences, saved.packed, out);
   }
 
   async backward(dLogp: readonly ArrayLike<number>[]): Promise<void> {
     const saved = this.#saved;
     if (!saved || dLogp.length !== saved.sequences.length) throw new BatonError({ code: 'run/config', message: 'backward needs the forward of the same sequences first.' });
-    const { T, Tq, config } = saved.pass;
-    const padded = new Float32Array(T);
+    const { T, config } = saved.pass;
+    const rows = new Float32Array(T);
     saved.sequences.forEach((s, b) => {
       const n = s.ids.length - s.completionStart;
       if (dLogp[b].length !== n) throw new BatonError({ code: 'data/invalid', message: `sequence ${b} has ${n} completion tokens but ${dLogp[b].length} dLogp values.` });
-      for (let i = 0; i < n; i++) padded[b * Tq + s.completionStart - 1 + i] = dLogp[b][i];
+      for (let i = 0; i < n; i++) rows[saved.packed.completionRows[b] + i] = dLogp[b][i];
     });
     const scratch = new Scratch(this.#device);
     try {
       const trained = this.#trained;
       const pass: TrainingPass = { ...saved.pass, scratch, grads: { lora: (p) => trained.loraGradients(p), weight: (w) => trained.weightGradients(w) } };
       const dLogpBuffer = scratch.floats(T, 'dLogp');
-      this.#device.write(dLogpBuffer, padded);
+      this.#device.write(dLogpBuffer, rows);
       const order = scratch.floats(T, 'tokens by id');
-      this.#device.write(order, tokensById(saved.paddedIds));
+      this.#device.write(order, tokensById(saved.packed.ids));
       const batch = this.#device.batch('training backward');
       const L = config.numLayers;
       const dx = scratch.floats(T * config.hiddenSize, 'd x'); // (T, C)
@@ -320,7 +324,7 @@ export class GpuTrainer implements DifferentiablePolicy {
     return { x, targets: saved.targets, invTemperature: saved.invTemperature, rowsPerChunk };
   }
 
-  /** The forward of a padded micro-batch with `lora` (undefined: the base): logprobs then entropies per row (2, T). */
+  /** The forward of a packed micro-batch with `lora` (undefined: the base): logprobs then entropies per row (2, T). */
   async #forward(sequences: readonly ScoredSequence[], temperature: number, lora: GpuLora | undefined): Promise<{ saved: Saved; out: Float32Array }> {
     const config = this.#model.config;
     if (!(temperature > 0)) throw new BatonError({ code: 'run/config', message: `temperature must be positive, got ${temperature}.` });
@@ -332,25 +336,20 @@ export class GpuTrainer implements DifferentiablePolicy {
       }
       for (const id of s.ids) if (!Number.isInteger(id) || id < 0 || id >= V) throw new BatonError({ code: 'data/invalid', message: `token id ${id} is outside the vocabulary of ${V}.`, data: { id } });
     }
-    const B = sequences.length;
-    const Tq = Math.max(...sequences.map((s) => s.ids.length));
+    const packed = packSequences(sequences);
+    const T = packed.T;
+    const longest = Math.max(...sequences.map((s) => s.ids.length));
     const limits = this.#limits;
-    if (limits && (B > limits.microBatchSequences || Tq > limits.maxSequenceLength)) {
+    if (limits && T > trainingRows(limits)) {
       throw new BatonError({
         code: 'run/config',
-        message: `A micro-batch of ${B} sequences of up to ${Tq} tokens is beyond the ${limits.microBatchSequences} sequences of ${limits.maxSequenceLength} tokens this trainer's memory was checked for; make the trainer with larger limits.`,
+        message: `A micro-batch of ${sequences.length} sequences of up to ${longest} tokens packs into ${T} rows, beyond the ${trainingRows(limits)} rows this trainer's memory was checked for (${describeLimits(limits)}); make the trainer with larger limits.`,
       });
     }
-    const T = B * Tq;
-    const paddedIds = new Uint32Array(T);
-    const targets = new Uint32Array(T);
-    sequences.forEach((s, b) => {
-      paddedIds.set(s.ids, b * Tq);
-      targets.set(s.ids.slice(1), b * Tq);
-    });
-    const table = ropeTable(this.#invFreq, 0, Tq);
-    const rope = new Float32Array(T * config.headDim);
-    for (let b = 0; b < B; b++) rope.set(table, b * table.length);
+    const D = config.headDim; // a row of the table: D/2 (cos, sin) pairs
+    const table = ropeTable(this.#invFreq, 0, longest);
+    const rope = new Float32Array(T * D);
+    packed.positions.forEach((p, t) => rope.set(table.subarray(p * D, (p + 1) * D), t * D));
 
     const buffers = new Scratch(this.#device);
     const scratch = new Scratch(this.#device);
@@ -365,16 +364,15 @@ export class GpuTrainer implements DifferentiablePolicy {
         weights: this.#model.weights,
         lora,
         lanes: this.#model.matmulLanes,
-        B,
-        Tq,
         T,
-        ids: upload(paddedIds, 'ids'),
+        ids: upload(packed.ids, 'ids'),
         rope: upload(rope, 'rope'),
-        slots: upload(Uint32Array.from({ length: B }, (_, b) => b), 'slots'),
+        visibility: upload(packed.visibility, 'visibility'),
+        slots: upload(Uint32Array.of(0), 'slots'),
       };
       const L = config.numLayers;
       const inputs = Array.from({ length: L + 1 }, (_, l) => buffers.floats(T * config.hiddenSize, `layer ${l} input`));
-      const saved: Saved = { sequences, pass: base, paddedIds, targets: upload(targets, 'targets'), inputs, invTemperature: 1 / temperature, buffers };
+      const saved: Saved = { sequences, pass: base, packed, targets: upload(packed.targets, 'targets'), inputs, invTemperature: 1 / temperature, buffers };
       const pass: TrainingPass = { ...base, scratch };
       const zeros = scratch.floats(T, 'zero dLogp');
       this.#device.write(zeros, new Float32Array(T));
@@ -395,7 +393,7 @@ export class GpuTrainer implements DifferentiablePolicy {
   }
 }
 
-/** Each sequence's completion rows of a per-row (T) array: rows completionStart - 1 .. length - 2 of its block. */
-function completions(sequences: readonly ScoredSequence[], Tq: number, rows: Float32Array): Float32Array[] {
-  return sequences.map((s, b) => rows.slice(b * Tq + s.completionStart - 1, b * Tq + s.ids.length - 1));
+/** Each sequence's completion rows of a per-row (T) array. */
+function completions(sequences: readonly ScoredSequence[], packed: PackedBatch, rows: Float32Array): Float32Array[] {
+  return sequences.map((s, b) => rows.slice(packed.completionRows[b], packed.completionRows[b] + s.ids.length - s.completionStart));
 }

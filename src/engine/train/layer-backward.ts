@@ -10,7 +10,7 @@ import type { CommandBatch } from '../device/index.ts';
 import { attentionBackwardKeyValue, attentionBackwardQuery, rmsnormBackward, rmsnormBackwardWeight, rmsnormThreads, ropeCacheBackward, swigluBackward } from '../kernels/index.ts';
 import type { ModelConfig } from '../model/index.ts';
 import { wholeBuffer, type GpuTensor, type Scratch } from '../runtime/index.ts';
-import { attentionLayout, type LayerActivations } from './layer-forward.ts';
+import { attentionUniforms, ropeLayout, type LayerActivations } from './layer-forward.ts';
 import { linearBackward } from './linear-backward.ts';
 import { loraModule, type TrainingPass } from './training-pass.ts';
 
@@ -23,8 +23,8 @@ export interface LayerGradients {
   readonly dAtt: GPUBuffer; // (T, H, D)
   readonly dq: GPUBuffer; // (T, H, D) of the rotated q, then (rope's backward, in place) of q before rope
   readonly delta: GPUBuffer; // (T, H)
-  readonly dkc: GPUBuffer; // (B, Tq, KV, D)
-  readonly dvc: GPUBuffer; // (B, Tq, KV, D)
+  readonly dkc: GPUBuffer; // (T, KV, D) of the rotated keys
+  readonly dvc: GPUBuffer; // (T, KV, D)
   readonly dk: GPUBuffer; // (T, KV, D)
   readonly dv: GPUBuffer; // (T, KV, D)
   readonly dqPre: GPUBuffer; // (T, H, D) before the q norm (dq itself without one)
@@ -150,12 +150,11 @@ export function encodeLayerBackward(batch: CommandBatch, pass: TrainingPass, lay
   normBackward(a.mid, l.postNorm, g.dH, dx, T, C, true);
 
   linearBackward(a.att, l.o, dx, g.dAtt, false);
-  const shape = attentionLayout(pass);
-  const attention = { ...shape, Hq: H, Hkv: KV, scale: 1 / Math.sqrt(D) };
-  const kv = { q: a.qr, k: a.kc, v: a.vc, slots: pass.slots, dout: g.dAtt, lse: a.lse };
+  const attention = attentionUniforms(pass);
+  const kv = { q: a.qr, k: a.kc, v: a.vc, visibility: pass.visibility, dout: g.dAtt, lse: a.lse };
   batch.run(attentionBackwardQuery, { headDim: D }, { ...kv, out: a.att, dq: g.dq, delta: g.delta }, attention);
   batch.run(attentionBackwardKeyValue, { headDim: D }, { ...kv, delta: g.delta, dk: g.dkc, dv: g.dvc }, attention);
-  batch.run(ropeCacheBackward, {}, { dq: g.dq, dk: g.dk, dv: g.dv, cs: pass.rope, slots: pass.slots, dkc: g.dkc, dvc: g.dvc }, { ...shape, H, KV, D });
+  batch.run(ropeCacheBackward, {}, { dq: g.dq, dk: g.dk, dv: g.dv, cs: pass.rope, slots: pass.slots, dkc: g.dkc, dvc: g.dvc }, ropeLayout(pass));
   if (l.qNorm && l.kNorm) {
     normBackward(a.q, l.qNorm, g.dq, g.dqPre, T * H, D, false);
     normBackward(a.k, l.kNorm, g.dk, g.dkPre, T * KV, D, false);

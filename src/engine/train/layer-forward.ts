@@ -2,7 +2,7 @@
  * One decoder layer's training forward, the layer loop of model-backward.ref.ts's forward (and of
  * runtime/forward.ts, which it follows op for op), keeping every intermediate its backward reads in
  * LayerActivations: the attention saves its log-sum-exp (attentionTrainingForward) and the rotated
- * keys and values go to plain (B, Tq, KV, D) buffers, not a KV cache. The trainer runs it twice per
+ * keys and values go to plain (T, KV, D) buffers in row order, not a KV cache. The trainer runs it twice per
  * layer: in the forward phase (only the output kept) and again from the saved input just before the
  * layer's backward (activation checkpointing: one layer's activations alive at a time).
  */
@@ -20,8 +20,8 @@ export interface LayerActivations {
   /** After the q norm (q itself without one), then rotated in place by ropeCacheForward. */
   readonly qr: GPUBuffer; // (T, H, D)
   readonly kn: GPUBuffer; // (T, KV, D) after the k norm (k itself without one)
-  readonly kc: GPUBuffer; // (B, Tq, KV, D) rotated keys
-  readonly vc: GPUBuffer; // (B, Tq, KV, D) values
+  readonly kc: GPUBuffer; // (T, KV, D) rotated keys
+  readonly vc: GPUBuffer; // (T, KV, D) values
   readonly att: GPUBuffer; // (T, H, D)
   readonly lse: GPUBuffer; // (T, H)
   readonly mid: GPUBuffer; // (T, C) after the attention residual
@@ -77,10 +77,16 @@ export function layerActivations(pass: TrainingPass, scratch: Scratch): LayerAct
   };
 }
 
-/** The uniforms shared by rope and attention in training's layout. */
-export function attentionLayout(pass: TrainingPass) {
-  const { numKvHeads: KV, headDim: D } = pass.config;
-  return { T: pass.T, Tq: pass.Tq, startPos: 0, slotStride: pass.Tq * KV * D };
+/** RoPE's uniforms in training's layout: the T rows as one sequence in one slot, key row t at row t. */
+export function ropeLayout(pass: TrainingPass) {
+  const { numHeads: H, numKvHeads: KV, headDim: D } = pass.config;
+  return { T: pass.T, Tq: pass.T, startPos: 0, slotStride: pass.T * KV * D, H, KV, D };
+}
+
+/** The training attention kernels' uniforms. */
+export function attentionUniforms(pass: TrainingPass) {
+  const { numHeads: H, numKvHeads: KV, headDim: D } = pass.config;
+  return { T: pass.T, Hq: H, Hkv: KV, scale: 1 / Math.sqrt(D) };
 }
 
 /** out (M, N) = x W^T (+ b) (+ the adapter's delta), as the inference forward's linear. */
@@ -117,14 +123,8 @@ export function encodeLayerForward(batch: CommandBatch, pass: TrainingPass, laye
     rmsnorm(batch, pass, a.q, l.qNorm, a.qr, T * H, D);
     rmsnorm(batch, pass, a.k, l.kNorm, a.kn, T * KV, D);
   }
-  const shape = attentionLayout(pass);
-  batch.run(ropeCacheForward, {}, { q: a.qr, k: a.kn, v: a.v, cs: pass.rope, slots: pass.slots, kc: a.kc, vc: a.vc }, { ...shape, H, KV, D });
-  batch.run(
-    attentionTrainingForward,
-    { headDim: D },
-    { q: a.qr, k: a.kc, v: a.vc, slots: pass.slots, out: a.att, lse: a.lse },
-    { ...shape, Hq: H, Hkv: KV, scale: 1 / Math.sqrt(D) },
-  );
+  batch.run(ropeCacheForward, {}, { q: a.qr, k: a.kn, v: a.v, cs: pass.rope, slots: pass.slots, kc: a.kc, vc: a.vc }, ropeLayout(pass));
+  batch.run(attentionTrainingForward, { headDim: D }, { q: a.qr, k: a.kc, v: a.vc, visibility: pass.visibility, out: a.att, lse: a.lse }, attentionUniforms(pass));
   batch.copy(x, 0, a.mid, 0, T * C * 4);
   trainingLinear(batch, pass, a.att, l.o, a.mid, { accumulate: true });
   rmsnorm(batch, pass, a.mid, l.postNorm, a.h2, T, C);

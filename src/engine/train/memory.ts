@@ -27,6 +27,12 @@ export interface TrainingShape {
   microBatchSequences: number;
   /** The longest sequence, prompt and completion, in tokens. */
   maxSequenceLength: number;
+  /**
+   * The longest completion, when every micro-batch is sequences of one prompt (a GRPO group as the
+   * micro-batch): the prompt's rows are then counted once (packed-batch.ts). Without it, a micro-batch's
+   * sequences are counted as if none shared its prompt.
+   */
+  maxCompletionLength?: number;
   /** The storage binding limit: the head runs in row chunks of logits that fit it. */
   maxBindingBytes: number;
 }
@@ -36,13 +42,13 @@ export interface TrainingMemory {
   weights: number;
   /** LoRA's A and B with their gradients and two AdamW moments; for full fine-tuning, gradients and moments of every weight. */
   trained: number;
-  /** Each layer's input and the last layer's output (activation checkpointing), with ids, targets and RoPE tables. */
+  /** Each layer's input and the last layer's output (activation checkpointing), with ids, targets, visibility rules and RoPE tables. */
   savedInputs: number;
   /** One layer's recomputed activations and their gradients (K/V apart), the residual's gradient and LoRA's products. */
   layerScratch: number;
   /** One row chunk of logits (rows, V) f32. */
   logits: number;
-  /** One layer's rotated keys and values (B, S, KV, D) and their gradients. */
+  /** One layer's rotated keys and values (T, KV, D) and their gradients. */
   kv: number;
   total: number;
   /** The largest single buffer: it must fit the adapter's maxBufferSize and maxStorageBufferBindingSize. */
@@ -69,9 +75,27 @@ function adaptedModules(config: ModelConfig, train: TrainingShape['train']) {
   return train === 'full' ? [] : linearModules(config).filter((m) => isTargeted(m.path, train.targetModules));
 }
 
+type RowsShape = Pick<TrainingShape, 'microBatchSequences' | 'maxSequenceLength' | 'maxCompletionLength'>;
+
+/**
+ * The most rows a micro-batch of this shape packs into (packed-batch.ts: a sequence of n tokens is
+ * n - 1 rows; sequences of one prompt share its first P - 1): with completions of at most N tokens, one
+ * prompt's P - 1 <= length - N - 1 rows and B segments of N rows; without N, B sequences apart.
+ */
+export function trainingRows({ microBatchSequences: B, maxSequenceLength: length, maxCompletionLength }: RowsShape): number {
+  const N = Math.min(maxCompletionLength ?? length - 1, length - 1);
+  return length - 1 - N + B * N;
+}
+
+/** A shape's micro-batch in words, for messages. */
+export function describeLimits(shape: RowsShape): string {
+  const completions = shape.maxCompletionLength === undefined ? '' : `, completions of up to ${shape.maxCompletionLength} tokens after one shared prompt`;
+  return `${shape.microBatchSequences} sequences of up to ${shape.maxSequenceLength} tokens per micro-batch${completions}`;
+}
+
 export function estimateTrainingMemory(config: ModelConfig, shape: TrainingShape): TrainingMemory {
   const { hiddenSize: C, headDim: D, vocabSize: V, numLayers: L } = config;
-  const T = shape.microBatchSequences * shape.maxSequenceLength;
+  const T = trainingRows(shape);
   const f32 = 4;
   const weights = weightBytes(config, shape);
   const modules = adaptedModules(config, shape.train);
@@ -80,7 +104,8 @@ export function estimateTrainingMemory(config: ModelConfig, shape: TrainingShape
     shape.train === 'full'
       ? 3 * f32 * [...expectedShapes(config).values()].reduce((n, d) => n + d.reduce((a, b) => a * b, 1), 0)
       : 4 * f32 * modules.reduce((n, m) => n + r * (m.inFeatures + m.outFeatures), 0);
-  const savedInputs = f32 * ((L + 1) * T * C + 2 * T + T * D);
+  // ids, targets, visibility (4 a row) and RoPE tables (D a row)
+  const savedInputs = f32 * ((L + 1) * T * C + 6 * T + T * D);
 
   const activations = layerActivationSizes(config, T);
   const gradients = layerGradientSizes(config, T, r);
@@ -118,7 +143,7 @@ function size(bytes: number): string {
 export function checkTrainingMemory(config: ModelConfig, shape: TrainingShape, limits: MemoryLimits): TrainingMemory {
   const memory = estimateTrainingMemory(config, shape);
   const perBuffer = Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize);
-  const batch = `${shape.microBatchSequences} sequences of up to ${shape.maxSequenceLength} tokens per micro-batch`;
+  const batch = describeLimits(shape);
   const refuse = (message: string) => new BatonError({ code: 'engine/out-of-memory', message, data: { ...memory, limits } });
   if (config.vocabSize * 4 > perBuffer) {
     throw refuse(`One row of logits (${config.vocabSize} tokens, ${size(config.vocabSize * 4)}) is above this GPU's ${size(perBuffer)} per buffer; this model cannot be trained here.`);

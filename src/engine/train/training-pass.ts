@@ -1,9 +1,10 @@
 /**
- * What every dispatch of one training pass shares: B sequences padded to Tq tokens each (T = B * Tq
- * rows, sequence b's rows b * Tq .. b * Tq + Tq - 1), each sequence's keys and values in its own slot
- * b of plain (B, Tq, KV, D) buffers (startPos 0: no prompt is shared), the model's weights and the
- * adapter in use (undefined: the base alone), and where the gradients of what trains go (undefined:
- * nothing trains in this pass, as in the KL reference's).
+ * What every dispatch of one training pass shares: the micro-batch packed into T rows (packed-batch.ts:
+ * a prompt shared by several sequences once, then each sequence's own rows), each row with its RoPE
+ * position and the keys it attends (its visibility rule); the rows' keys and values in plain (T, KV, D)
+ * buffers, in row order; the model's weights and the adapter in use (undefined: the base alone); and
+ * where the gradients of what trains go (undefined: nothing trains in this pass, as in the KL
+ * reference's).
  */
 import type { ModelConfig } from '../model/index.ts';
 import type { GpuLora, GpuTensor, ModelWeights, Scratch } from '../runtime/index.ts';
@@ -19,12 +20,11 @@ export interface TrainingPass {
   readonly weights: ModelWeights;
   readonly lora: GpuLora | undefined;
   readonly lanes: number;
-  readonly B: number;
-  readonly Tq: number;
   readonly T: number;
-  readonly ids: GPUBuffer; // (T) u32, padded
-  readonly rope: GPUBuffer; // (T, D/2, 2) cos, sin of positions 0 .. Tq - 1, per sequence
-  readonly slots: GPUBuffer; // (B) u32: 0 .. B - 1
+  readonly ids: GPUBuffer; // (T) u32
+  readonly rope: GPUBuffer; // (T, D/2, 2) cos, sin of each row's position
+  readonly visibility: GPUBuffer; // (T, 4) u32, kernels/attention-visibility.ts
+  readonly slots: GPUBuffer; // (1) u32: 0, RoPE's one "cache slot", the (T, KV, D) key and value buffers
   /** Temporaries of this pass, released after its submit. */
   readonly scratch: Scratch;
   readonly grads?: Gradients;

@@ -74,6 +74,17 @@ export const SEQUENCES: ScoredSequence[] = [
   { ids: [1, 40, 12, 6, 30, 11, 47], completionStart: 4 },
 ];
 
+/**
+ * A micro-batch that shares a prompt: three completions of 3, 1 and 2 tokens after [3, 9, 14, 5], with
+ * a sequence of another prompt among them.
+ */
+export const GROUPED: ScoredSequence[] = [
+  { ids: [3, 9, 14, 5, 7, 2, 40], completionStart: 4 },
+  { ids: [3, 9, 14, 5, 30], completionStart: 4 },
+  { ids: [20, 4, 8, 33], completionStart: 2 },
+  { ids: [3, 9, 14, 5, 11, 6], completionStart: 4 },
+];
+
 /** A seeded dLogp per completion token. */
 export function randomDLogp(sequences: readonly ScoredSequence[], seed: number): Float64Array[] {
   const random = seededRandom(seed);

@@ -1,7 +1,9 @@
-// attentionForwardRef's log-sum-exp by hand, and attentionBackwardRef against central differences of
-// attentionRef on random inputs: grouped heads (H / KV = 2), with and without a prefix of cached keys.
+// attentionForwardRef's log-sum-exp by hand; a packed pass's visibility rule against each sequence's
+// causal attention on its own; and attentionBackwardRef against central differences of attentionRef
+// on random inputs: grouped heads (H / KV = 2), with and without a prefix of cached keys, and packed.
 import { describe, expect, it } from 'vitest';
-import { attentionBackwardRef, attentionForwardRef, attentionRef, type AttentionShape } from '../../../../src/engine/kernels/index.ts';
+import { attentionBackwardRef, attentionForwardRef, attentionRef, packedVisibility, type AttentionShape } from '../../../../src/engine/kernels/index.ts';
+import { checkTensor } from '../../../support/check-tensor.ts';
 import { randomTensor } from '../../../support/check-tensor.ts';
 import { checkGradient } from '../../../support/finite-difference.ts';
 
@@ -17,13 +19,44 @@ describe('attentionForwardRef', () => {
   });
 });
 
+describe('attentionRef with a packed visibility rule', () => {
+  it("gives each segment's rows the causal attention of its sequence alone (its prompt's rows, then its own)", () => {
+    const [H, KV, D] = [4, 2, 4];
+    const blocks = [
+      { shared: 3, segments: [2, 3] },
+      { shared: 2, segments: [1] },
+    ];
+    const visibility = packedVisibility(blocks);
+    const T = visibility.length / 4;
+    const q = randomTensor(T * H * D, 21, -2, 2);
+    const k = randomTensor(T * KV * D, 22, -2, 2);
+    const v = randomTensor(T * KV * D, 23);
+    const packed = attentionRef(q, k, v, { T, S: T, H, KV, D, visibility });
+    // Each sequence unpacked: its block's shared rows, then its segment's rows.
+    const pick = (x: Float32Array | Float64Array, width: number, rows: number[]) => Float64Array.from(rows.flatMap((r) => Array.from(x.subarray(r * width, (r + 1) * width))));
+    let start = 0;
+    for (const { shared, segments } of blocks) {
+      const prompt = Array.from({ length: shared }, (_, i) => start + i);
+      let at = start + shared;
+      for (const n of segments) {
+        const rows = [...prompt, ...Array.from({ length: n }, (_, i) => at + i)];
+        const alone = attentionRef(pick(q, H * D, rows), pick(k, KV * D, rows), pick(v, KV * D, rows), { T: rows.length, S: rows.length, H, KV, D });
+        checkTensor(`sequence at row ${at}`, pick(packed, H * D, rows), alone);
+        at += n;
+      }
+      start = at;
+    }
+  });
+});
+
 describe('attentionBackwardRef', () => {
   it.each([
     { name: 'prefill', T: 4, S: 4, H: 4, KV: 2, D: 4 },
     { name: 'a prefix of 3 cached keys', T: 3, S: 6, H: 4, KV: 2, D: 4 },
     { name: 'one kv head for all', T: 2, S: 5, H: 2, KV: 1, D: 6 },
-  ])('is the gradient of sum(w * attention) in q, k and v: $name', ({ T, S, H, KV, D }) => {
-    const shape: AttentionShape = { T, S, H, KV, D };
+    { name: 'packed: a prompt shared by two segments, then a sequence alone', T: 9, S: 9, H: 4, KV: 2, D: 4, blocks: [{ shared: 2, segments: [2, 3] }, { shared: 1, segments: [1] }] },
+  ])('is the gradient of sum(w * attention) in q, k and v: $name', ({ T, S, H, KV, D, blocks }) => {
+    const shape: AttentionShape = { T, S, H, KV, D, ...(blocks ? { visibility: packedVisibility(blocks) } : {}) };
     const q = randomTensor(T * H * D, 11, -2, 2);
     const k = randomTensor(S * KV * D, 12, -2, 2);
     const v = randomTensor(S * KV * D, 13);

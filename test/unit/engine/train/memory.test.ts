@@ -23,8 +23,9 @@ const CONFIG: ModelConfig = {
   eosTokenIds: [2],
 };
 
-// Micro-batch of 2 sequences of 10 tokens: T = 20; 8 rows of logits fit the binding.
-const LORA: TrainingShape = { weights: 'f32', train: { r: 4, targetModules: ['q_proj', 'v_proj'] }, microBatchSequences: 2, maxSequenceLength: 10, maxBindingBytes: 8 * 1000 * 4 };
+// Micro-batch of 2 sequences of 11 tokens, 10 packed rows each (the last token predicts nothing): T = 20;
+// 8 rows of logits fit the binding.
+const LORA: TrainingShape = { weights: 'f32', train: { r: 4, targetModules: ['q_proj', 'v_proj'] }, microBatchSequences: 2, maxSequenceLength: 11, maxBindingBytes: 8 * 1000 * 4 };
 
 describe('estimateTrainingMemory', () => {
   it('counts each part of a LoRA run over f32 weights', () => {
@@ -32,13 +33,13 @@ describe('estimateTrainingMemory', () => {
     const weights = 4 * (2 * 64000 + 2 * (2 * 64 + 4096 + 2048 + 2048 + 4096 + 3 * 8192) + 64);
     // q: r (64 + 64), v: r (64 + 32), per layer; A and B, their gradients and two moments, f32.
     const trained = 16 * 2 * (4 * 128 + 4 * 96);
-    // Three (T, C) inputs (2 layers and the head's), ids and targets (T), RoPE (T, D).
-    const savedInputs = 4 * (3 * 20 * 64 + 2 * 20 + 20 * 16);
+    // Three (T, C) inputs (2 layers and the head's), ids and targets (T), visibility rules (T, 4), RoPE (T, D).
+    const savedInputs = 4 * (3 * 20 * 64 + 6 * 20 + 20 * 16);
     // Activations without K/V: h, q, att, mid, h2 (1280 each), k, v (640), lse 80, gate, up, act (2560);
     // gradients without K/V: dAct, dGate, dUp (2560), dH, dAtt, dq (1280), delta 80, dk, dv (640), rstd 80, xA, dxA (T r = 80);
     // dx, final normed rows and their gradient (3 T C); LoRA's (T, r) product for each of the 4 adapted modules.
     const layerScratch = 4 * (5 * 1280 + 2 * 640 + 80 + 3 * 2560 + 3 * 2560 + 3 * 1280 + 80 + 2 * 640 + 80 + 2 * 80 + 3 * 20 * 64 + 4 * 20 * 4);
-    const kv = 4 * 4 * 640; // keys, values and their gradients, (B, S, KV, D) each
+    const kv = 4 * 4 * 640; // keys, values and their gradients, (T, KV, D) each
     const logits = 4 * 8 * 1000;
     expect(estimateTrainingMemory(CONFIG, LORA)).toEqual({
       weights,
@@ -66,6 +67,15 @@ describe('estimateTrainingMemory', () => {
   it('splits the logits in row chunks that fit the binding limit', () => {
     expect(estimateTrainingMemory(CONFIG, { ...LORA, maxBindingBytes: 3 * 4000 + 5 }).logits).toBe(3 * 4000);
     expect(estimateTrainingMemory(CONFIG, { ...LORA, maxBindingBytes: 1e9 }).logits).toBe(20 * 4000); // all T rows
+  });
+
+  it("counts a shared prompt's rows once when micro-batches are groups of one prompt", () => {
+    // Completions of at most 3 tokens: a prompt of at most 8, its first 7 rows once, then 2 segments of 3 rows.
+    const shared = { ...LORA, maxCompletionLength: 3, maxBindingBytes: 1e9 };
+    expect(estimateTrainingMemory(CONFIG, shared).logits).toBe((7 + 2 * 3) * 4000);
+    expect(estimateTrainingMemory(CONFIG, { ...shared, microBatchSequences: 8 }).logits).toBe((7 + 8 * 3) * 4000);
+    // A completion bound at or above the sequence's length leaves nothing to share.
+    expect(estimateTrainingMemory(CONFIG, { ...shared, maxCompletionLength: 11 }).logits).toBe(20 * 4000);
   });
 });
 
