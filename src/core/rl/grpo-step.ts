@@ -4,12 +4,13 @@
  * in each logprob from grpoLoss with the whole batch's token weights, and a backward; then one
  * optimiser step. The loss and the gradient are the whole batch's whatever the micro-batch size
  * (grpoTokenWeights depends on lengths alone), and the reported loss and metrics are computed once over
- * the whole batch, at the weights before the step. Test: test/unit/core/rl/grpo-step.test.ts.
+ * the whole batch, at the weights before the step. A micro-batch never spans two groups: its sequences
+ * share one prompt, which a trainer runs once (the engine's packed pass, whose memory is checked for that). Test: test/unit/core/rl/grpo-step.test.ts.
  */
 import { BatonError } from '../errors/index.ts';
 import { groupAdvantages } from './advantages.ts';
 import type { DifferentiablePolicy } from './differentiable-policy.ts';
-import { flattenGrpoBatch, groupRewards, type GrpoBatch } from './grpo-batch.ts';
+import { flattenGrpoBatch, groupRewards, type GrpoBatch, type GrpoSequence } from './grpo-batch.ts';
 import { countedTokens, grpoLoss, grpoTokenWeights, type GrpoLossSequence } from './grpo-loss.ts';
 import type { TrainStepOptions, TrainStepResult } from './trainable-policy.ts';
 
@@ -28,9 +29,9 @@ export async function grpoStep(policy: DifferentiablePolicy, batch: GrpoBatch, o
   );
   const all: GrpoLossSequence[] = [];
   let entropySum = 0;
-  for (let start = 0; start < sequences.length; start += micro) {
+  for (const [start, end] of microBatches(sequences, micro)) {
     options.signal?.throwIfAborted();
-    const part = sequences.slice(start, start + micro);
+    const part = sequences.slice(start, end);
     const scores = await policy.forward(part, temperature);
     const ref = grpo.beta > 0 ? await policy.referenceLogprobs(part, temperature) : undefined;
     const lossInputs = part.map((s, i): GrpoLossSequence => ({
@@ -61,4 +62,16 @@ export async function grpoStep(policy: DifferentiablePolicy, batch: GrpoBatch, o
     step: applied.step,
     timeMs: performance.now() - started,
   };
+}
+
+/** [start, end) slices of at most `micro` sequences, each within one group. */
+export function microBatches(sequences: readonly GrpoSequence[], micro: number): [number, number][] {
+  const slices: [number, number][] = [];
+  for (let start = 0; start < sequences.length; ) {
+    let end = start + 1;
+    while (end < sequences.length && end - start < micro && sequences[end].group === sequences[start].group) end++;
+    slices.push([start, end]);
+    start = end;
+  }
+  return slices;
 }

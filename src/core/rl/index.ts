@@ -9,7 +9,7 @@ export type { GrpoBatch, GrpoBatchCompletion, GrpoBatchGroup, GrpoSequence } fro
 export type { LoraTrainingState, LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult, WeightsTrainingState } from './trainable-policy.ts';
 export { isWeightsState, loraState } from './trainable-policy.ts';
 export type { DifferentiablePolicy, GradientStep, ScoredSequence, SequenceScores } from './differentiable-policy.ts';
-export { grpoStep } from './grpo-step.ts';
+export { grpoStep, microBatches } from './grpo-step.ts';
 export { trainablePolicy, type StatefulTrainer } from './trainable.ts';
 export { askPrompt, completionMask, rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup, type RolloutOptions, type RolloutSample } from './rollout.ts';
 export { scoreCompletion, trainingReward, type RewardComponents, type ScoredCompletion, type ScoreOptions } from './score-completion.ts';

@@ -121,7 +121,7 @@ ${ENGINE_FLAGS_HELP}
   --recursion-mix D      d of that mix (default 0.25, the paper's)
   --eval-every E         held-out accuracy (one greedy plan per question) every E steps (default 0: never)
   --checkpoint-every N   default 10
-  --micro-batch M        sequences per forward/backward pass (default: --group)
+  --micro-batch M        sequences per forward/backward pass, never across two groups (default: --group)
   --seed S               seeds the adapter, question draws and sampling (default 0)
   --out DIR              a new or empty directory
   --config FILE          these settings as a JSON object named as the flags ({"model": "DIR", "steps": 30,
@@ -429,7 +429,8 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     const trainer = await GpuTrainer.create(model, {
       ...(lora ? { wrt: 'lora' as const, lora } : { wrt: 'weights' as const }),
       optimizer: { lr: settings.lr },
-      limits: { microBatchSequences: settings.microBatch, maxSequenceLength: longest },
+      // Each micro-batch is one group's (grpoStep): its prompt's rows are counted once, up to the completions' length.
+      limits: { microBatchSequences: settings.microBatch, maxSequenceLength: longest, ...(stored ? {} : { maxCompletionLength: settings.maxCompletionTokens }) },
     });
     const update = {
       grpo: { beta: settings.beta, epsilonLow: settings.epsilon, epsilonHigh: settings.epsilonHigh, lossType: settings.lossType, maxCompletionLength: settings.maxCompletionTokens },

@@ -57,6 +57,13 @@ function longestSequence(config: TrainingConfig, tokenizer: Tokenizer, tasks: Ta
   return Math.max(...prompts) + 8 + config.maxCompletionTokens;
 }
 
+/** A micro-batch is one group (the service's microBatchSize): its prompt's rows count once, up to the completions' length. */
+const limitsFor = (config: TrainingConfig, maxSequenceLength: number) => ({
+  microBatchSequences: config.group,
+  maxSequenceLength,
+  maxCompletionLength: config.maxCompletionTokens,
+});
+
 export interface TrainingEstimate {
   memory: TrainingMemory;
   maxSequenceLength: number;
@@ -74,8 +81,7 @@ export async function estimateFor(config: TrainingConfig, modelConfig: ModelConf
   const memory = estimateTrainingMemory(modelConfig, {
     weights: weights === 'auto' ? 'f16' : weights,
     train: { r: config.r, targetModules: LORA_TARGETS },
-    microBatchSequences: config.group,
-    maxSequenceLength,
+    ...limitsFor(config, maxSequenceLength),
     maxBindingBytes: DEFAULT_BINDING_BYTES,
   });
   return { memory, maxSequenceLength, model: describeSource(config.model) };
@@ -126,7 +132,7 @@ export function engineTraining(host = new EngineHost()): { prepare: PrepareTrain
         wrt: 'lora',
         lora,
         optimizer: { lr: config.lr },
-        limits: { microBatchSequences: config.group, maxSequenceLength: longestSequence(config, tokenizer, tasks) },
+        limits: limitsFor(config, longestSequence(config, tokenizer, tasks)),
       });
       const format = trainedFormatOf(config);
       return {
