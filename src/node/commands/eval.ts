@@ -25,6 +25,7 @@ import { NodeLocalModels } from '../local-models.ts';
 import { BUILT_IN_DATASETS, loadDataset } from '../eval-data.ts';
 import { appendCall, appendEpisode, readCallLog, readEpisodeLog } from '../eval-log.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
+import { createNodeCodeRunner } from '../node-code-runner.ts';
 import { outputDir } from '../out-dir.ts';
 import { isBuiltInPool, readPoolFlag } from '../pool-file.ts';
 import { readReplayFlags } from '../replay-data.ts';
@@ -232,6 +233,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const models = new NodeLocalModels(io.cwd);
   const pools = await Promise.all(Array.from({ length: settings.repeats }, (_, r) => buildPool(specs, io.env, replay, settings.seed + r, { local: models })));
 
+  // Code items are graded by running them in the Python sandbox (a worker thread, started only when needed).
+  const codeRunner = data.tasks.some((t) => t.kind === 'code') ? createNodeCodeRunner() : undefined;
   const makers: ConductorMaker[] = [];
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -268,6 +271,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
         ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
         ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
         retryCutStreams: true,
+        ...(codeRunner ? { codeRunner } : {}),
       },
       stored,
       calls,
@@ -308,6 +312,6 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     for (const m of makers) m.close();
-    await models.close();
+    await Promise.all([models.close(), codeRunner?.close()]);
   }
 }

@@ -14,6 +14,7 @@ import type { Episode } from '../../../../src/core/episodes/index.ts';
 import type { WorkerSpec } from '../../../../src/core/providers/index.ts';
 import { main } from '../../../../src/node/cli.ts';
 import { recordingIo } from '../../../support/cli-io.ts';
+import { readGzippedData } from '../../../support/data.ts';
 import { startFakeDatasetsServer, type FakeDatasetsServer } from '../../../support/fake-datasets-server.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../support/fake-provider-server.ts';
 
@@ -128,7 +129,7 @@ describe('baton eval on a user file', () => {
 });
 
 describe('baton eval on the built-in sets', () => {
-  it('reads MMLU by subject and leaves HumanEval ungraded until code can be run', async () => {
+  it('reads MMLU by subject', async () => {
     newDir();
     write('pool.json', JSON.stringify(POOL));
     const mmlu = await baton('--dataset', 'mmlu', '--subjects', 'anatomy,virology', '--limit', '3', '--offset', '134', '--pool', 'pool.json', '--method', 'single:good', '--out', 'm');
@@ -138,14 +139,30 @@ describe('baton eval on the built-in sets', () => {
     expect(tasks.map((t) => t.itemId).sort()).toEqual(['anatomy/134', 'virology/0', 'virology/1']);
     expect(tasks.every((t) => t.kind === 'mcq' && /^[ABCD]$/.test(t.answer!))).toBe(true);
     expect((await baton('--dataset', 'mmlu', '--subjects', 'astrology', '--pool', 'pool.json', '--method', 'single:good', '--out', 'x')).err).toMatch(/no MMLU subject astrology/);
-
-    const code = await baton('--dataset', 'humaneval', '--limit', '2', '--pool', 'pool.json', '--method', 'single:good');
-    expect(code.code, code.err).toBe(0);
-    const out = code.out.trim().split('\n').at(-1)!.replace('written to ', '');
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as EvalReport;
-    expect(report.methods[0]).toMatchObject({ runs: 2, graded: 0, ungraded: 2, accuracy: null });
-    expect(JSON.parse(readFileSync(join(out, 'episodes.jsonl'), 'utf8').split('\n')[0]).task).toMatchObject({ kind: 'code', itemId: expect.stringMatching(/^HumanEval\/[01]$/) });
   });
+
+  it('grades HumanEval by running the answers in the Python sandbox', async () => {
+    newDir();
+    const server = await startFakeProviderServer();
+    try {
+      // HumanEval/0's canonical solution from one worker, a wrong body from the other (first calls in flight at once).
+      const solution = JSON.parse(readGzippedData('humaneval/HumanEval.jsonl.gz').split('\n')[0]) as { prompt: string; canonical_solution: string };
+      server.scriptModel('right', { text: `\`\`\`python\n${solution.prompt}${solution.canonical_solution}\`\`\`` });
+      server.scriptModel('wrong', { text: '```python\ndef has_close_elements(numbers, threshold):\n    return False\n```' });
+      const worker = (id: string): WorkerSpec => ({ id, provider: 'openai-compatible', model: id, baseUrl: `${server.url}/v1`, price: { input: 1, output: 1 } });
+      write('pool.json', JSON.stringify([worker('right'), worker('wrong')]));
+      const r = await baton('--dataset', 'humaneval', '--limit', '1', '--pool', 'pool.json', '--method', 'single:right', '--method', 'single:wrong', '--out', 'h');
+      expect(r.code, r.err).toBe(0);
+      const report = JSON.parse(read('h/report.json')) as EvalReport;
+      expect(report.methods.map((m) => [m.method, m.graded, m.accuracy])).toEqual([['single:right', 1, 1], ['single:wrong', 1, 0]]);
+      const wrong = episodesOf('h').find((e) => e.tags.includes('method:single:wrong'))!;
+      expect(wrong.task).toMatchObject({ kind: 'code', itemId: 'HumanEval/0' });
+      expect(JSON.stringify(wrong.reward!.details)).toMatch(/AssertionError/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
 });
 
 describe('baton eval on a Hub dataset', () => {
