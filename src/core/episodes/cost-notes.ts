@@ -24,6 +24,12 @@ export function spendingOf(ep: Episode): RunSpending {
   };
 }
 
+/** The dollars a run is known to have cost: every priced call, leaving out those whose cost is unknown (null). */
+export function knownCostUsd(ep: Episode): number {
+  const { steps, conductorCosts } = spendingOf(ep);
+  return [...steps.map((s) => s.costUsd), ...conductorCosts].reduce<number>((sum, c) => sum + (c ?? 0), 0);
+}
+
 /** Simulated and replayed workers answer without a paid call: their dollars are what their prices would charge. */
 export function isSimulated(spec: Pick<WorkerSpec, 'provider'> | undefined): boolean {
   return spec?.provider === 'simulated' || spec?.provider === 'replay';

@@ -2,7 +2,7 @@ export * from './types.ts';
 export { validateEpisode, assertEpisode, type Validation } from './episode-schema.ts';
 export { episodeKeys, evaluationTag, matchesFilter, type EpisodeFilter, type EpisodeKeys } from './filter.ts';
 export { comparePositions, encodeCursor, decodeCursor, type Order, type Position } from './cursor.ts';
-export { simulatedPriceNote, spendingOf, unknownCostNote, type RunSpending } from './cost-notes.ts';
+export { knownCostUsd, simulatedPriceNote, spendingOf, unknownCostNote, type RunSpending } from './cost-notes.ts';
 export { outcomeText, stepOutcome, type StepOutcome, type StepState } from './step-outcome.ts';
 export { StatsAccumulator, type EpisodeStats, type WorkerStats } from './stats.ts';
 export { episodeToLine, parseEpisodeLine, numberedLines, type NumberedLine } from './jsonl.ts';

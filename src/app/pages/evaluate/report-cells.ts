@@ -11,7 +11,7 @@ export const accuracyText = (m: MethodReport) => `${fixed(m.accuracy, 3)} ± ${f
 export const REPORT_COLUMNS: { title: string; cell: (m: MethodReport) => string }[] = [
   { title: 'Right / graded', cell: (m) => `${m.correct} / ${m.graded}` },
   { title: 'Tokens: Conductor / workers', cell: (m) => `${fixed(m.tokensPerQuestion.conductor, 0)} / ${fixed(m.tokensPerQuestion.workers, 0)}` },
-  { title: '$ / question', cell: (m) => usd(m.costUsd.perQuestion) + (m.costUsd.unknownRuns ? ` (${m.costUsd.unknownRuns} unpriced)` : '') },
+  { title: '$ / question', cell: (m) => usd(m.costUsd.perQuestion) + (m.costUsd.unknownRuns ? ` (${m.costUsd.unknownRuns} with a cost unknown)` : '') },
   { title: '$ total', cell: (m) => usd(m.costUsd.total) },
   { title: 'Latency p50 / p95', cell: (m) => (Number.isFinite(m.latencyMs.p50) ? `${formatSeconds(m.latencyMs.p50)} / ${formatSeconds(m.latencyMs.p95)}` : '–') },
   { title: 'Calls / question', cell: (m) => fixed(m.callsPerQuestion, 1) },

@@ -3,9 +3,12 @@
  * holding them): per method accuracy with its standard error over items (statistics.ts), tokens of the
  * Conductor and of the workers, dollars, latency percentiles, calls per question, the malformed-workflow
  * rate, and infrastructure failures counted apart (never scored as wrong). The oracle row counts a run
- * (item, repeat) right when any single worker's run of it is right; it costs what all of them cost.
+ * (item, repeat) right when any single worker's run of it is right, wrong when all of them were graded
+ * wrong, and an infrastructure failure when none is right and some failed (the failed one might have been
+ * right); it costs what all of them cost. Dollars are what the runs are known to have cost: a call that
+ * failed before its provider reported its usage adds nothing, and the runs holding one are counted.
  */
-import type { Episode } from '../../episodes/index.ts';
+import { knownCostUsd, type Episode } from '../../episodes/index.ts';
 import { itemAccuracy, mean, percentile } from './statistics.ts';
 import { runKeyOf, type RunKey } from './run-key.ts';
 
@@ -27,6 +30,7 @@ export interface MethodReport {
   malformedRate: number;
   /** Mean tokens (input + output) per run. */
   tokensPerQuestion: { conductor: number; workers: number };
+  /** Known dollars (total, and per run); unknownRuns: runs with a call whose cost is unknown, so the figures are at least these. */
   costUsd: { total: number; perQuestion: number; unknownRuns: number };
   latencyMs: { p50: number; p95: number };
   callsPerQuestion: number;
@@ -47,7 +51,9 @@ interface RunFacts {
   malformed: boolean;
   conductorTokens: number;
   workerTokens: number;
-  costUsd: number | null;
+  /** Known dollars; costUnknown: some call's cost is not known. */
+  costUsd: number;
+  costUnknown: boolean;
   latencyMs: number;
   calls: number;
 }
@@ -67,7 +73,8 @@ function factsOf(e: Episode, key: RunKey): RunFacts {
     malformed: e.status === 'format-error',
     conductorTokens,
     workerTokens: steps.reduce((s, st) => s + tokens(st.usage), 0),
-    costUsd: e.totals.costUsd,
+    costUsd: knownCostUsd(e),
+    costUnknown: e.totals.costUsd === null,
     latencyMs: e.totals.latencyMs,
     // A step the executor never started made no call; a Conductor with usage made one per round.
     calls: steps.filter((s) => s.attempts > 0).length + rounds.filter((r) => r.completion.usage).length,
@@ -78,8 +85,7 @@ function summarise(method: string, runs: RunFacts[]): MethodReport {
   const byItem = new Map<string, boolean[]>();
   for (const r of runs) if (r.graded) byItem.set(r.key.item, [...(byItem.get(r.key.item) ?? []), r.correct]);
   const { accuracy, stderr } = itemAccuracy(byItem);
-  const known = runs.filter((r) => r.costUsd !== null).map((r) => r.costUsd!);
-  const total = known.reduce((s, x) => s + x, 0);
+  const total = runs.reduce((s, r) => s + r.costUsd, 0);
   return {
     method,
     runs: runs.length,
@@ -91,7 +97,7 @@ function summarise(method: string, runs: RunFacts[]): MethodReport {
     ungraded: runs.filter((r) => !r.graded && !r.infra).length,
     malformedRate: mean(runs.map((r) => (r.malformed ? 1 : 0))),
     tokensPerQuestion: { conductor: mean(runs.map((r) => r.conductorTokens)), workers: mean(runs.map((r) => r.workerTokens)) },
-    costUsd: { total, perQuestion: known.length ? total / known.length : NaN, unknownRuns: runs.length - known.length },
+    costUsd: { total, perQuestion: runs.length ? total / runs.length : NaN, unknownRuns: runs.filter((r) => r.costUnknown).length },
     latencyMs: { p50: percentile(runs.map((r) => r.latencyMs), 50), p95: percentile(runs.map((r) => r.latencyMs), 95) },
     callsPerQuestion: mean(runs.map((r) => r.calls)),
   };
@@ -105,17 +111,18 @@ function oracleRuns(singles: RunFacts[][]): RunFacts[] {
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   return [...groups.values()].map((g) => {
-    const graded = g.filter((r) => r.graded);
-    const costs = g.map((r) => r.costUsd);
+    const correct = g.some((r) => r.correct);
+    const infra = !correct && g.some((r) => r.infra);
     return {
       key: { method: 'oracle', item: g[0].key.item, repeat: g[0].key.repeat },
-      graded: graded.length > 0,
-      correct: graded.some((r) => r.correct),
-      infra: graded.length === 0 && g.some((r) => r.infra),
+      graded: correct || (!infra && g.some((r) => r.graded)),
+      correct,
+      infra,
       malformed: false,
       conductorTokens: 0,
       workerTokens: g.reduce((s, r) => s + r.workerTokens, 0),
-      costUsd: costs.includes(null) ? null : costs.reduce((s, c) => s! + c!, 0),
+      costUsd: g.reduce((s, r) => s + r.costUsd, 0),
+      costUnknown: g.some((r) => r.costUnknown),
       latencyMs: Math.max(...g.map((r) => r.latencyMs)),
       calls: g.reduce((s, r) => s + r.calls, 0),
     };

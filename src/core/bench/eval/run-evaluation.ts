@@ -5,7 +5,7 @@
  * runs whose finished episode is in `stored` are skipped, and every worker call goes through the call
  * log, so a resumed evaluation pays for nothing twice. Test: test/unit/core/bench/eval/run-evaluation.test.ts.
  */
-import type { Episode } from '../../episodes/index.ts';
+import { knownCostUsd, type Episode } from '../../episodes/index.ts';
 import { BatonError } from '../../errors/index.ts';
 import { BudgetLedger, runEpisode, type RunOptions } from '../../orchestra/index.ts';
 import type { WorkerModel } from '../../providers/index.ts';
@@ -78,7 +78,8 @@ function checkItems(items: readonly Task[]): void {
   if (twice.size > 0) throw new BatonError({ code: 'data/invalid', message: `Item ids must be distinct; repeated: ${[...twice].slice(0, 10).join(', ')}.` });
 }
 
-const costOf = (e: Episode) => e.totals.costUsd ?? 0;
+// What a stored run is known to have spent: its paid calls, also those of a run a later call failed in.
+const costOf = knownCostUsd;
 
 export async function runEvaluation(input: EvaluationInput): Promise<EvaluationResult> {
   checkItems(input.items);

@@ -1,7 +1,7 @@
 /** The report's pieces on hand-made runs: percentiles, the error formula's small cases, the Pareto front, the table and the plot. */
 import { describe, expect, it } from 'vitest';
 import { buildReport, itemAccuracy, paretoFront, percentile, reportMarkdown, reportPlotSvg, evalTags } from '../../../../../src/core/bench/index.ts';
-import type { Episode } from '../../../../../src/core/episodes/index.ts';
+import type { Episode, StepRecord } from '../../../../../src/core/episodes/index.ts';
 import { makeEpisode } from '../../../../support/episode-factory.ts';
 import { seededRandom } from '../../../../../src/core/random.ts';
 
@@ -71,5 +71,45 @@ describe('buildReport', () => {
     const svg = reportPlotSvg({ ...report, methods: [report.methods[0], twin] });
     const labelY = (name: string) => Number(new RegExp(`<text x="[^"]+" y="([^"]+)">${name}</text>`).exec(svg)![1]);
     expect(Math.abs(labelY('a') - labelY('twin'))).toBeGreaterThanOrEqual(14);
+  });
+});
+
+describe('the oracle and dollars with infrastructure failures', () => {
+  const rng = seededRandom(11);
+  /** A single worker's run: right, wrong, or failed by its API (one paid step, then a failed call whose cost is unknown). */
+  function run(method: string, item: string, outcome: 'right' | 'wrong' | 'infra'): Episode {
+    const e = tagged(makeEpisode(rng), method, item, 0);
+    const step = (costUsd: number | null, error?: StepRecord['error']): StepRecord => ({ ...e.steps[0], costUsd, ...(error ? { error } : {}) });
+    if (outcome === 'infra') {
+      const steps = [step(0.002), step(null, { code: 'provider/server', message: 'HTTP 500' })];
+      return { ...e, rounds: [], completion: { text: e.completion.text }, steps, status: 'infra-error', reward: { value: 0, correct: false, format: true, infraError: true, details: {} }, totals: { ...e.totals, costUsd: null } };
+    }
+    return { ...e, rounds: [], completion: { text: e.completion.text }, steps: [step(0.001)], status: 'ok', reward: { value: outcome === 'right' ? 1 : 0, correct: outcome === 'right', format: true, details: {} }, totals: { ...e.totals, costUsd: 0.001 } };
+  }
+
+  it('calls an item the oracle cannot decide (none right, one failed) an infrastructure failure, so it stays at or above every single worker', () => {
+    // "flaky" is right whenever its API answers and fails on q2, q3; "bad" is always wrong; on q4 flaky fails but "lucky" is right.
+    const episodes = [
+      ...['q0', 'q1', 'q4'].map((q, i) => run('single:flaky', q, i < 2 ? 'right' : 'infra')),
+      ...['q2', 'q3'].map((q) => run('single:flaky', q, 'infra')),
+      ...['q0', 'q1', 'q2', 'q3', 'q4'].map((q) => run('single:bad', q, 'wrong')),
+      ...['q0', 'q1', 'q2', 'q3', 'q4'].map((q) => run('single:lucky', q, q === 'q4' ? 'right' : 'wrong')),
+    ];
+    const report = buildReport(episodes, { evalId: 'r', methods: ['single:flaky', 'single:bad', 'single:lucky'], oracle: { singles: ['single:flaky', 'single:bad', 'single:lucky'] } });
+    const row = (m: string) => report.methods.find((x) => x.method === m)!;
+    expect(row('single:flaky')).toMatchObject({ graded: 2, accuracy: 1, infraFailures: 3 });
+    expect(row('oracle')).toMatchObject({ runs: 5, graded: 3, correct: 3, accuracy: 1, infraFailures: 2 });
+    for (const single of ['single:flaky', 'single:bad', 'single:lucky']) expect(row('oracle').accuracy).toBeGreaterThanOrEqual(row(single).accuracy);
+  });
+
+  it('counts the paid calls of a run that failed later, and says how many runs hold a cost it does not know', () => {
+    const episodes = [run('single:flaky', 'q0', 'right'), run('single:flaky', 'q1', 'infra'), run('single:flaky', 'q2', 'infra')];
+    const report = buildReport(episodes, { evalId: 'r', methods: ['single:flaky'], oracle: { singles: ['single:flaky'] } });
+    for (const m of report.methods) {
+      expect(m.costUsd.total, m.method).toBeCloseTo(0.001 + 2 * 0.002, 12);
+      expect(m.costUsd.perQuestion, m.method).toBeCloseTo((0.001 + 2 * 0.002) / 3, 12);
+      expect(m.costUsd.unknownRuns, m.method).toBe(2);
+    }
+    expect(reportMarkdown(report)).toContain('(2 with a cost unknown)');
   });
 });
