@@ -3,7 +3,7 @@
  * the same calls and runs to its logs. The file is made with O_EXCL and holds the owner's pid; a lock
  * whose pid is no longer running (a killed evaluation) is taken over. Test: test/unit/node/commands/eval.test.ts.
  */
-import { open, readFile, rm } from 'node:fs/promises';
+import { link, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CliError } from './io.ts';
 
@@ -44,7 +44,18 @@ export async function lockEvalDir(dir: string, onTakeOver: (pid: string) => void
     if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) {
       throw new CliError(`${dir} is in use by another baton eval (pid ${pid}); wait for it to finish or stop it, then --resume`);
     }
-    onTakeOver(holder || 'unknown');
-    await rm(file, { force: true });
+    // Moved aside before it is removed, so of two processes taking over one stale lock only one succeeds:
+    // the other moves nothing, or moves the first one's new lock and puts it back.
+    const aside = `${file}.${process.pid}.stale`;
+    try {
+      await rename(file, aside);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw e;
+    }
+    const moved = (await readFile(aside, 'utf8')).trim();
+    if (moved !== holder) await link(aside, file).catch(() => undefined);
+    else onTakeOver(holder || 'unknown');
+    await rm(aside, { force: true });
   }
 }

@@ -5,7 +5,7 @@
  * the evaluation), OUT/calls.jsonl (every worker call, so a resumed run pays for none twice), and at the
  * end, or at a Stop, OUT/report.json, OUT/report.md and OUT/plot.svg. `--out NAME.json` names the report's
  * file instead, and the rest goes to the folder NAME. `--resume` with the same --out continues a killed or
- * stopped evaluation. Test: test/unit/node/commands/eval.test.ts.
+ * stopped evaluation; OUT/eval.lock keeps a second process off the same OUT. Test: test/unit/node/commands/eval.test.ts.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -46,7 +46,7 @@ options:
   --map F=COL,...      which columns hold question, answer, kind, choices (COL or COL1|COL2|..) and id
                        (default: columns of those names)
   --kind K             kind of rows without one: ${TASK_KINDS.filter((k) => k !== 'open').join(' | ')}
-                       (default: number for a numeric answer, exact otherwise)
+                       (default: mcq for a row with options, number for a numeric answer, exact otherwise)
   --skip-bad           leave out rows that cannot be used, and list them (default: stop and list them)
   --subjects LIST      MMLU subjects, comma-separated (default: all 57)
   --offset N           skip the first N items; --limit N: then take at most N
@@ -68,7 +68,10 @@ options:
   --cache-dir DIR      where Hub pages are kept (default: $BATON_CACHE_DIR, else ./.baton-cache)
   --out DIR            a new or empty directory (default ./eval-<id>; with --resume: the evaluation to continue);
                        --out NAME.json writes the report to that file and everything else to the directory NAME
-  --resume             continue the evaluation in --out
+  --resume             continue the evaluation in --out, with its settings and its data unchanged (only --budget
+                       and --concurrency may change); one baton eval at a time holds OUT (OUT/eval.lock)
+
+Exit status: 0 when every run is done, 130 when stopped by Ctrl-C, 3 when stopped by --budget (runs left to --resume).
 `;
 
 /** Everything the evaluation depends on, kept in OUT/eval.json so --resume runs the same one. */
