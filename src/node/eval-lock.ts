@@ -4,11 +4,14 @@
  * whose pid is no longer running (a killed evaluation) is taken over. Test: test/unit/node/commands/eval.test.ts.
  */
 import { link, open, readFile, rename, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from './io.ts';
 
 export interface EvalLock {
   release(): Promise<void>;
+  /** For a process about to exit at once. */
+  releaseSync(): void;
 }
 
 function isRunning(pid: number): boolean {
@@ -29,7 +32,7 @@ export async function lockEvalDir(dir: string, onTakeOver: (pid: string) => void
       const handle = await open(file, 'wx');
       await handle.writeFile(`${process.pid}\n`);
       await handle.close();
-      return { release: () => rm(file, { force: true }) };
+      return { release: () => rm(file, { force: true }), releaseSync: () => rmSync(file, { force: true }) };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }

@@ -203,16 +203,24 @@ async function outTarget(cwd: string, out: string, resume: boolean): Promise<{ d
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   // Released however the evaluation ends: done, stopped, or an error.
   const held: { lock?: EvalLock } = {};
+  // Until the runs start (then Ctrl-C stops them and writes the report), Ctrl-C ends the process as it
+  // always did, but frees OUT first: reading a Hub data set can take long.
+  const quit = () => {
+    held.lock?.releaseSync();
+    process.exit(STOPPED_BY_CTRL_C);
+  };
+  process.once('SIGINT', quit);
   try {
-    return await evaluate(argv, io, held);
+    return await evaluate(argv, io, held, () => process.off('SIGINT', quit));
   } finally {
+    process.off('SIGINT', quit);
     await held.lock?.release();
   }
 }
 
 const takeOverLock = (io: CliIo, dir: string) => (pid: string) => io.stderr(`taking over ${join(dir, 'eval.lock')}: its baton eval (pid ${pid}) is no longer running\n`);
 
-async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }): Promise<number> {
+async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, runsStart: () => void): Promise<number> {
   const { values } = parseFlags(argv, FLAGS);
   if (values.help) {
     io.stdout(USAGE);
@@ -273,6 +281,7 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }): P
   const makers: ConductorMaker[] = [];
   const controller = new AbortController();
   const stop = () => controller.abort();
+  runsStart();
   process.once('SIGINT', stop);
   try {
     const built = await buildMethods(settings.methods, {

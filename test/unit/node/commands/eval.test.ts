@@ -192,6 +192,28 @@ describe('baton eval on a Hub dataset', () => {
     expect(hub.requests).toHaveLength(requests);
     expect(episodesOf('b')).toHaveLength(25);
   });
+
+  it('frees OUT when Ctrl-C ends a resume still reading the data set', async () => {
+    newDir();
+    write('pool.json', JSON.stringify(POOL));
+    const first = await baton('--dataset', 'hf:me/sums', '--kind', 'number', '--limit', '3', '--pool', 'pool.json', '--method', 'single:poor', '--hf-endpoint', hub.url, '--cache-dir', 'cache', '--out', 'out');
+    expect(first.code, first.err).toBe(0);
+    const asked = hub.requests.length;
+    hub.delayMs = 30_000;
+    try {
+      // Another cache: the resume reads the pages again, from a server that is slow to answer.
+      const child = spawn(process.execPath, [resolve('bin/baton.js'), 'eval', '--out', 'out', '--resume', '--cache-dir', 'other-cache'], { cwd: dir, stdio: 'ignore' });
+      await new Promise<void>((done) => {
+        const poll = setInterval(() => hub.requests.length > asked && (clearInterval(poll), done()), 10);
+      });
+      expect(read('out/eval.lock')).toBe(`${child.pid}\n`);
+      child.kill('SIGINT');
+      expect(await new Promise((done) => child.once('exit', done))).toBe(130);
+      expect(existsSync(join(dir, 'out', 'eval.lock'))).toBe(false);
+    } finally {
+      hub.delayMs = 0;
+    }
+  }, 30_000);
 });
 
 describe('baton eval killed and resumed', () => {
