@@ -9,7 +9,7 @@ import { goldChoice } from '../../reward/index.ts';
 import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../task.ts';
 import { parseCsvLines } from './csv.ts';
 import { jsonlLines } from './jsonl.ts';
-import { formatMcqQuestion } from './loaders.ts';
+import { formatMcqQuestion, OPTION_LETTERS as LETTERS } from './loaders.ts';
 
 export interface FieldMap {
   question: string;
@@ -48,8 +48,6 @@ export function parseFieldMap(text: string): FieldMap {
   }
   return map;
 }
-
-const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -93,6 +91,7 @@ function toTask(record: Record<string, unknown>, line: number, map: FieldMap, de
   if (answer === undefined || answer.trim() === '') return `no answer in column "${map.answer}"`;
   const choices = map.choices ? choicesOf(record, map.choices) : undefined;
   if (typeof choices === 'string') return choices;
+  if (choices && choices.length > LETTERS.length) return `${choices.length} options, where at most ${LETTERS.length} can be named by a letter`;
   // An empty kind cell is no kind, so --kind (or the answer) decides it.
   const kindValue = map.kind !== undefined ? text(record[map.kind])?.trim() || undefined : undefined;
   // Options make a row multiple-choice; a JSON number (1e-7 too) is a number however it is written.

@@ -127,6 +127,15 @@ describe('rows that could never be graded', () => {
     expect(p.bad).toEqual([{ line: 1, reason: 'gold "9" is not one of the 2 options (a letter A-B, an index 0-1 or an option\'s text)' }]);
   });
 
+  it('letters options past D, and refuses more than there are letters', () => {
+    const five = ['v', 'w', 'x', 'y', 'z'];
+    const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+    const rows = jsonlRows([{ question: 'q', answer: 'E', choices: five }, { question: 'r', answer: 'A', choices: [...letters, 'one more'] }].map((r) => JSON.stringify(r)).join('\n'));
+    const { tasks, bad } = mapRows(rows, parseFieldMap(''), { dataset: 'd' });
+    expect(tasks.map((t) => [t.question, t.answer, t.kind])).toEqual([['q\nA. v\nB. w\nC. x\nD. y\nE. z', 'E', 'mcq']]);
+    expect(bad).toEqual([{ line: 2, reason: '27 options, where at most 26 can be named by a letter' }]);
+  });
+
   it('reads an empty kind as no kind, options as mcq and a JSON number as a number', () => {
     const csv = csvRows('question,answer,kind\n"2+2?",4,\n"Name it",Paris, \n');
     expect(mapRows(csv, parseFieldMap(''), { dataset: 'd', defaultKind: 'math' }).tasks.map((t) => t.kind)).toEqual(['math', 'math']);
