@@ -131,7 +131,7 @@ const FLAGS = {
 type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
 
 /** What --resume takes besides the settings in eval.json: the rest would make a different evaluation. */
-const RESUME_FLAGS = new Set(['out', 'resume', 'budget', 'concurrency', 'cache-dir', 'help']);
+const RESUME_FLAGS = new Set(['out', 'resume', 'budget', 'concurrency', 'cache-dir']);
 
 /** Exit statuses of an evaluation stopped with runs left, to finish with --resume. */
 const STOPPED_BY_CTRL_C = 130;
