@@ -146,3 +146,10 @@ export async function loadDataset(req: DatasetRequest): Promise<LoadedDataset> {
   if (bad.length > 0 && !req.skipBad) throw badRowsError(req.dataset, bad, hub || extname(req.dataset) === '.parquet' ? 'row' : 'line');
   return { tasks: hub ? tasks : window(tasks), bad };
 }
+
+/** A hash of the items as graded (question, answer, kind, id, in order): what a resumed evaluation must find again. */
+export function itemsHash(tasks: readonly Task[]): string {
+  const hash = createHash('sha256');
+  for (const t of tasks) hash.update(`${JSON.stringify([t.question, t.answer ?? null, t.kind, t.itemId ?? null])}\n`);
+  return hash.digest('hex');
+}

@@ -24,10 +24,25 @@ export class CliError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/**
+ * `--flag -1` as `--flag=-1` for a flag that takes a value: parseArgs reads a value starting with '-' as
+ * an "ambiguous" option, and the flag's own check then says what is wrong with the number.
+ */
+function joinNegativeValues(argv: string[], options: Options): string[] {
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') return [...args, ...argv.slice(i)];
+    const name = argv[i].startsWith('--') ? argv[i].slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && /^-\.?\d/.test(argv[i + 1] ?? '')) args.push(`${argv[i]}=${argv[++i]}`);
+    else args.push(argv[i]);
+  }
+  return args;
+}
+
 /** Strict flag parsing; an unknown or malformed flag is a CliError naming it. */
 export function parseFlags<O extends Options>(argv: string[], options: O, allowPositionals = false) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals });
+    return parseArgs({ args: joinNegativeValues(argv, options), options, strict: true, allowPositionals });
   } catch (e) {
     throw new CliError((e as Error).message, 2);
   }

@@ -2,9 +2,10 @@
  * A stand-in for the Hugging Face datasets server on 127.0.0.1: `/splits?dataset=` and
  * `/rows?dataset=&config=&split=&offset=&length=` with the real API's JSON shapes (features, rows with
  * row_idx and truncated_cells, num_rows_total, num_rows_per_page, partial), its cap of 100 rows a page
- * (a longer page is a 422) and 404 for an unknown dataset. Records every request.
+ * (a longer page is a 422) and 404 for an unknown dataset. Records every request; `delayMs` holds each
+ * answer back that long (a slow network).
  */
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeDataset {
@@ -15,6 +16,7 @@ export interface FakeDataset {
 export interface FakeDatasetsServer {
   url: string;
   requests: { path: string; query: Record<string, string> }[];
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,9 @@ export async function startFakeDatasetsServer(datasets: Record<string, FakeDatas
     const url = new URL(req.url ?? '/', 'http://x');
     const query = Object.fromEntries(url.searchParams);
     requests.push({ path: url.pathname, query });
+    setTimeout(() => answer(url, query, res), fake.delayMs);
+  });
+  const answer = (url: URL, query: Record<string, string>, res: ServerResponse) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -50,8 +55,17 @@ export async function startFakeDatasetsServer(datasets: Record<string, FakeDatas
       num_rows_per_page: MAX_LENGTH,
       partial: false,
     });
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const fake: FakeDatasetsServer = {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    delayMs: 0,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+  return fake;
 }

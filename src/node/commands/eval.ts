@@ -5,7 +5,7 @@
  * the evaluation), OUT/calls.jsonl (every worker call, so a resumed run pays for none twice), and at the
  * end, or at a Stop, OUT/report.json, OUT/report.md and OUT/plot.svg. `--out NAME.json` names the report's
  * file instead, and the rest goes to the folder NAME. `--resume` with the same --out continues a killed or
- * stopped evaluation. Test: test/unit/node/commands/eval.test.ts.
+ * stopped evaluation; OUT/eval.lock keeps a second process off the same OUT. Test: test/unit/node/commands/eval.test.ts.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -22,7 +22,8 @@ import { TASK_KINDS, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
 import { conductorMaker, type ConductorMaker } from '../conductors.ts';
 import { NodeLocalModels } from '../local-models.ts';
-import { BUILT_IN_DATASETS, loadDataset } from '../eval-data.ts';
+import { BUILT_IN_DATASETS, itemsHash, loadDataset } from '../eval-data.ts';
+import { lockEvalDir, type EvalLock } from '../eval-lock.ts';
 import { appendCall, appendEpisode, readCallLog, readEpisodeLog } from '../eval-log.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { createNodeCodeRunner } from '../node-code-runner.ts';
@@ -45,7 +46,7 @@ options:
   --map F=COL,...      which columns hold question, answer, kind, choices (COL or COL1|COL2|..) and id
                        (default: columns of those names)
   --kind K             kind of rows without one: ${TASK_KINDS.filter((k) => k !== 'open').join(' | ')}
-                       (default: number for a numeric answer, exact otherwise)
+                       (default: mcq for a row with options, number for a numeric answer, exact otherwise)
   --skip-bad           leave out rows that cannot be used, and list them (default: stop and list them)
   --subjects LIST      MMLU subjects, comma-separated (default: all 57)
   --offset N           skip the first N items; --limit N: then take at most N
@@ -67,7 +68,10 @@ options:
   --cache-dir DIR      where Hub pages are kept (default: $BATON_CACHE_DIR, else ./.baton-cache)
   --out DIR            a new or empty directory (default ./eval-<id>; with --resume: the evaluation to continue);
                        --out NAME.json writes the report to that file and everything else to the directory NAME
-  --resume             continue the evaluation in --out
+  --resume             continue the evaluation in --out, with its settings and its data unchanged (only --budget
+                       and --concurrency may change); one baton eval at a time holds OUT (OUT/eval.lock)
+
+Exit status: 0 when every run is done, 130 when stopped by Ctrl-C, 3 when stopped by --budget (runs left to --resume).
 `;
 
 /** Everything the evaluation depends on, kept in OUT/eval.json so --resume runs the same one. */
@@ -94,6 +98,8 @@ interface EvalSettings {
   maxTokens?: number;
   timeoutMs?: number;
   hfEndpoint?: string;
+  /** itemsHash of the items evaluated: a resume refuses a data set that changed (absent in older eval.json files). */
+  itemsHash?: string;
 }
 
 const FLAGS = {
@@ -123,6 +129,13 @@ const FLAGS = {
 } as const;
 
 type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
+
+/** What --resume takes besides the settings in eval.json: the rest would make a different evaluation. */
+const RESUME_FLAGS = new Set(['out', 'resume', 'budget', 'concurrency', 'cache-dir']);
+
+/** Exit statuses of an evaluation stopped with runs left, to finish with --resume. */
+const STOPPED_BY_CTRL_C = 130;
+const STOPPED_BY_BUDGET = 3;
 
 function atLeast(flag: string, value: number | undefined, min: number): number | undefined {
   if (value !== undefined && !(value >= min)) throw new CliError(`--${flag} must be at least ${min}, got ${value}`, 2);
@@ -188,6 +201,26 @@ async function outTarget(cwd: string, out: string, resume: boolean): Promise<{ d
 }
 
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
+  // Released however the evaluation ends: done, stopped, or an error.
+  const held: { lock?: EvalLock } = {};
+  // Until the runs start (then Ctrl-C stops them and writes the report), Ctrl-C ends the process as it
+  // always did, but frees OUT first: reading a Hub data set can take long.
+  const quit = () => {
+    held.lock?.releaseSync();
+    process.exit(STOPPED_BY_CTRL_C);
+  };
+  process.once('SIGINT', quit);
+  try {
+    return await evaluate(argv, io, held, () => process.off('SIGINT', quit));
+  } finally {
+    process.off('SIGINT', quit);
+    await held.lock?.release();
+  }
+}
+
+const takeOverLock = (io: CliIo, dir: string) => (pid: string) => io.stderr(`taking over ${join(dir, 'eval.lock')}: its baton eval (pid ${pid}) is no longer running\n`);
+
+async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, runsStart: () => void): Promise<number> {
   const { values } = parseFlags(argv, FLAGS);
   if (values.help) {
     io.stdout(USAGE);
@@ -198,8 +231,13 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const target = values.out === undefined ? undefined : await outTarget(io.cwd, values.out, values.resume === true);
   if (values.resume) {
     if (!target) throw new CliError('--resume needs --out DIR, the evaluation to continue', 2);
+    const fixed = Object.keys(values).filter((flag) => !RESUME_FLAGS.has(flag));
+    if (fixed.length) {
+      throw new CliError(`--resume runs the evaluation as ${join(target.dir, 'eval.json')} has it; only --budget and --concurrency can change, not ${fixed.map((f) => `--${f}`).join(', ')} (for other settings start a new evaluation with another --out)`, 2);
+    }
     out = target.dir;
     settings = JSON.parse(await readTextFlag(io, 'out', join(out, 'eval.json'))) as EvalSettings;
+    held.lock = await lockEvalDir(out, takeOverLock(io, out));
     if (values.budget !== undefined) settings.budgetUsd = atLeast('budget', numberFlag('budget', values.budget), 0);
     if (values.concurrency !== undefined) settings.concurrency = atLeast('concurrency', intFlag('concurrency', values.concurrency), 1)!;
   } else {
@@ -226,6 +264,11 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     },
   });
   for (const b of data.bad) io.stderr(`skipped ${settings.dataset} line ${b.line}: ${b.reason}\n`);
+  const hash = itemsHash(data.tasks);
+  if (values.resume && settings.itemsHash !== undefined && settings.itemsHash !== hash) {
+    throw new CliError(`--resume: the items of ${settings.dataset} changed since this evaluation started (rows added, removed or edited: a question, answer, kind or id); its runs would not match them. Restore the data, or start a new evaluation with another --out.`);
+  }
+  settings.itemsHash = hash;
   if (data.tasks.length === 0) throw new CliError(`--dataset ${settings.dataset}: no items to evaluate${data.bad.length ? ` (${data.bad.length} bad rows skipped)` : ''}`);
 
   const specs = await readPoolFlag(io, settings.pool);
@@ -238,6 +281,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const makers: ConductorMaker[] = [];
   const controller = new AbortController();
   const stop = () => controller.abort();
+  runsStart();
   process.once('SIGINT', stop);
   try {
     const built = await buildMethods(settings.methods, {
@@ -250,7 +294,10 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
       },
     });
     // Only now, with every input read and every method built: a mistake leaves no directory behind.
-    out ??= await outputDir(io, target?.dir ?? `eval-${settings.id}`, []);
+    if (!out) {
+      out = await outputDir(io, target?.dir ?? `eval-${settings.id}`, []);
+      held.lock = await lockEvalDir(out, takeOverLock(io, out));
+    }
     if (!values.resume) await writeFile(join(out, 'eval.json'), `${JSON.stringify(settings, null, 2)}\n`);
     for (const name of built.added) io.stderr(`oracle: adding ${name} (the oracle is read from every worker's single runs)\n`);
     const files = { episodes: join(out, 'episodes.jsonl'), calls: join(out, 'calls.jsonl') };
@@ -306,9 +353,13 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     await writeFile(join(out, 'plot.svg'), reportPlotSvg(report));
     io.stdout(`${reportMarkdown(report)}\n${target?.reportFile ? `report written to ${reportFile}, its runs, Markdown and plot to ${out}` : `written to ${out}`}\n`);
     const resume = `baton eval --out ${target?.reportFile ?? out} --resume`;
-    if (result.overBudget) io.stderr(`stopped: the --budget of $${settings.budgetUsd} is spent; ${result.remaining} runs left (continue with a larger one: ${resume} --budget USD)\n`);
+    if (result.overBudget) {
+      // Each call reserves its worst case first, so the stop can come with part of the budget unspent.
+      const spent = result.episodes.reduce((s, e) => s + (e.totals.costUsd ?? 0), 0);
+      io.stderr(`stopped by the --budget of $${settings.budgetUsd}: the finished runs cost $${spent.toFixed(4)}, and the next call's worst case (its prompt and max output tokens at its worker's price) did not fit in what was left; ${result.remaining} runs left (continue with a larger one: ${resume} --budget USD)\n`);
+    }
     if (result.stopped) io.stderr(`stopped with ${result.remaining} runs left; continue with: ${resume}\n`);
-    return result.stopped ? 130 : 0;
+    return result.stopped ? STOPPED_BY_CTRL_C : result.overBudget ? STOPPED_BY_BUDGET : 0;
   } finally {
     process.off('SIGINT', stop);
     for (const m of makers) m.close();

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { CliError, readTextFlag } from '../../../src/node/io.ts';
+import { CliError, parseFlags, readTextFlag } from '../../../src/node/io.ts';
 import { recordingIo } from '../../support/cli-io.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'baton-io-'));
@@ -23,4 +23,11 @@ test('a file that cannot be read is a usage error naming the flag, the path and 
 test("'-' is standard input only where the flag allows it", async () => {
   expect(await readTextFlag(recordingIo(dir, '[1, 2]'), 'ids', '-', { stdin: true })).toBe('[1, 2]');
   await expect(readTextFlag(recordingIo(dir, '[1, 2]'), 'batch', '-')).rejects.toThrow(`--batch: cannot read ${join(dir, '-')} (ENOENT).`);
+});
+
+test('a negative number after a flag that takes a value is its value, not an ambiguous option', () => {
+  const options = { budget: { type: 'string' }, seed: { type: 'string' }, resume: { type: 'boolean' } } as const;
+  expect(parseFlags(['--budget', '-1', '--seed', '-.5', '--resume'], options).values).toEqual({ budget: '-1', seed: '-.5', resume: true });
+  expect(parseFlags(['--budget', '2', '--', '--seed', '-1'], options, true).positionals).toEqual(['--seed', '-1']);
+  expect(() => parseFlags(['--resume', '-1'], options)).toThrow(CliError);
 });

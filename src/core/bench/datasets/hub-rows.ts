@@ -5,6 +5,7 @@
  * JSON in tests. Test: test/unit/core/bench/datasets/hub-rows.test.ts.
  */
 import { BatonError } from '../../errors/index.ts';
+import { parseJsonKeepingIntegers } from './jsonl.ts';
 import type { SourceRow } from './user-data.ts';
 
 export const DATASETS_SERVER = 'https://datasets-server.huggingface.co';
@@ -47,7 +48,7 @@ export function parseHubRef(text: string): HubDatasetRef | undefined {
 
 async function getJson(url: string, options: HubRowsOptions): Promise<unknown> {
   const cached = await options.cache?.get(url);
-  if (cached !== undefined) return JSON.parse(cached);
+  if (cached !== undefined) return parseJsonKeepingIntegers(cached);
   let response: Response;
   try {
     response = await (options.fetch ?? fetch)(url, { ...(options.signal ? { signal: options.signal } : {}) });
@@ -69,7 +70,7 @@ async function getJson(url: string, options: HubRowsOptions): Promise<unknown> {
     });
   }
   await options.cache?.put(url, text);
-  return JSON.parse(text);
+  return parseJsonKeepingIntegers(text);
 }
 
 /** The config and split to read: the ones given, else the first config and its "test" split (else its first). */

@@ -1,5 +1,17 @@
 import { BatonError } from '../../errors/index.ts';
 
+// A JSON number token, or a string token (skipped whole, so digits inside strings are left alone).
+const TOKEN = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * JSON.parse, except that an integer too large for a double (past 2^53) becomes a string of its digits:
+ * JSON.parse would round it (a gold 12345678901234567891 would be graded as ...7890), and Node 20's
+ * reviver does not see a number's source text.
+ */
+export function parseJsonKeepingIntegers(text: string): unknown {
+  return JSON.parse(text.replace(TOKEN, (token) => (/^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token)) ? `"${token}"` : token)));
+}
+
 /** Each non-empty line's JSON object, or why it is not one, with its line number (1-based). */
 export function jsonlLines(text: string): ({ line: number; record: Record<string, unknown> } | { line: number; error: string })[] {
   const out: ({ line: number; record: Record<string, unknown> } | { line: number; error: string })[] = [];
@@ -8,7 +20,7 @@ export function jsonlLines(text: string): ({ line: number; record: Record<string
     const line = i + 1;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJsonKeepingIntegers(text);
     } catch (e) {
       return out.push({ line, error: `not valid JSON (${(e as Error).message})` });
     }

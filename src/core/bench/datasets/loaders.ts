@@ -5,7 +5,8 @@ import { parseJsonl, requireField } from './jsonl.ts';
 
 // Loaders take file text, so the page can fetch it and Node can read it from disk.
 
-const LETTERS = 'ABCD';
+/** The letters that name options, in order (an MMLU question uses the first four). */
+export const OPTION_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** GSM8K jsonl ({question, answer} with the final number after '#### '): the gold is that number. */
 export function loadGsm8k(text: string, dataset = 'gsm8k'): Task[] {
@@ -49,7 +50,7 @@ export function loadAime(text: string, dataset = 'aime2024'): Task[] {
 
 /** The question as MMLU prompts (and RouteLLM's records) show it: the stem, then one "X. option" line each. */
 export function formatMcqQuestion(stem: string, choices: string[]): string {
-  return [stem, ...choices.map((c, i) => `${LETTERS[i]}. ${c}`)].join('\n');
+  return [stem, ...choices.map((c, i) => `${OPTION_LETTERS[i]}. ${c}`)].join('\n');
 }
 
 /** The subject of an MMLU task, from its item id ("college_biology/12" from loadMmluCsv). */
@@ -73,7 +74,7 @@ export function loadMmluCsv(text: string, subject = 'mmlu'): Task[] {
     }
     return {
       question: formatMcqQuestion(requireField(r, 'question', where), choices),
-      answer: LETTERS[index],
+      answer: OPTION_LETTERS[index],
       kind: 'mcq',
       dataset: 'mmlu',
       itemId: `${subject}/${i}`,

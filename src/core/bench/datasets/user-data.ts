@@ -5,10 +5,11 @@
  * stops with the list or, asked to skip them, reports it. Tests: test/unit/core/bench/datasets/user-data.test.ts.
  */
 import { BatonError } from '../../errors/index.ts';
+import { goldChoice } from '../../reward/index.ts';
 import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../task.ts';
 import { parseCsvLines } from './csv.ts';
 import { jsonlLines } from './jsonl.ts';
-import { formatMcqQuestion } from './loaders.ts';
+import { formatMcqQuestion, OPTION_LETTERS as LETTERS } from './loaders.ts';
 
 export interface FieldMap {
   question: string;
@@ -48,8 +49,6 @@ export function parseFieldMap(text: string): FieldMap {
   return map;
 }
 
-const LETTERS = 'ABCDEFGHIJ';
-
 function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
@@ -77,19 +76,35 @@ function choicesOf(record: Record<string, unknown>, columns: string[]): string[]
   return value.map((v) => text(v)!);
 }
 
+/** Why a multiple-choice gold names none of the options, or undefined when it names one. */
+function goldOutsideOptions(answer: string, choices: string[]): string | undefined {
+  const letter = goldChoice(answer, choices);
+  if (letter !== null && LETTERS.slice(0, choices.length).includes(letter)) return undefined;
+  return `gold "${answer}" is not one of the ${choices.length} options (a letter A-${LETTERS[choices.length - 1]}, an index 0-${choices.length - 1} or an option's text)`;
+}
+
 function toTask(record: Record<string, unknown>, line: number, map: FieldMap, defaultKind: TaskKind | undefined, dataset: string): Task | string {
   const question = text(record[map.question]);
   if (question === undefined || question.trim() === '') return `no question in column "${map.question}"`;
-  let answer = text(record[map.answer]);
+  const rawAnswer = record[map.answer];
+  let answer = text(rawAnswer);
   if (answer === undefined || answer.trim() === '') return `no answer in column "${map.answer}"`;
-  const kindValue = map.kind !== undefined ? text(record[map.kind]) : undefined;
-  const kind = (kindValue ?? defaultKind ?? kindOfAnswer(answer)) as TaskKind;
-  if (!TASK_KINDS.includes(kind) || kind === 'open') return `kind "${kindValue}" is not one of ${TASK_KINDS.filter((k) => k !== 'open').join(', ')}`;
   const choices = map.choices ? choicesOf(record, map.choices) : undefined;
   if (typeof choices === 'string') return choices;
-  if (kind === 'mcq' && !choices) return `an mcq row needs its options (choices=${map.choices?.join('|') ?? 'COLUMN'})`;
-  // An option given by its index (MMLU's 0-3) is the letter of that option.
-  if (choices && /^\d+$/.test(answer.trim()) && Number(answer) < choices.length && kind === 'mcq') answer = LETTERS[Number(answer)];
+  if (choices && choices.length > LETTERS.length) return `${choices.length} options, where at most ${LETTERS.length} can be named by a letter`;
+  // An empty kind cell is no kind, so --kind (or the answer) decides it.
+  const kindValue = map.kind !== undefined ? text(record[map.kind])?.trim() || undefined : undefined;
+  // Options make a row multiple-choice; a JSON number (1e-7 too) is a number however it is written.
+  const suggested: TaskKind = choices ? 'mcq' : typeof rawAnswer === 'number' ? 'number' : kindOfAnswer(answer);
+  const kind = (kindValue ?? defaultKind ?? suggested) as TaskKind;
+  if (!TASK_KINDS.includes(kind) || kind === 'open') return `kind "${kindValue}" is not one of ${TASK_KINDS.filter((k) => k !== 'open').join(', ')}`;
+  if (kind === 'mcq') {
+    if (!choices) return `an mcq row needs its options (choices=${map.choices?.join('|') ?? 'COLUMN'})`;
+    // An option given by its index (MMLU's 0-3) is the letter of that option.
+    if (/^\d+$/.test(answer.trim()) && Number(answer) < choices.length) answer = LETTERS[Number(answer)];
+    const outside = goldOutsideOptions(answer, choices);
+    if (outside) return outside;
+  }
   const id = map.id !== undefined ? text(record[map.id]) : undefined;
   return {
     question: choices ? formatMcqQuestion(question, choices) : question,
@@ -103,7 +118,8 @@ function toTask(record: Record<string, unknown>, line: number, map: FieldMap, de
 
 /**
  * Tasks of the rows that map, and every row that does not with its reason. Repeated ids are bad rows too.
- * A row without a kind takes `defaultKind`, or without one the kind its answer suggests (kindOfAnswer).
+ * A row without a kind takes `defaultKind`, or without one mcq when it has options, number for a JSON number,
+ * else the kind its answer suggests (kindOfAnswer). A multiple-choice gold must name one of its options.
  */
 export function mapRows(rows: Iterable<SourceRow>, map: FieldMap, options: { defaultKind?: TaskKind; dataset: string }): { tasks: Task[]; bad: BadRow[] } {
   const tasks: Task[] = [];

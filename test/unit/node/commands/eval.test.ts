@@ -96,11 +96,15 @@ describe('baton eval on a user file', () => {
     write('pool.json', JSON.stringify(POOL));
     write('sums.jsonl', ROWS.slice(0, 6).map((r) => JSON.stringify(r)).join('\n'));
     const args = ['--dataset', 'sums.jsonl', '--map', 'question=q,answer=a,id=key', '--pool', 'pool.json', '--method', 'single:good', '--max-tokens', '50', '--concurrency', '1', '--out', 'report.json'];
+    expect(await baton(...args, '--budget', '-1')).toMatchObject({ code: 2, err: 'baton eval: --budget must be at least 0, got -1\n' });
     const first = await baton(...args, '--budget', '0.0004');
-    expect(first.code, first.err).toBe(0);
+    expect(first.code, first.err).toBe(3);
     const partial = JSON.parse(read('report.json')) as EvalReport;
     expect(partial.evaluation.remaining).toBeGreaterThan(0);
-    expect(first.err).toContain(`runs left (continue with a larger one: baton eval --out ${join(dir, 'report.json')} --resume --budget USD)`);
+    // Less than the budget is spent: the next call's worst case is what did not fit.
+    const spent = episodesOf('report').reduce((s, e) => s + e.totals.costUsd!, 0);
+    expect(spent).toBeLessThan(0.0004);
+    expect(first.err).toContain(`stopped by the --budget of $0.0004: the finished runs cost $${spent.toFixed(4)}, and the next call's worst case (its prompt and max output tokens at its worker's price) did not fit in what was left; ${partial.evaluation.remaining} runs left (continue with a larger one: baton eval --out ${join(dir, 'report.json')} --resume --budget USD)`);
     expect(readdirSync(join(dir, 'report')).sort()).toEqual(['calls.jsonl', 'episodes.jsonl', 'eval.json', 'plot.svg', 'report.md']);
     const resumed = await baton('--out', 'report.json', '--resume', '--budget', '10');
     expect(resumed.code, resumed.err).toBe(0);
@@ -188,6 +192,28 @@ describe('baton eval on a Hub dataset', () => {
     expect(hub.requests).toHaveLength(requests);
     expect(episodesOf('b')).toHaveLength(25);
   });
+
+  it('frees OUT when Ctrl-C ends a resume still reading the data set', async () => {
+    newDir();
+    write('pool.json', JSON.stringify(POOL));
+    const first = await baton('--dataset', 'hf:me/sums', '--kind', 'number', '--limit', '3', '--pool', 'pool.json', '--method', 'single:poor', '--hf-endpoint', hub.url, '--cache-dir', 'cache', '--out', 'out');
+    expect(first.code, first.err).toBe(0);
+    const asked = hub.requests.length;
+    hub.delayMs = 30_000;
+    try {
+      // Another cache: the resume reads the pages again, from a server that is slow to answer.
+      const child = spawn(process.execPath, [resolve('bin/baton.js'), 'eval', '--out', 'out', '--resume', '--cache-dir', 'other-cache'], { cwd: dir, stdio: 'ignore' });
+      await new Promise<void>((done) => {
+        const poll = setInterval(() => hub.requests.length > asked && (clearInterval(poll), done()), 10);
+      });
+      expect(read('out/eval.lock')).toBe(`${child.pid}\n`);
+      child.kill('SIGINT');
+      expect(await new Promise((done) => child.once('exit', done))).toBe(130);
+      expect(existsSync(join(dir, 'out', 'eval.lock'))).toBe(false);
+    } finally {
+      hub.delayMs = 0;
+    }
+  }, 30_000);
 });
 
 describe('baton eval killed and resumed', () => {
@@ -208,13 +234,19 @@ describe('baton eval killed and resumed', () => {
     const needed = 12 * 3;
 
     const child = spawn(process.execPath, [resolve('bin/baton.js'), ...args], { cwd: dir, stdio: 'ignore' });
+    const concurrent = recordingIo(dir);
+    let concurrentCode: number | undefined;
     const lines = (f: string) => (existsSync(join(dir, 'out', f)) ? read(`out/${f}`).split('\n').filter(Boolean).length : 0);
     await new Promise<void>((done, fail) => {
       const poll = setInterval(() => {
         if (lines('episodes.jsonl') >= 4) {
           clearInterval(poll);
-          child.kill('SIGKILL');
-          done();
+          // A second process on the same OUT while the first runs: refused before it reads or calls anything.
+          void main(['eval', '--out', 'out', '--resume'], concurrent).then((code) => {
+            concurrentCode = code;
+            child.kill('SIGKILL');
+            done();
+          });
         }
       }, 10);
       child.once('exit', () => {
@@ -224,6 +256,9 @@ describe('baton eval killed and resumed', () => {
     });
     await new Promise((done) => child.once('exit', done));
     await server.settled();
+    expect(concurrentCode).toBe(1);
+    expect(concurrent.err).toBe(`baton eval: ${join(dir, 'out')} is in use by another baton eval (pid ${child.pid}); wait for it to finish or stop it, then --resume\n`);
+    expect(read('out/eval.lock')).toBe(`${child.pid}\n`);
     const killedAt = lines('episodes.jsonl');
     expect(killedAt).toBeLessThan(24);
     expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
@@ -235,6 +270,8 @@ describe('baton eval killed and resumed', () => {
     const io = recordingIo(dir);
     const code = await main(['eval', '--out', 'out', '--resume'], io);
     expect(code, io.err).toBe(0);
+    expect(io.err).toMatch(new RegExp(`^taking over ${join(dir, 'out', 'eval.lock')}: its baton eval \\(pid ${child.pid}\\) is no longer running\n`));
+    expect(existsSync(join(dir, 'out', 'eval.lock'))).toBe(false);
     await server.settled();
     expect(server.requests.length - before).toBe(needed - logged);
     const completed = new Set(server.requests.filter((r) => r.outcome === 'completed').map((r) => JSON.stringify([r.model, r.body.messages])));
@@ -243,5 +280,44 @@ describe('baton eval killed and resumed', () => {
     const report = JSON.parse(read('out/report.json')) as EvalReport;
     expect(report.methods.map((m) => [m.method, m.runs, m.accuracy])).toEqual([['single:alpha', 12, 1], ['fixed:plan.txt', 12, 1]]);
     expect(episodesOf('out')).toHaveLength(24);
+  }, 60_000);
+
+  it('frees OUT at Ctrl-C; --resume refuses flags it cannot change and a data set that changed', async () => {
+    newDir();
+    const workers: WorkerSpec[] = [{ id: 'alpha', provider: 'openai-compatible', model: 'alpha', baseUrl: `${server.url}/v1`, price: { input: 1, output: 1 } }];
+    write('pool.json', JSON.stringify(workers));
+    const rows = ROWS.slice(0, 8).map((r) => JSON.stringify({ question: r.q, answer: '42', id: r.key }));
+    write('set.jsonl', rows.join('\n'));
+    const child = spawn(process.execPath, [resolve('bin/baton.js'), 'eval', '--dataset', 'set.jsonl', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:alpha', '--concurrency', '1', '--out', 'out'], { cwd: dir, stdio: 'ignore' });
+    const poll = setInterval(() => {
+      if (existsSync(join(dir, 'out', 'episodes.jsonl'))) {
+        clearInterval(poll);
+        child.kill('SIGINT');
+      }
+    }, 10);
+    const exitCode = await new Promise((done) => child.once('exit', done));
+    clearInterval(poll);
+    await server.settled();
+    expect(exitCode).toBe(130);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(['calls.jsonl', 'episodes.jsonl', 'eval.json', 'plot.svg', 'report.json', 'report.md']);
+
+    const flags = await baton('--out', 'out', '--resume', '--seed', '99', '--repeats', '5', '--method', 'single:beta', '--budget', '1');
+    expect(flags).toMatchObject({ code: 2, err: `baton eval: --resume runs the evaluation as ${join(dir, 'out', 'eval.json')} has it; only --budget and --concurrency can change, not --seed, --repeats, --method (for other settings start a new evaluation with another --out)\n` });
+    const changed = 'baton eval: --resume: the items of set.jsonl changed since this evaluation started (rows added, removed or edited: a question, answer, kind or id); its runs would not match them. Restore the data, or start a new evaluation with another --out.\n';
+    write('set.jsonl', [...rows, JSON.stringify({ question: 'one more?', answer: '42', id: 'more' })].join('\n'));
+    expect(await baton('--out', 'out', '--resume')).toMatchObject({ code: 1, err: changed });
+    write('set.jsonl', [rows[0].replace('"42"', '"43"'), ...rows.slice(1)].join('\n'));
+    expect(await baton('--out', 'out', '--resume')).toMatchObject({ code: 1, err: changed });
+    expect(existsSync(join(dir, 'out', 'eval.lock'))).toBe(false);
+
+    // An eval.json written before items were hashed still resumes.
+    const settings = JSON.parse(read('out/eval.json')) as Record<string, unknown>;
+    expect(settings.itemsHash).toMatch(/^[0-9a-f]{64}$/);
+    delete settings.itemsHash;
+    write('out/eval.json', JSON.stringify(settings));
+    write('set.jsonl', rows.join('\n'));
+    const resumed = await baton('--out', 'out', '--resume', '--concurrency', '4');
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(episodesOf('out')).toHaveLength(8);
   }, 60_000);
 });

@@ -67,3 +67,14 @@ describe('hubRows', () => {
     await expect(hubRows({ dataset: 'me/mcq', config: 'none' }, { baseUrl: server.url })).rejects.toThrow(/no config "none"/);
   });
 });
+
+describe('hubRows on integers past 2^53', () => {
+  it('keeps their digits, as the page\'s text has them', async () => {
+    // A page as an earlier read cached it, text and all.
+    const cache = memoryCache();
+    const url = 'http://127.0.0.1:9/rows?dataset=me%2Fbig&config=c&split=s&offset=0&length=1';
+    await cache.put(url, '{"rows":[{"row_idx":0,"row":{"question":"How many?","answer":12345678901234567891}}],"num_rows_total":1}');
+    const read = await hubRows({ dataset: 'me/big', config: 'c', split: 's' }, { baseUrl: 'http://127.0.0.1:9', limit: 1, cache });
+    expect(read.rows).toEqual([{ line: 1, record: { question: 'How many?', answer: '12345678901234567891' } }]);
+  });
+});
