@@ -1,39 +1,57 @@
 /**
  * One Pyodide interpreter, loaded from the pyodide package's own files (`indexURL`: a folder in Node, the
  * app's static copy in the browser; nothing from a CDN), with the memory cap, the host cut off and the
- * driver installed. `run` is synchronous: a program that never ends blocks this thread, and the host
+ * baseline recorded. `run` is synchronous: a program that never ends blocks this thread, and the host
  * enforces the time limit by terminating the thread (core/reward's KillableCodeRunner).
  */
-import { loadPyodide, type PyodideAPI } from 'pyodide';
+import { loadPyodide, type PyodideAPI, type PyProxy } from 'pyodide';
 import type { PythonJob, PythonRun } from '../../core/reward/index.ts';
 import { cutHostAccess } from './host-access.ts';
 import { capWasmMemory } from './memory-cap.ts';
-import { PYTHON_DRIVER } from './python-driver.ts';
+import { PYTHON_DRIVER, SANDBOX_RESTORE, SANDBOX_SETUP } from './python-driver.ts';
+import { RunOutput } from './run-output.ts';
 
 export interface SandboxOptions {
   /** Where pyodide.asm.wasm, pyodide.asm.mjs, python_stdlib.zip and pyodide-lock.json are. */
   indexURL: string;
   /** The memory limit of the interpreter (default 512 MiB). */
   memoryMb?: number;
+  /** What a run may print, stdout and stderr together, in MiB (default 16). */
+  outputMb?: number;
 }
 
 export const DEFAULT_MEMORY_MB = 512;
+export const DEFAULT_OUTPUT_MB = 16;
 
-/** The driver's `run`, called through its PyProxy. */
-type RunProgram = (code: string, stdin: string) => string;
+/** What the driver's `run` returns: (status, exitCode, systemExit[, type, message, traceback, line]). */
+type Ending = [PythonRun['status'], number, boolean, string?, string?, string?, string?];
 
 export class PythonSandbox {
-  readonly #run: RunProgram;
-  /** Output written straight to file descriptors 1 and 2 (os.write), outside sys.stdout. */
-  #raw = { stdout: '', stderr: '' };
+  readonly #pyodide: PyodideAPI;
+  readonly #baseline: PyProxy;
+  readonly #outputBytes: number;
+  #input = new Uint8Array();
+  #output: RunOutput;
 
-  private constructor(pyodide: PyodideAPI) {
-    const scope = pyodide.toPy({});
-    pyodide.runPython(PYTHON_DRIVER, { globals: scope });
-    this.#run = scope.get('run') as RunProgram;
+  private constructor(pyodide: PyodideAPI, outputMb: number) {
+    this.#pyodide = pyodide;
+    this.#outputBytes = outputMb * 2 ** 20;
+    this.#output = new RunOutput(this.#outputBytes);
+    // File descriptors 0-2 are the current run's: its input, its output (both streams in one order).
+    pyodide.setStdin({
+      read: (buffer) => {
+        const n = Math.min(buffer.length, this.#input.length);
+        buffer.set(this.#input.subarray(0, n));
+        this.#input = this.#input.subarray(n);
+        return n;
+      },
+    });
+    pyodide.setStdout({ write: (buffer) => this.#output.write('stdout', buffer) });
+    pyodide.setStderr({ write: (buffer) => this.#output.write('stderr', buffer) });
+    const scope = pyodide.toPy({}) as PyProxy & { get(name: string): unknown };
+    pyodide.runPython(SANDBOX_SETUP, { globals: scope });
+    this.#baseline = scope.get('baseline') as PyProxy;
     scope.destroy();
-    pyodide.setStdout({ batched: (text) => (this.#raw.stdout += `${text}\n`) });
-    pyodide.setStderr({ batched: (text) => (this.#raw.stderr += `${text}\n`) });
   }
 
   static async load(options: SandboxOptions): Promise<PythonSandbox> {
@@ -41,20 +59,53 @@ export class PythonSandbox {
     // `js` in Python is this object: one with no prototype leads nowhere (not even to Function).
     const pyodide = await loadPyodide({ indexURL: options.indexURL, jsglobals: Object.create(null) as object, env: {} });
     cutHostAccess(pyodide);
-    return new PythonSandbox(pyodide);
+    return new PythonSandbox(pyodide, options.outputMb ?? DEFAULT_OUTPUT_MB);
   }
 
   run(job: Omit<PythonJob, 'timeoutMs'>): PythonRun {
-    this.#raw = { stdout: '', stderr: '' };
-    let run: PythonRun;
+    this.#input = new TextEncoder().encode(job.stdin ?? '');
+    this.#output = new RunOutput(this.#outputBytes);
+    let ending: Ending;
     try {
-      run = JSON.parse(this.#run(job.code, job.stdin ?? '')) as PythonRun;
+      ending = this.#call(PYTHON_DRIVER, 'run', job.code) as Ending;
+      this.#call(SANDBOX_RESTORE, 'restore', this.#baseline);
     } catch (e) {
       // The interpreter itself failed (a fatal error): the host retires this thread.
       const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
       const outOfMemory = /out of memory|past the sandbox's limit/i.test(why);
-      return { status: outOfMemory ? 'memory' : 'crash', stdout: this.#raw.stdout, stderr: this.#raw.stderr, exitCode: 1, error: `The Python interpreter failed: ${why}` };
+      return { ...this.#output.text(), status: outOfMemory ? 'memory' : 'crash', exitCode: 1, error: `The Python interpreter failed: ${why}` };
     }
-    return { ...run, stdout: this.#raw.stdout + run.stdout, stderr: this.#raw.stderr + run.stderr };
+    return { ...this.#output.text(), ...describe(ending), ...this.#output.overflow() };
   }
+
+  /** Runs `source` in fresh globals and calls its function `name`; no earlier program touched either. */
+  #call(source: string, name: string, ...args: unknown[]): unknown {
+    const scope = this.#pyodide.toPy({}) as PyProxy & { get(name: string): PyProxy };
+    try {
+      this.#pyodide.runPython(source, { globals: scope });
+      const fn = scope.get(name);
+      try {
+        const result = fn(...args) as unknown;
+        return result && typeof result === 'object' && 'toJs' in result ? toPlain(result as PyProxy) : result;
+      } finally {
+        fn.destroy();
+      }
+    } finally {
+      scope.destroy();
+    }
+  }
+}
+
+function toPlain(proxy: PyProxy): unknown {
+  try {
+    return proxy.toJs();
+  } finally {
+    proxy.destroy();
+  }
+}
+
+function describe([status, exitCode, systemExit, type, message, traceback, line]: Ending): Omit<PythonRun, 'stdout' | 'stderr'> {
+  if (status === 'memory') return { status, exitCode, error: 'Stopped at the memory limit (MemoryError).' };
+  if (status === 'exception') return { status, exitCode, exception: { type: type!, message: message!, traceback: traceback!, ...(line ? { line } : {}) } };
+  return { status, exitCode, ...(systemExit ? { systemExit } : {}) };
 }
