@@ -71,7 +71,7 @@ export class PythonSandbox {
       this.#call(SANDBOX_RESTORE, 'restore', this.#baseline);
     } catch (e) {
       // The interpreter itself failed (a fatal error): the host retires this thread.
-      const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+      const why = fatalCause(e);
       const outOfMemory = /out of memory|past the sandbox's limit/i.test(why);
       return { ...this.#output.text(), status: outOfMemory ? 'memory' : 'crash', exitCode: 1, error: `The Python interpreter failed: ${why}` };
     }
@@ -94,6 +94,12 @@ export class PythonSandbox {
       scope.destroy();
     }
   }
+}
+
+/** One line saying why the interpreter failed: a Python traceback's last line, else the error's first. */
+function fatalCause(e: unknown): string {
+  const lines = (e instanceof Error ? e.message : String(e)).split('\n').filter((line) => line.trim());
+  return (lines[0]?.startsWith('Traceback') ? lines.at(-1) : lines[0]) ?? 'no message';
 }
 
 function toPlain(proxy: PyProxy): unknown {
