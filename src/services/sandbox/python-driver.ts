@@ -53,7 +53,8 @@ def _baseline():
                 frozen.add(id(value))
     return {
         'modules': modules, 'namespaces': namespaces, 'contents': contents, 'classes': classes, 'frozen': frozen,
-        'limit': sys.getrecursionlimit(), 'cwd': os.getcwd(), 'environ': dict(os.environ),
+        'limit': sys.getrecursionlimit(), 'digits': sys.get_int_max_str_digits(), 'umask': os.umask(0o022),
+        'cwd': os.getcwd(), 'environ': dict(os.environ),
         'meta_path': list(sys.meta_path), 'path_hooks': list(sys.path_hooks),
         'files': {d: set(os.listdir(d)) for d in ('/tmp', os.path.expanduser('~'))},
     }
@@ -143,6 +144,8 @@ def restore(baseline):
     sys.path_importer_cache.clear()
     importlib.invalidate_caches()
     sys.setrecursionlimit(baseline['limit'])
+    sys.set_int_max_str_digits(baseline['digits'])
+    os.umask(baseline['umask'])
     os.chdir(baseline['cwd'])
     if dict(os.environ) != baseline['environ']:
         os.environ.clear()

@@ -4,7 +4,8 @@
  * baseline recorded. `run` is synchronous: a program that never ends blocks this thread, and the host
  * enforces the time limit by terminating the thread (core/reward's KillableCodeRunner).
  */
-import { loadPyodide, type PyodideAPI, type PyProxy } from 'pyodide';
+import { loadPyodide, type PyodideAPI } from 'pyodide';
+import type { PyCallable, PyProxy, PyProxyWithGet } from 'pyodide/ffi';
 import type { PythonJob, PythonRun } from '../../core/reward/index.ts';
 import { cutHostAccess } from './host-access.ts';
 import { capWasmMemory } from './memory-cap.ts';
@@ -48,7 +49,7 @@ export class PythonSandbox {
     });
     pyodide.setStdout({ write: (buffer) => this.#output.write('stdout', buffer) });
     pyodide.setStderr({ write: (buffer) => this.#output.write('stderr', buffer) });
-    const scope = pyodide.toPy({}) as PyProxy & { get(name: string): unknown };
+    const scope = pyodide.toPy({}) as PyProxyWithGet;
     pyodide.runPython(SANDBOX_SETUP, { globals: scope });
     this.#baseline = scope.get('baseline') as PyProxy;
     scope.destroy();
@@ -80,10 +81,10 @@ export class PythonSandbox {
 
   /** Runs `source` in fresh globals and calls its function `name`; no earlier program touched either. */
   #call(source: string, name: string, ...args: unknown[]): unknown {
-    const scope = this.#pyodide.toPy({}) as PyProxy & { get(name: string): PyProxy };
+    const scope = this.#pyodide.toPy({}) as PyProxyWithGet;
     try {
       this.#pyodide.runPython(source, { globals: scope });
-      const fn = scope.get(name);
+      const fn = scope.get(name) as PyCallable;
       try {
         const result = fn(...args) as unknown;
         return result && typeof result === 'object' && 'toJs' in result ? toPlain(result as PyProxy) : result;

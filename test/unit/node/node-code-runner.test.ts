@@ -275,6 +275,8 @@ describe('grading Python in a Node worker thread', () => {
       'warnings.filters.insert(0, ("error", None, Warning, None, 0))',
       'json.JSONEncoder.encode = lambda self, o: "null"',
       'json.JSONDecoder.leak = 1',
+      'import decimal; decimal.getcontext().prec = 3',
+      'sys.set_int_max_str_digits(640)',
     ].join('\n');
     await printed(tamper);
     const check = [
@@ -282,8 +284,9 @@ describe('grading Python in a Node worker thread', () => {
       'print(os.getcwd(), os.listdir("/tmp"), os.listdir(os.path.expanduser("~")), "LEAK" in os.environ, "/tmp" in sys.path)',
       'print(json.dumps([1]), hasattr(json.JSONDecoder, "leak"), warnings.filters[0][0] == "error")',
       'try:\n    import leaked\nexcept ImportError:\n    print("no leaked module")',
+      'import decimal; print(decimal.Decimal(1) / 7, len(str(10**1000)))',
     ].join('\n');
-    expect(await printed(check)).toBe('/home/pyodide [] [] False False\n[1] False False\nno leaked module\n');
+    expect(await printed(check)).toBe('/home/pyodide [] [] False False\n[1] False False\nno leaked module\n0.1428571428571428571428571429 1001\n');
     // Hooks that would run inside later programs, and rewriting shared functions, are refused outright.
     for (const hook of ['sys.settrace(lambda *a: None)', 'sys.setprofile(lambda *a: None)', 'import json; json.dumps.__code__ = (lambda *a, **k: "").__code__', 'sys.monitoring.register_callback(1, 1, print)']) {
       const run = await runner.run({ code: `import sys\n${hook}`, timeoutMs: 10_000 });
