@@ -17,7 +17,7 @@ export const BLOCKED_MODULES = ['js', 'pyodide_js', 'pyodide', '_pyodide', '_pyo
 
 export const SANDBOX_SETUP = String.raw`
 # Imported here so that the baseline holds what the driver and the restore use.
-import builtins, gc, importlib, io, linecache, os, shutil, sys, traceback, types
+import builtins, gc, io, linecache, os, shutil, sys, traceback, types
 
 _BLOCKED = frozenset(${JSON.stringify(BLOCKED_MODULES)})
 _REFUSED = frozenset(['gc.get_objects', 'gc.get_referrers', 'gc.get_referents', 'sys.addaudithook', 'sys.settrace',
@@ -105,7 +105,7 @@ def run(code):
 `;
 
 export const SANDBOX_RESTORE = String.raw`
-import importlib, os, shutil, sys
+import os, shutil, sys
 
 def _reopen_stdio():
     # A program may close file descriptors 0-2 (open(0) closes 0 when collected): the next one gets them back.
@@ -131,6 +131,8 @@ def restore(baseline):
             modules[name].__dict__.update(namespace)
     for cls, attributes in baseline['classes'].values():
         now = vars(cls)
+        if now == attributes:
+            continue
         for name in [n for n in now if n not in attributes]:
             delattr(cls, name)
         for name, value in attributes.items():
@@ -140,9 +142,8 @@ def restore(baseline):
         if value != content:
             value.clear()
             value.update(content) if not isinstance(value, list) else value.extend(content)
+    # sys.path_importer_cache is one of the shared dicts above: the finders a program added are gone.
     sys.meta_path[:], sys.path_hooks[:] = baseline['meta_path'], baseline['path_hooks']
-    sys.path_importer_cache.clear()
-    importlib.invalidate_caches()
     sys.setrecursionlimit(baseline['limit'])
     sys.set_int_max_str_digits(baseline['digits'])
     os.umask(baseline['umask'])
