@@ -17,12 +17,11 @@ export interface SandboxOptions {
   indexURL: string;
   /** The memory limit of the interpreter (default 512 MiB). */
   memoryMb?: number;
-  /** What a run may print, stdout and stderr together, in MiB (default 16). */
-  outputMb?: number;
 }
 
 export const DEFAULT_MEMORY_MB = 512;
-export const DEFAULT_OUTPUT_MB = 16;
+/** What a run may print, stdout and stderr together. */
+const OUTPUT_LIMIT_BYTES = 16 * 2 ** 20;
 
 /** What the driver's `run` returns: (status, exitCode, systemExit[, type, message, traceback, line]). */
 type Ending = [PythonRun['status'], number, boolean, string?, string?, string?, string?];
@@ -30,14 +29,11 @@ type Ending = [PythonRun['status'], number, boolean, string?, string?, string?, 
 export class PythonSandbox {
   readonly #pyodide: PyodideAPI;
   readonly #baseline: PyProxy;
-  readonly #outputBytes: number;
   #input = new Uint8Array();
-  #output: RunOutput;
+  #output = new RunOutput(OUTPUT_LIMIT_BYTES);
 
-  private constructor(pyodide: PyodideAPI, outputMb: number) {
+  private constructor(pyodide: PyodideAPI) {
     this.#pyodide = pyodide;
-    this.#outputBytes = outputMb * 2 ** 20;
-    this.#output = new RunOutput(this.#outputBytes);
     // File descriptors 0-2 are the current run's: its input, its output (both streams in one order).
     pyodide.setStdin({
       read: (buffer) => {
@@ -57,21 +53,22 @@ export class PythonSandbox {
 
   static async load(options: SandboxOptions): Promise<PythonSandbox> {
     capWasmMemory((options.memoryMb ?? DEFAULT_MEMORY_MB) * 2 ** 20);
-    // `js` in Python is this object: one with no prototype leads nowhere (not even to Function).
+    // Python's `js` module (unregistered once loaded) is this object: one with no prototype leads nowhere.
     const pyodide = await loadPyodide({ indexURL: options.indexURL, jsglobals: Object.create(null) as object, env: {} });
     cutHostAccess(pyodide);
-    return new PythonSandbox(pyodide, options.outputMb ?? DEFAULT_OUTPUT_MB);
+    return new PythonSandbox(pyodide);
   }
 
   run(job: Omit<PythonJob, 'timeoutMs'>): PythonRun {
     this.#input = new TextEncoder().encode(job.stdin ?? '');
-    this.#output = new RunOutput(this.#outputBytes);
+    this.#output = new RunOutput(OUTPUT_LIMIT_BYTES);
     let ending: Ending;
     try {
       ending = this.#call(PYTHON_DRIVER, 'run', job.code) as Ending;
       this.#call(SANDBOX_RESTORE, 'restore', this.#baseline);
     } catch (e) {
-      // The interpreter itself failed (a fatal error): the host retires this thread.
+      // The interpreter failed (a fatal error), or could not be put back for the next program: either way
+      // the status is a crash, and the host retires this thread.
       const why = fatalCause(e);
       const outOfMemory = /out of memory|past the sandbox's limit/i.test(why);
       return { ...this.#output.text(), status: outOfMemory ? 'memory' : 'crash', exitCode: 1, error: `The Python interpreter failed: ${why}` };
