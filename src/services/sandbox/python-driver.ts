@@ -1,77 +1,20 @@
 /**
- * The Python side of the sandbox, in three sources that python-sandbox.ts runs in fresh globals:
- * - SANDBOX_SETUP, once per interpreter: records the state every program starts from (the baseline) and
- *   installs an audit hook. Audit hooks cannot be removed, and the hook refuses, whatever a program did to
+ * The Python side of the sandbox, in three sources:
+ * - SANDBOX_SETUP, once per interpreter: records the state every program starts from (the baseline),
+ *   Pyodide's own modules included, compiles the two sources below, and installs an audit hook. Audit hooks cannot be removed, and the hook refuses, whatever a program did to
  *   sys.modules: importing the JavaScript bridge and ctypes, gc's object walks (the way to the driver's
  *   functions), adding audit hooks, trace and profile functions and sys.monitoring callbacks, and changing
  *   the code or defaults of any function that existed before the program.
- * - PYTHON_DRIVER, executed afresh for every run, so no earlier program could have changed its names:
+ * - PYTHON_DRIVER, executed in fresh globals for every run (by the builtin exec, not through
+ *   Pyodide's Python code, which a program may have patched), so no earlier program changed its names:
  *   `run(code)` runs one program in fresh globals on fresh stdin/stdout/stderr over file descriptors 0-2
  *   (which the host connects to the job's input and its captured output) and reports how it ended.
- * - SANDBOX_RESTORE, executed afresh after every run: puts the baseline back (modules and their
- *   namespaces, their classes' attributes, the shared lists, dicts and sets in them, the import caches, the working directory,
- *   os.environ, the files under /tmp and the home folder, the recursion limit).
+ * - SANDBOX_RESTORE, executed the same way after every run, with a copy of the builtins taken at setup:
+ *   puts the baseline back (modules, their namespaces and classes, the shared lists, dicts and sets in them, the
+ *   import caches, the working directory, os.environ, the files under /tmp and the home folder, the limits).
  * Sockets, `js` and the JavaScript a program could reach are cut below Python, in host-access.ts.
  */
 export const BLOCKED_MODULES = ['js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'pyodide_http', 'micropip', 'ctypes', '_ctypes'];
-
-export const SANDBOX_SETUP = String.raw`
-# Imported here so that the baseline holds what the driver and the restore use.
-import builtins, gc, io, linecache, os, shutil, sys, traceback, types
-
-_BLOCKED = frozenset(${JSON.stringify(BLOCKED_MODULES)})
-_REFUSED = frozenset(['gc.get_objects', 'gc.get_referrers', 'gc.get_referents', 'sys.addaudithook', 'sys.settrace',
-                      'sys.setprofile', 'sys.monitoring.register_callback', 'ctypes.dlopen', 'ctypes.dlsym',
-                      'ctypes.cdata', 'ctypes.addressof'])
-
-def _exit(status):
-    # os._exit would end the interpreter itself (a crash, and the output lost): it ends the program instead.
-    raise SystemExit(status)
-
-os._exit = _exit
-for _name in list(sys.modules):
-    if _name.split('.')[0] in _BLOCKED:
-        del sys.modules[_name]
-for _name in _BLOCKED:
-    sys.modules[_name] = None
-
-def _shared(value):
-    return isinstance(value, (list, dict, set)) and not isinstance(value, types.MappingProxyType)
-
-def _baseline():
-    modules = {name: m for name, m in sys.modules.items()}
-    namespaces = {name: dict(m.__dict__) for name, m in modules.items() if m is not None}
-    contents, classes, frozen = {}, {}, set()
-    for namespace in namespaces.values():
-        for value in namespace.values():
-            if _shared(value):
-                contents[id(value)] = (value, value.copy())
-            if isinstance(value, type):
-                classes[id(value)] = (value, dict(vars(value)))
-                frozen.update(id(v) for v in vars(value).values() if isinstance(v, types.FunctionType))
-            elif isinstance(value, types.FunctionType):
-                frozen.add(id(value))
-    return {
-        'modules': modules, 'namespaces': namespaces, 'contents': contents, 'classes': classes, 'frozen': frozen,
-        'limit': sys.getrecursionlimit(), 'digits': sys.get_int_max_str_digits(), 'umask': os.umask(0o022),
-        'cwd': os.getcwd(), 'environ': dict(os.environ),
-        'meta_path': list(sys.meta_path), 'path_hooks': list(sys.path_hooks),
-        'files': {d: set(os.listdir(d)) for d in ('/tmp', os.path.expanduser('~'))},
-    }
-
-baseline = _baseline()
-
-def _hook(event, args, _frozen=frozenset(baseline['frozen']), _blocked=_BLOCKED, _refused=_REFUSED, _PermissionError=PermissionError, _id=id):
-    if event == 'import' and args[0].split('.')[0] in _blocked:
-        raise _PermissionError('the Python sandbox does not allow importing ' + args[0])
-    if event in _refused:
-        raise _PermissionError('the Python sandbox does not allow ' + event)
-    if event in ('object.__setattr__', 'object.__delattr__') and _id(args[0]) in _frozen:
-        raise _PermissionError('the Python sandbox keeps its modules\' functions read-only')
-
-sys.addaudithook(_hook)
-del _hook
-`;
 
 export const PYTHON_DRIVER = String.raw`
 import builtins, io, linecache, sys, traceback
@@ -105,9 +48,7 @@ def run(code):
 `;
 
 export const SANDBOX_RESTORE = String.raw`
-import os, shutil, sys
-
-def _reopen_stdio():
+def _reopen_stdio(os):
     # A program may close file descriptors 0-2 (open(0) closes 0 when collected): the next one gets them back.
     for fd, device, flags in ((0, '/dev/stdin', os.O_RDONLY), (1, '/dev/stdout', os.O_WRONLY), (2, '/dev/stderr', os.O_WRONLY)):
         try:
@@ -118,20 +59,35 @@ def _reopen_stdio():
                 os.dup2(opened, fd)
                 os.close(opened)
 
+def _changed(now, saved):
+    # By identity: comparing with == would call a program's __eq__ in the middle of the restore.
+    return len(now) != len(saved) or any(now.get(name, _changed) is not value for name, value in saved.items())
+
+def _differs(value, content):
+    if isinstance(value, dict):
+        return _changed(value, content)
+    if isinstance(value, list):
+        return len(value) != len(content) or any(a is not b for a, b in zip(value, content))
+    return value != content  # a set: its elements are hashable baseline values
+
 def restore(baseline):
-    sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__
-    _reopen_stdio()
+    # Namespaces first, by dict operations only: until then any module function may be a program's.
+    for module, namespace, saved, cls in baseline['namespaces']:
+        if type(module) is not cls:
+            object.__setattr__(module, '__class__', cls)
+        if _changed(namespace, saved):
+            namespace.clear()
+            namespace.update(saved)
     modules = baseline['modules']
+    sys, os, shutil = modules['sys'], modules['os'], modules['shutil']
+    sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__
+    _reopen_stdio(os)
     for name in [n for n in sys.modules if n not in modules]:
         del sys.modules[name]
     sys.modules.update(modules)
-    for name, namespace in baseline['namespaces'].items():
-        if modules[name].__dict__ != namespace:
-            modules[name].__dict__.clear()
-            modules[name].__dict__.update(namespace)
     for cls, attributes in baseline['classes'].values():
         now = vars(cls)
-        if now == attributes:
+        if not _changed(now, attributes):
             continue
         for name in [n for n in now if n not in attributes]:
             delattr(cls, name)
@@ -139,7 +95,7 @@ def restore(baseline):
             if now.get(name) is not value:
                 setattr(cls, name, value)
     for value, content in baseline['contents'].values():
-        if value != content:
+        if _differs(value, content):
             value.clear()
             value.update(content) if not isinstance(value, list) else value.extend(content)
     # sys.path_importer_cache is one of the shared dicts above: the finders a program added are gone.
@@ -159,3 +115,71 @@ def restore(baseline):
             else:
                 os.unlink(path)
 `;
+
+export const SANDBOX_SETUP = String.raw`
+# Imported here so that the baseline holds what the driver and the restore use.
+import builtins, gc, io, linecache, os, shutil, sys, traceback, types
+
+_BLOCKED = frozenset(${JSON.stringify(BLOCKED_MODULES)})
+_REFUSED = frozenset(['gc.get_objects', 'gc.get_referrers', 'gc.get_referents', 'sys.addaudithook', 'sys.settrace',
+                      'sys.setprofile', 'sys.monitoring.register_callback', 'ctypes.dlopen', 'ctypes.dlsym',
+                      'ctypes.cdata', 'ctypes.addressof'])
+
+def _exit(status):
+    # os._exit would end the interpreter itself (a crash, and the output lost): it ends the program instead.
+    raise SystemExit(status)
+
+os._exit = _exit
+
+def _shared(value):
+    return isinstance(value, (list, dict, set)) and not isinstance(value, types.MappingProxyType)
+
+def _block():
+    for name in list(sys.modules):
+        if name.split('.')[0] in _BLOCKED:
+            del sys.modules[name]
+    for name in _BLOCKED:
+        sys.modules[name] = None
+
+def _baseline():
+    # Pyodide's own modules included: they stay loaded (the host's calls into Python go through them), blocked
+    # or not, and a program may reach them through object.__subclasses__().
+    loaded = [m for m in sys.modules.values() if isinstance(m, types.ModuleType)]
+    namespaces = [(m, m.__dict__, dict(m.__dict__), type(m)) for m in loaded]
+    _block()
+    contents, classes, frozen = {}, {}, set()
+    for _, _, namespace, _ in namespaces:
+        for value in namespace.values():
+            if _shared(value):
+                contents[id(value)] = (value, value.copy())
+            if isinstance(value, type):
+                classes[id(value)] = (value, dict(vars(value)))
+                frozen.update(id(v) for v in vars(value).values() if isinstance(v, types.FunctionType))
+            elif isinstance(value, types.FunctionType):
+                frozen.add(id(value))
+    return {
+        'modules': dict(sys.modules), 'namespaces': namespaces, 'contents': contents, 'classes': classes, 'frozen': frozen,
+        'limit': sys.getrecursionlimit(), 'digits': sys.get_int_max_str_digits(), 'umask': os.umask(0o022),
+        'cwd': os.getcwd(), 'environ': dict(os.environ),
+        'meta_path': list(sys.meta_path), 'path_hooks': list(sys.path_hooks),
+        'files': {d: set(os.listdir(d)) for d in ('/tmp', os.path.expanduser('~'))},
+    }
+
+baseline = _baseline()
+
+def _hook(event, args, _frozen=frozenset(baseline['frozen']), _blocked=_BLOCKED, _refused=_REFUSED, _PermissionError=PermissionError, _id=id):
+    if event == 'import' and args[0].split('.')[0] in _blocked:
+        raise _PermissionError('the Python sandbox does not allow importing ' + args[0])
+    if event in _refused:
+        raise _PermissionError('the Python sandbox does not allow ' + event)
+    if event in ('object.__setattr__', 'object.__delattr__') and _id(args[0]) in _frozen:
+        raise _PermissionError('the Python sandbox keeps its modules\' functions read-only')
+
+sys.addaudithook(_hook)
+del _hook
+# What the host calls each run, all fixed now: a program can change none of them (code objects and builtin
+# functions are immutable; the builtins copy and the baseline are out of its reach once gc's walks are refused).
+sandbox = (exec, dict, compile(${JSON.stringify(PYTHON_DRIVER)}, '<driver>', 'exec'),
+           compile(${JSON.stringify(SANDBOX_RESTORE)}, '<restore>', 'exec'), dict(builtins.__dict__), baseline)
+`;
+

@@ -5,11 +5,11 @@
  * enforces the time limit by terminating the thread (core/reward's KillableCodeRunner).
  */
 import { loadPyodide, type PyodideAPI } from 'pyodide';
-import type { PyCallable, PyProxy, PyProxyWithGet } from 'pyodide/ffi';
+import type { PyCallable, PyProxy, PyProxyWithGet, PyProxyWithSet } from 'pyodide/ffi';
 import type { PythonJob, PythonRun } from '../../core/reward/index.ts';
 import { cutHostAccess } from './host-access.ts';
 import { capWasmMemory } from './memory-cap.ts';
-import { PYTHON_DRIVER, SANDBOX_RESTORE, SANDBOX_SETUP } from './python-driver.ts';
+import { SANDBOX_SETUP } from './python-driver.ts';
 import { RunOutput } from './run-output.ts';
 
 export interface SandboxOptions {
@@ -26,14 +26,22 @@ const OUTPUT_LIMIT_BYTES = 16 * 2 ** 20;
 /** What the driver's `run` returns: (status, exitCode, systemExit[, type, message, traceback, line]). */
 type Ending = [PythonRun['status'], number, boolean, string?, string?, string?, string?];
 
+/** What SANDBOX_SETUP hands the host, fixed for the interpreter's life. */
+interface Fixed {
+  exec: PyCallable;
+  dict: PyCallable;
+  driver: PyProxy;
+  restore: PyProxy;
+  builtins: PyProxy;
+  baseline: PyProxy;
+}
+
 export class PythonSandbox {
-  readonly #pyodide: PyodideAPI;
-  readonly #baseline: PyProxy;
+  readonly #fixed: Fixed;
   #input = new Uint8Array();
   #output = new RunOutput(OUTPUT_LIMIT_BYTES);
 
   private constructor(pyodide: PyodideAPI) {
-    this.#pyodide = pyodide;
     // File descriptors 0-2 are the current run's: its input, its output (both streams in one order).
     pyodide.setStdin({
       read: (buffer) => {
@@ -47,7 +55,8 @@ export class PythonSandbox {
     pyodide.setStderr({ write: (buffer) => this.#output.write('stderr', buffer) });
     const scope = pyodide.toPy({}) as PyProxyWithGet;
     pyodide.runPython(SANDBOX_SETUP, { globals: scope });
-    this.#baseline = scope.get('baseline') as PyProxy;
+    const [exec, dict, driver, restore, builtins, baseline] = (scope.get('sandbox') as PyProxy).toJs({ depth: 1 }) as PyProxy[];
+    this.#fixed = { exec: exec as PyCallable, dict: dict as PyCallable, driver, restore, builtins, baseline };
     scope.destroy();
   }
 
@@ -64,8 +73,8 @@ export class PythonSandbox {
     this.#output = new RunOutput(OUTPUT_LIMIT_BYTES);
     let ending: Ending;
     try {
-      ending = this.#call(PYTHON_DRIVER, 'run', job.code) as Ending;
-      this.#call(SANDBOX_RESTORE, 'restore', this.#baseline);
+      ending = this.#call(this.#fixed.driver, 'run', job.code) as Ending;
+      this.#call(this.#fixed.restore, 'restore', this.#fixed.baseline);
     } catch (e) {
       // The interpreter failed (a fatal error), or could not be put back for the next program: either way
       // the status is a crash, and the host retires this thread.
@@ -76,11 +85,12 @@ export class PythonSandbox {
     return { ...this.#output.text(), ...describe(ending), ...this.#output.overflow() };
   }
 
-  /** Runs `source` in fresh globals and calls its function `name`; no earlier program touched either. */
-  #call(source: string, name: string, ...args: unknown[]): unknown {
-    const scope = this.#pyodide.toPy({}) as PyProxyWithGet;
+  /** Executes `code` in fresh globals and calls its function `name`; no earlier program touched either. */
+  #call(code: PyProxy, name: string, ...args: unknown[]): unknown {
+    const scope = this.#fixed.dict() as PyProxyWithGet & PyProxyWithSet;
     try {
-      this.#pyodide.runPython(source, { globals: scope });
+      scope.set('__builtins__', this.#fixed.builtins);
+      this.#fixed.exec(code, scope);
       const fn = scope.get(name) as PyCallable;
       try {
         const result = fn(...args) as unknown;

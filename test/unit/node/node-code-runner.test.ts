@@ -305,6 +305,32 @@ describe('grading Python in a Node worker thread', () => {
     const viaFrame = 'import sys\ng = sys._getframe(1).f_globals\ng["_exception"] = lambda e: ("ok", 0, False)\ng["traceback"] = None';
     await runner.run({ code: viaFrame, timeoutMs: 10_000 });
     expect(await gradeCode('def add(a, b):\n    return a - b', ADD, runner)).toMatchObject({ correct: false, reason: 'a test failed: AssertionError at `assert candidate(2, 3) == 5`' });
+    // Pyodide's own Python (which runs code for the host) is reached through object.__subclasses__ and
+    // patched so that the next driver reports a pass, and builtins are patched to break the restore.
+    const viaPyodide = [
+      'import builtins',
+      'todo, seen = list(object.__subclasses__()), set()',
+      'while todo:',
+      '    c = todo.pop()',
+      '    if id(c) in seen: continue',
+      '    seen.add(id(c)); todo.extend(type.__subclasses__(c))',
+      '    if c.__name__ == "CodeRunner":',
+      '        real = c.run',
+      '        def run(self, globals=None, locals=None, real=real):',
+      '            result = real(self, globals, locals)',
+      '            if isinstance(globals, dict) and "run" in globals: globals["run"] = lambda *a: ("ok", 0, False)',
+      '            return result',
+      '        c.run = run',
+      'real_import = builtins.__import__',
+      'def fake_import(name, *a, **k):',
+      '    module = real_import(name, *a, **k)',
+      '    if name == "os": module.fstat = lambda fd: None',
+      '    return module',
+      'builtins.__import__ = fake_import',
+    ].join('\n');
+    await runner.run({ code: viaPyodide, timeoutMs: 10_000 });
+    expect(await gradeCode('def add(a, b):\n    return a - b', ADD, runner)).toMatchObject({ correct: false, failure: 'exception' });
+    expect(await printed('import os\nprint(os.fstat(0) is not None)')).toBe('True\n');
   }, 60_000);
 
   it('stops a program at the output limit and says so, and drops a fatal error\'s noise from stderr', async () => {
