@@ -71,6 +71,18 @@ def _differs(value, content):
     return value != content  # a set: its elements are hashable baseline values
 
 def restore(baseline):
+    # The program's garbage is collected here, so that its finalizers (__del__, weakref callbacks) run now,
+    # not in a later program, and whatever they change is put back; a program whose finalizers keep making
+    # more garbage gets its interpreter retired.
+    collect = baseline['collect']
+    for _ in range(3):
+        collect()
+        _restore(baseline)
+        if not collect():
+            return
+    raise RuntimeError("the program's finalizers kept changing the interpreter")
+
+def _restore(baseline):
     # Namespaces first, by dict operations only: until then any module function may be a program's.
     for module, namespace, saved, cls in baseline['namespaces']:
         if type(module) is not cls:
@@ -159,7 +171,7 @@ def _baseline():
                 frozen.add(id(value))
     return {
         'modules': dict(sys.modules), 'namespaces': namespaces, 'contents': contents, 'classes': classes, 'frozen': frozen,
-        'limit': sys.getrecursionlimit(), 'digits': sys.get_int_max_str_digits(), 'umask': os.umask(0o022),
+        'collect': gc.collect, 'limit': sys.getrecursionlimit(), 'digits': sys.get_int_max_str_digits(), 'umask': os.umask(0o022),
         'cwd': os.getcwd(), 'environ': dict(os.environ),
         'meta_path': list(sys.meta_path), 'path_hooks': list(sys.path_hooks),
         'files': {d: set(os.listdir(d)) for d in ('/tmp', os.path.expanduser('~'))},
@@ -177,6 +189,8 @@ def _hook(event, args, _frozen=frozenset(baseline['frozen']), _blocked=_BLOCKED,
 
 sys.addaudithook(_hook)
 del _hook
+# The baseline's objects are never garbage: out of the collector's way, the restore's collections stay cheap.
+gc.freeze()
 # What the host calls each run, all fixed now: a program can change none of them (code objects and builtin
 # functions are immutable; the builtins copy and the baseline are out of its reach once gc's walks are refused).
 sandbox = (exec, dict, compile(${JSON.stringify(PYTHON_DRIVER)}, '<driver>', 'exec'),

@@ -329,6 +329,10 @@ describe('grading Python in a Node worker thread', () => {
       'builtins.__import__ = fake_import',
     ].join('\n');
     await runner.run({ code: viaPyodide, timeoutMs: 10_000 });
+    // A finalizer left in a garbage cycle, which a later program's collection would run.
+    const finalizer = 'class Later:\n    def __del__(self):\n        import json\n        json.dumps = lambda *a, **k: "faked"\nx = Later()\nx.cycle = x\ndel x';
+    await printed(finalizer);
+    expect(await printed('import gc, json\ngc.collect()\nprint(json.dumps(1))')).toBe('1\n');
     expect(await gradeCode('def add(a, b):\n    return a - b', ADD, runner)).toMatchObject({ correct: false, failure: 'exception' });
     expect(await printed('import os\nprint(os.fstat(0) is not None)')).toBe('True\n');
   }, 60_000);
