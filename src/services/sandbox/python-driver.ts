@@ -21,11 +21,15 @@ import builtins, io, linecache, sys, traceback
 
 _NAME = '<program>'
 
+# The innermost frames only: formatting all of a RecursionError's (10^6 with a raised limit) took minutes.
+_FRAMES = -100
+
 def _exception(e):
     tb = e.__traceback__.tb_next if e.__traceback__ else None  # drop the driver's own frame
-    frames = [f for f in traceback.extract_tb(tb) if f.filename == _NAME]
+    frames = [f for f in traceback.extract_tb(tb, limit=_FRAMES) if f.filename == _NAME]
     line = (frames[-1].line if frames else getattr(e, 'text', None) or '').strip()
-    return ('exception', 1, False, type(e).__name__, str(e), ''.join(traceback.format_exception(type(e), e, tb)), line)
+    text = ''.join(traceback.format_exception(type(e), e, tb, limit=_FRAMES))
+    return ('exception', 1, False, type(e).__name__, str(e), text, line)
 
 def run(code):
     sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, 'r', closefd=False)), encoding='utf-8')
