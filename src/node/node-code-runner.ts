@@ -23,8 +23,12 @@ function spawnSandboxThread(memoryMb: number): SandboxThread {
     // Python's heap is WebAssembly memory, capped separately; this bounds the JavaScript around it.
     resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
     stdout: true,
+    stderr: true,
   });
-  worker.stdout.resume(); // Python's output comes back in the reply; whatever else Pyodide prints is dropped
+  // Python's output comes back in the reply; whatever else Pyodide prints (a fatal error's stack, which the
+  // reply reports as a crash) is dropped.
+  worker.stdout.resume();
+  worker.stderr.resume();
   // An idle sandbox never keeps the process alive; a run in progress is kept alive by its time limit's timer.
   worker.unref();
   let pending: { resolve: (run: PythonRun) => void; reject: (e: Error) => void } | undefined;
