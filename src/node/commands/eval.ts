@@ -18,6 +18,7 @@ import {
   runEvaluation,
   type EvalProgress,
 } from '../../core/bench/index.ts';
+import { knownCostUsd } from '../../core/episodes/index.ts';
 import { TASK_KINDS, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
 import { conductorMaker, type ConductorMaker } from '../conductors.ts';
@@ -355,7 +356,7 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
     const resume = `baton eval --out ${target?.reportFile ?? out} --resume`;
     if (result.overBudget) {
       // Each call reserves its worst case first, so the stop can come with part of the budget unspent.
-      const spent = result.episodes.reduce((s, e) => s + (e.totals.costUsd ?? 0), 0);
+      const spent = result.episodes.reduce((s, e) => s + knownCostUsd(e), 0);
       io.stderr(`stopped by the --budget of $${settings.budgetUsd}: the finished runs cost $${spent.toFixed(4)}, and the next call's worst case (its prompt and max output tokens at its worker's price) did not fit in what was left; ${result.remaining} runs left (continue with a larger one: ${resume} --budget USD)\n`);
     }
     if (result.stopped) io.stderr(`stopped with ${result.remaining} runs left; continue with: ${resume}\n`);
