@@ -30,12 +30,34 @@ export class EngineState {
   error = $state.raw<LoadMessage | undefined>(undefined);
   cache = $state.raw<CachedModelFiles[]>([]);
 
+  /** Counts the changes made from here (load, unload, freeing the cache), started and finished. */
+  #changes = 0;
+
+  /** What the worker holds; dropped when a change began or ended meanwhile, since it may predate it. */
   async refresh(): Promise<void> {
     const engine = engineInService();
-    [this.support, this.loaded, this.cache] = await Promise.all([engine.support(), engine.current(), engine.cached()]);
+    const before = this.#changes;
+    const read = await Promise.all([engine.support(), engine.current(), engine.cached()]);
+    if (before === this.#changes) [this.support, this.loaded, this.cache] = read;
+  }
+
+  async #change<T>(act: () => Promise<T>): Promise<T> {
+    this.#changes++;
+    try {
+      return await act();
+    } finally {
+      this.#changes++;
+    }
   }
 
   async load(model: EngineModelChoice, files?: File[], adapterFiles?: File[]): Promise<boolean> {
+    const done = await this.#change(() => this.#load(model, files, adapterFiles));
+    // Tidying up must not turn the load's answer into a rejection (the worker may be gone).
+    await this.refresh().catch(() => {});
+    return done;
+  }
+
+  async #load(model: EngineModelChoice, files?: File[], adapterFiles?: File[]): Promise<boolean> {
     this.loading = true;
     this.error = undefined;
     this.progress = undefined;
@@ -49,8 +71,6 @@ export class EngineState {
       return false;
     } finally {
       this.loading = false;
-      // Tidying up must not turn the load's answer into a rejection (the worker may be gone).
-      await this.refresh().catch(() => {});
     }
   }
 
@@ -70,14 +90,18 @@ export class EngineState {
     await runtimesInService().cancel('engine');
   }
 
-  async unload(): Promise<void> {
-    await engineInService().unload();
-    this.loaded = undefined;
+  unload(): Promise<void> {
+    return this.#change(async () => {
+      await engineInService().unload();
+      this.loaded = undefined;
+    });
   }
 
-  async clearCache(): Promise<void> {
-    const engine = engineInService();
-    await engine.clearCache();
-    this.cache = await engine.cached();
+  clearCache(): Promise<void> {
+    return this.#change(async () => {
+      const engine = engineInService();
+      await engine.clearCache();
+      this.cache = await engine.cached();
+    });
   }
 }
