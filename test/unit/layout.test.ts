@@ -1,5 +1,5 @@
 /**
- * The layout of DESIGN.md, checked on every import in src/ and workers/: dependencies point one way
+ * The layers of docs/architecture.md, checked on every import in src/ and workers/: dependencies point one way
  * (app -> client -> web workers -> services -> {core, engine}; engine -> core's types; core -> nothing
  * of Baton's outside it), and a folder is reached from outside only through its index.ts.
  */
@@ -55,7 +55,7 @@ const BY_PATH = new Set([
   'src/services/evaluator/eval-settings.ts', // the Evaluate page's types and constants, without the runner and loaders the service's index carries
 ]);
 
-describe('the layout of DESIGN.md', () => {
+describe('the layers of docs/architecture.md', () => {
   it('finds the imports it checks', () => {
     expect(all.length).toBeGreaterThan(500);
     expect(all).toContainEqual({ from: 'workers/conductor.worker.ts', to: 'src/services/conductor/index.ts', typeOnly: false });

@@ -10,7 +10,7 @@ import type { CallSlots } from './call-slots.ts';
 import type { RunEventListener } from './events.ts';
 import { buildWorkerMessages, type SharedStep } from './worker-messages.ts';
 
-/** Worker settings of training (CONDUCTOR.md section 4), used where neither the run nor the spec sets one. */
+/** Worker settings of training (docs/method.md), used where neither the run nor the spec sets one. */
 export const DEFAULT_STEP_MAX_TOKENS = 4096;
 export const DEFAULT_STEP_TEMPERATURE = 0.2;
 

@@ -36,7 +36,7 @@ function stepBlocks(steps: SharedStep[]): string[] {
     );
 }
 
-/** Exactly what a worker is sent for one step (CONDUCTOR.md section 4). Pure. */
+/** Exactly what a worker is sent for one step (docs/method.md, "What each worker receives"). Pure. */
 export function buildWorkerMessages(input: WorkerMessageInput): ChatMessage[] {
   const parts = [WORKER_PREAMBLE, `<overall_task>\n${input.question}\n</overall_task>`];
   const previous = stepBlocks(input.previousRound ?? []);

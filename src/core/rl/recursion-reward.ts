@@ -1,5 +1,5 @@
 /**
- * The reward of a rollout with recursion, as the paper trains it (CONDUCTOR.md section 7): the first
+ * The reward of a rollout with recursion, as the paper trains it (docs/method.md, "Extensions"): the first
  * round's reward r0 is mixed with the final round's r1, r = (1 - d) r0 + d r1 (d = 0.25 in the paper,
  * 0.2 in its code), and GRPO trains the first round's completion on r. The first round's plans are what
  * a group compares (they share one prompt); each later round answers a prompt of its own (its first

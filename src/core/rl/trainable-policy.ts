@@ -20,7 +20,7 @@ export type LrSchedule =
    */
   | { readonly kind: 'cosine'; readonly warmupSteps?: number; readonly totalSteps: number; readonly numCycles?: number };
 
-/** AdamW with global gradient-norm clipping (DESIGN.md: (0.9, 0.999, 1e-8), clipping at 1.0). */
+/** AdamW with global gradient-norm clipping (docs/method.md: (0.9, 0.999, 1e-8), clipping at 1.0). */
 export interface OptimizerOptions {
   /** Peak learning rate; the schedule multiplies it. */
   readonly lr: number;

@@ -1,7 +1,7 @@
 /**
- * The Conductor's prompt (CONDUCTOR.md section 2): a short system message, a user message with the role,
+ * The Conductor's prompt (docs/method.md, "The prompt"): a short system message, a user message with the role,
  * the output format, worked examples from other domains, the question and the numbered pool, then an
- * assistant prefill that the Conductor continues. Also the recursion turn (section 7). Wording is ours.
+ * assistant prefill that the Conductor continues. Also the recursion turn (its "Extensions"). Wording is ours.
  * Tested by test/unit/core/workflow/prompt.test.ts.
  */
 import type { ChatMessage, WorkerSpec } from '../providers/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The optimiser's hyper-parameters with their defaults (DESIGN.md: AdamW (0.9, 0.999, 1e-8), clipping
+ * The optimiser's hyper-parameters with their defaults (docs/method.md: AdamW (0.9, 0.999, 1e-8), clipping
  * at 1.0; weight decay 0 as in transformers' TrainingArguments), checked once so a bad value is a
  * 'run/config' error that names it, not NaN parameters ten steps later.
  */

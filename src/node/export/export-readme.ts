@@ -85,7 +85,7 @@ ${columns(f.engine)}
 - ${f.engine === 'trl' ? '`grpo_config.json` (TRL GRPOConfig fields), `train_trl.py`, `launch.sh`' : '`launch.sh` (verl main_ppo overrides)'}: the paper's recipe
 - \`pool.json\`: the worker pool the prompts were written for; \`baton-export.json\`: what was exported, and how
 
-## The recipe (CONDUCTOR.md section 6)
+## The recipe (the paper's: Nielsen et al., ICLR 2026, arXiv 2512.04388)
 G = ${R.group} rollouts for each of ${R.questionsPerStep} questions a step (batch ${R.group * R.questionsPerStep}), ${R.steps} steps, AdamW lr ${R.learningRate}
 (betas ${R.adamBetas.join(', ')}, eps ${R.adamEpsilon}, weight decay ${R.weightDecay}), cosine schedule with ${R.warmupRatio * 100}% warm-up, gradient clipping ${R.gradClip},
 beta ${R.beta} (no KL, no reference model), epsilon ${R.epsilon}, one update per batch, token-level mean loss, temperature

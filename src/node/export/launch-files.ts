@@ -19,7 +19,7 @@ const R = PAPER_RECIPE;
 export function trlConfig(o: LaunchOptions): Record<string, unknown> {
   const accumulation = (R.questionsPerStep * R.group) / (R.gpus * EXPORT_DEFAULTS.perDeviceBatch);
   return {
-    _recipe: `CONDUCTOR.md section 6 (paper): G=${R.group}, ${R.questionsPerStep} questions a step, lr ${R.learningRate} cosine with ${R.warmupRatio * 100}% warm-up, beta 0, epsilon 0.2, temperature 1, ${R.maxCompletionTokens} new tokens, ${R.steps} steps, ${R.gpus} GPUs.${o.mode === 'lora' ? ` LoRA (not the paper's full fine-tune): r ${EXPORT_DEFAULTS.lora.r}, alpha ${EXPORT_DEFAULTS.lora.alpha}, lr ${EXPORT_DEFAULTS.lora.learningRate}.` : ''}`,
+    _recipe: `The paper's (Nielsen et al., ICLR 2026): G=${R.group}, ${R.questionsPerStep} questions a step, lr ${R.learningRate} cosine with ${R.warmupRatio * 100}% warm-up, beta 0, epsilon 0.2, temperature 1, ${R.maxCompletionTokens} new tokens, ${R.steps} steps, ${R.gpus} GPUs.${o.mode === 'lora' ? ` LoRA (not the paper's full fine-tune): r ${EXPORT_DEFAULTS.lora.r}, alpha ${EXPORT_DEFAULTS.lora.alpha}, lr ${EXPORT_DEFAULTS.lora.learningRate}.` : ''}`,
     model: o.model,
     output_dir: 'runs/conductor',
     max_steps: R.steps,

@@ -1,5 +1,5 @@
 /**
- * The paper's GRPO recipe (CONDUCTOR.md section 6) as `baton export` writes it into TRL's and verl's
+ * The paper's GRPO recipe (docs/method.md) as `baton export` writes it into TRL's and verl's
  * configurations: one table, so both engines train with the same numbers.
  */
 

@@ -12,7 +12,7 @@ import type { LocalModels } from './local-models.ts';
 
 /** Answers as long as the workers' usual budget, unless the spec or the step says otherwise. */
 const DEFAULT_MAX_TOKENS = 4096;
-/** The worker setting of the paper's training runs (CONDUCTOR.md section 4). */
+/** The worker setting of the paper's training runs (docs/method.md). */
 const DEFAULT_TEMPERATURE = 0.2;
 
 const FREE = { input: 0, output: 0 };

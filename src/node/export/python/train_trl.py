@@ -1,6 +1,6 @@
 """GRPO training of a Conductor with TRL, rewarded by a running `baton serve-reward`.
 
-Written by `baton export trl`. Reads grpo_config.json (the paper's recipe: CONDUCTOR.md section 6)
+Written by `baton export trl`. Reads grpo_config.json (the paper's recipe, as Baton's docs/method.md gives it)
 and the exported train.parquet; LoRA when the config's "lora" block is set, full fine-tuning otherwise.
 Run it through launch.sh (accelerate, vLLM for the rollouts). Needs trl, transformers, datasets,
 peft (LoRA), vllm (use_vllm) and accelerate.

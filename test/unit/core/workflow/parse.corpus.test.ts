@@ -2,7 +2,7 @@
  * An independent corpus of Conductor outputs as a 3B-7B model writes them after free-text reasoning
  * (fences, JSON, labels in many spellings, drafts then final lists, LaTeX and code in subtasks, smart
  * quotes, think blocks) and broken ones that must be rejected with a reason. Each expectation was
- * decided from the method's parsing rules (shared/CONDUCTOR.md section 3), not from the parser's output.
+ * decided from the method's parsing rules (docs/method.md, "Reading the Conductor's output"), not from the parser's output.
  */
 import { describe, expect, it } from 'vitest';
 import { parseWorkflow, type Access, type ParseResult } from '../../../../src/core/workflow/index.ts';
