@@ -22,9 +22,8 @@ import {
 } from '../core/bench/index.ts';
 import type { Episode } from '../core/episodes/index.ts';
 import type { WorkerModel } from '../core/providers/index.ts';
-import type { TaskSplit } from '../core/providers/simulated/index.ts';
 import type { GrpoStepMetrics } from '../core/rl/index.ts';
-import type { Task } from '../core/task.ts';
+import type { Task, TaskSplit } from '../core/task.ts';
 import { FIXED_SUBTASKS } from '../core/workflow/constrain/index.ts';
 import { main } from './cli.ts';
 import { buildPool } from './commands/run.ts';

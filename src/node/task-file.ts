@@ -5,11 +5,10 @@
  * questions of RouteLLM's records for the routellm-mmlu pool ('routellm-mmlu').
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { loadAime, loadGsm8k, loadMath500, loadMmluCsv, parseJsonl } from '../core/bench/datasets/index.ts';
-import { expertsTaskSet, shortExpertsTaskSet, type TaskSplit } from '../core/providers/simulated/index.ts';
-import { routellmMmluTaskSet } from '../core/providers/replay/index.ts';
+import { expertsTaskSet, loadAime, loadGsm8k, loadMath500, loadMmluCsv, routellmMmluTaskSet, shortExpertsTaskSet } from '../core/bench/index.ts';
+import { parseJsonl } from '../core/formats/index.ts';
 import { parseCodeGold } from '../core/reward/index.ts';
-import { TASK_KINDS, type Task, type TaskKind } from '../core/task.ts';
+import { TASK_KINDS, type Task, type TaskKind, type TaskSplit } from '../core/task.ts';
 import { CliError, readTextFlag, type CliIo } from './io.ts';
 import { readShippedReplay } from './replay-data.ts';
 

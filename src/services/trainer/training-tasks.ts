@@ -4,8 +4,8 @@
  * chunk of their own that only such a run loads, split by core's expertsTaskSet (the draw `baton train
  * --tasks experts` makes from the whole of data/, here over fewer MMLU subjects).
  */
-import { loadGsm8k, loadMmluCsv } from '../../core/bench/datasets/index.ts';
-import { expertsTaskSet, shortExpertsTaskSet, type TaskSplit } from '../../core/providers/simulated/index.ts';
+import { expertsTaskSet, loadGsm8k, loadMmluCsv, shortExpertsTaskSet } from '../../core/bench/index.ts';
+import type { TaskSplit } from '../../core/task.ts';
 import type { TrainingConfig } from './training-config.ts';
 
 /** Questions per kind: enough for many steps of a few questions, and a held-out set apart. */

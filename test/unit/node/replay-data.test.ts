@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mmluSubject } from '../../../src/core/bench/datasets/index.ts';
-import { routingOutcomes, singleWorkerPoints } from '../../../src/core/bench/index.ts';
+import { mmluSubject, routellmMmluTaskSet, routingOutcomes, singleWorkerPoints } from '../../../src/core/bench/index.ts';
 import { createReplayWorker } from '../../../src/core/providers/replay/replay-chat-model.ts';
-import { normalizeQuestion, ROUTELLM_MMLU_POOL, routellmMmluTaskSet, type ReplayTable } from '../../../src/core/providers/replay/index.ts';
+import { normalizeQuestion, ROUTELLM_MMLU_POOL, type ReplayTable } from '../../../src/core/providers/replay/index.ts';
 import type { Task } from '../../../src/core/task.ts';
 import { readReplayFlags, readShippedReplay } from '../../../src/node/replay-data.ts';
 import { BUILTIN_DATASETS, readBuiltInTaskSet } from '../../../src/node/task-file.ts';

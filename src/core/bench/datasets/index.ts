@@ -1,5 +1,3 @@
-export { formatCsv, parseCsv, parseCsvLines, parseCsvObjects } from './csv.ts';
-export { jsonlLines, parseJsonl } from './jsonl.ts';
 export { formatMcqQuestion, loadAime, loadGsm8k, loadHumanEval, loadMath500, loadMmluCsv, mmluStandardPrompt, mmluSubject } from './loaders.ts';
 export {
   badRowsError,
