@@ -1,7 +1,8 @@
 /**
  * The layout of DESIGN.md, checked on every import in src/ and workers/: dependencies point one way
  * (app -> client -> web workers -> services -> {core, engine}; engine -> core's types; core -> nothing
- * of Baton's outside it), and a folder is reached from outside only through its index.ts.
+ * of Baton's outside it; inside core, down the order of its folders), and a folder is reached from
+ * outside only through its index.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -47,6 +48,15 @@ function moduleOf(path: string): string {
   return parts.length > 3 ? parts.slice(0, 3).join('/') : path;
 }
 
+/**
+ * core's folders (and its top-level files) from the bottom up: a file imports only from its own folder
+ * and the ones before it, type imports included, so core has no circle.
+ */
+const CORE_ORDER = ['errors', 'random', 'task', 'formats', 'pricing', 'reward', 'providers', 'keys', 'workflow', 'episodes', 'orchestra', 'rl', 'bench'];
+
+/** 'providers' for src/core/providers/..., 'task' for src/core/task.ts. */
+const coreFolder = (path: string) => path.split('/')[2].replace(/\.ts$/, '');
+
 /** Reached by path on purpose, each for its reason (said where it is imported). */
 const BY_PATH = new Set([
   'src/core/errors/error-transfer.ts', // a side-effect module: importing it registers the error handler with comlink
@@ -63,6 +73,13 @@ describe('the layout of DESIGN.md', () => {
 
   it('keeps core free of everything else of Baton', () => {
     expect(offenders((e) => under(e.from, 'src/core') && !under(e.to, 'src/core'))).toEqual([]);
+  });
+
+  it("places every folder of core in its order, and points core's imports only down it", () => {
+    const folders = readdirSync(join(root, 'src/core')).map((name) => name.replace(/\.ts$/, ''));
+    expect([...folders].sort()).toEqual([...CORE_ORDER].sort());
+    const rank = (path: string) => CORE_ORDER.indexOf(coreFolder(path));
+    expect(offenders((e) => under(e.from, 'src/core') && under(e.to, 'src/core') && rank(e.to) > rank(e.from))).toEqual([]);
   });
 
   it("lets the engine use core's types only, besides its one error class and the one seeded generator", () => {
