@@ -60,6 +60,7 @@ const coreFolder = (path: string) => path.split('/')[2].replace(/\.ts$/, '');
 /** Reached by path on purpose, each for its reason (said where it is imported). */
 const BY_PATH = new Set([
   'src/core/errors/error-transfer.ts', // a side-effect module: importing it registers the error handler with comlink
+  'src/core/bench/datasets/built-in.ts', // the built-in sets' names, which the Evaluate page's first paint carries without the loaders
   'src/engine/model/files-node.ts', // Node-only; the model index stays browser-safe
   'src/services/trainer/training-config.ts', // the Train page's defaults, without the training stack the service's index carries
   'src/services/evaluator/eval-settings.ts', // the Evaluate page's types and constants, without the runner and loaders the service's index carries
