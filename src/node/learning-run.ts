@@ -17,6 +17,7 @@ import {
   routingPoint,
   routingWorkflows,
   singleWorkerPoints,
+  type BUILT_IN_TASK_SETS,
   type HindsightBaselines,
   type RoutingPoint,
 } from '../core/bench/index.ts';
@@ -31,7 +32,7 @@ import type { CliIo } from './io.ts';
 import { BUILT_IN_POOLS } from './pool-file.ts';
 import { writeRandomConductor, type RandomConductorShape } from './random-conductor.ts';
 import { readShippedReplay } from './replay-data.ts';
-import { readBuiltInTaskSet, type BUILT_IN_TASK_SETS } from './task-file.ts';
+import { readBuiltInTaskSet } from './task-file.ts';
 
 export interface LearningRun {
   shape: RandomConductorShape;
