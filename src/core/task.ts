@@ -20,6 +20,12 @@ export interface Task {
   choices?: string[];
 }
 
+/** A task set's questions: those to train on, and those held out to measure on. */
+export interface TaskSplit {
+  train: Task[];
+  heldOut: Task[];
+}
+
 /** The kind a gold answer suggests when none is given: a plain number is graded as one, anything else exactly. */
 export function kindOfAnswer(answer: string): TaskKind {
   return /^-?[\d,]*\.?\d+$/.test(answer.trim()) ? 'number' : 'exact';

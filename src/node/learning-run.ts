@@ -17,14 +17,14 @@ import {
   routingPoint,
   routingWorkflows,
   singleWorkerPoints,
+  type BUILT_IN_TASK_SETS,
   type HindsightBaselines,
   type RoutingPoint,
 } from '../core/bench/index.ts';
 import type { Episode } from '../core/episodes/index.ts';
 import type { WorkerModel } from '../core/providers/index.ts';
-import type { TaskSplit } from '../core/providers/simulated/index.ts';
 import type { GrpoStepMetrics } from '../core/rl/index.ts';
-import type { Task } from '../core/task.ts';
+import type { Task, TaskSplit } from '../core/task.ts';
 import { FIXED_SUBTASKS } from '../core/workflow/constrain/index.ts';
 import { main } from './cli.ts';
 import { buildPool } from './commands/run.ts';
@@ -32,7 +32,7 @@ import type { CliIo } from './io.ts';
 import { BUILT_IN_POOLS } from './pool-file.ts';
 import { writeRandomConductor, type RandomConductorShape } from './random-conductor.ts';
 import { readShippedReplay } from './replay-data.ts';
-import { readBuiltInTaskSet, type BUILT_IN_TASK_SETS } from './task-file.ts';
+import { readBuiltInTaskSet } from './task-file.ts';
 
 export interface LearningRun {
   shape: RandomConductorShape;

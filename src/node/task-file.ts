@@ -1,19 +1,15 @@
 /**
  * Task sets for training: a JSONL file of tasks {question, answer, kind, choices?, dataset?, itemId?}
- * (core's Task), or a built-in set: the experts pool's MMLU and GSM8K questions read from data/
- * ('experts') or short generated questions of the same two kinds ('experts-short'), or the MMLU
- * questions of RouteLLM's records for the routellm-mmlu pool ('routellm-mmlu').
+ * (core's Task), or a built-in task set (core/bench's BUILT_IN_TASK_SETS) or data set read from data/.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { loadAime, loadGsm8k, loadMath500, loadMmluCsv, parseJsonl } from '../core/bench/datasets/index.ts';
-import { expertsTaskSet, shortExpertsTaskSet, type TaskSplit } from '../core/providers/simulated/index.ts';
-import { routellmMmluTaskSet } from '../core/providers/replay/index.ts';
+import { BUILT_IN_DATASETS, builtInTasks, builtInTaskSet, isBuiltInDataset, isBuiltInTaskSet, type BuiltInDataset, type BuiltInTaskSet } from '../core/bench/index.ts';
+import { parseJsonl } from '../core/formats/index.ts';
 import { parseCodeGold } from '../core/reward/index.ts';
-import { TASK_KINDS, type Task, type TaskKind } from '../core/task.ts';
+import { TASK_KINDS, type Task, type TaskKind, type TaskSplit } from '../core/task.ts';
+import { NODE_DATA_FILES } from './data-files.ts';
 import { CliError, readTextFlag, type CliIo } from './io.ts';
-import { readShippedReplay } from './replay-data.ts';
 
-const DATA = new URL('../../data/', import.meta.url);
+export { isBuiltInTaskSet };
 
 export function parseTaskFile(text: string, source: string): Task[] {
   return parseJsonl(text, source).map((r, i) => {
@@ -42,26 +38,11 @@ export function parseTaskFile(text: string, source: string): Task[] {
   });
 }
 
-async function readMmlu(): Promise<Task[]> {
-  const mmlu = new URL('mmlu/test/', DATA);
-  const files = (await readdir(mmlu)).filter((f) => f.endsWith('.csv')).sort();
-  return (await Promise.all(files.map(async (f) => loadMmluCsv(await readFile(new URL(f, mmlu), 'utf8'), f.replace(/_test\.csv$/, ''))))).flat();
-}
+/** The built-in data sets a --tasks flag takes whole: all but humaneval, whose code the reward server cannot run. */
+export const TASK_DATASETS: readonly BuiltInDataset[] = BUILT_IN_DATASETS.filter((d) => d !== 'humaneval');
 
-const readData = (path: string) => readFile(new URL(path, DATA), 'utf8');
-
-/** The experts set: every MMLU subject and GSM8K from data/, drawn and split by the seed. */
-export async function readExpertsTasks(seed: number): Promise<TaskSplit> {
-  return expertsTaskSet(await readMmlu(), loadGsm8k(await readData('gsm8k/test.jsonl')), { seed });
-}
-
-/** The gradable datasets Baton ships in data/, by the name a --tasks flag gives them. */
-export const BUILTIN_DATASETS: Record<string, () => Promise<Task[]>> = {
-  gsm8k: async () => loadGsm8k(await readData('gsm8k/test.jsonl')),
-  math500: async () => loadMath500(await readData('math500/test.jsonl')),
-  aime2024: async () => loadAime(await readData('aime2024/test.jsonl')),
-  mmlu: readMmlu,
-};
+/** A built-in task set, from data/ on disk. */
+export const readBuiltInTaskSet = (name: BuiltInTaskSet, seed: number): Promise<TaskSplit> => builtInTaskSet(name, NODE_DATA_FILES, { seed });
 
 /**
  * The tasks a --tasks flag names: a built-in task set (split train/held-out by the seed), a built-in
@@ -69,18 +50,6 @@ export const BUILTIN_DATASETS: Record<string, () => Promise<Task[]>> = {
  */
 export async function readTasksFlag(io: CliIo, value: string, seed: number): Promise<TaskSplit> {
   if (isBuiltInTaskSet(value)) return readBuiltInTaskSet(value, seed);
-  if (Object.hasOwn(BUILTIN_DATASETS, value)) return { train: await BUILTIN_DATASETS[value](), heldOut: [] };
+  if (isBuiltInDataset(value) && TASK_DATASETS.includes(value)) return { train: await builtInTasks(value, NODE_DATA_FILES), heldOut: [] };
   return { train: parseTaskFile(await readTextFlag(io, 'tasks', value), value), heldOut: [] };
-}
-
-/** Names of the built-in task sets, which bring their own held-out split. */
-export const BUILT_IN_TASK_SETS = ['experts', 'experts-short', 'routellm-mmlu'] as const;
-
-export function isBuiltInTaskSet(name: string): name is (typeof BUILT_IN_TASK_SETS)[number] {
-  return (BUILT_IN_TASK_SETS as readonly string[]).includes(name);
-}
-
-export async function readBuiltInTaskSet(name: (typeof BUILT_IN_TASK_SETS)[number], seed: number): Promise<TaskSplit> {
-  if (name === 'routellm-mmlu') return routellmMmluTaskSet(await readMmlu(), await readShippedReplay(), { seed });
-  return name === 'experts' ? readExpertsTasks(seed) : shortExpertsTaskSet({ seed });
 }

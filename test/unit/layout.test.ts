@@ -1,7 +1,8 @@
 /**
  * The layers of docs/architecture.md, checked on every import in src/ and workers/: dependencies point one way
  * (app -> client -> web workers -> services -> {core, engine}; engine -> core's types; core -> nothing
- * of Baton's outside it), and a folder is reached from outside only through its index.ts.
+ * of Baton's outside it; inside core, down the order of its folders), and a folder is reached from
+ * outside only through its index.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -47,9 +48,19 @@ function moduleOf(path: string): string {
   return parts.length > 3 ? parts.slice(0, 3).join('/') : path;
 }
 
+/**
+ * core's folders (and its top-level files) from the bottom up: a file imports only from its own folder
+ * and the ones before it, type imports included, so core has no circle.
+ */
+const CORE_ORDER = ['errors', 'random', 'task', 'formats', 'pricing', 'reward', 'providers', 'keys', 'workflow', 'episodes', 'orchestra', 'rl', 'bench'];
+
+/** 'providers' for src/core/providers/..., 'task' for src/core/task.ts. */
+const coreFolder = (path: string) => path.split('/')[2].replace(/\.ts$/, '');
+
 /** Reached by path on purpose, each for its reason (said where it is imported). */
 const BY_PATH = new Set([
   'src/core/errors/error-transfer.ts', // a side-effect module: importing it registers the error handler with comlink
+  'src/core/bench/datasets/built-in.ts', // the built-in sets' names, which the Evaluate page's first paint carries without the loaders
   'src/engine/model/files-node.ts', // Node-only; the model index stays browser-safe
   'src/services/trainer/training-config.ts', // the Train page's defaults, without the training stack the service's index carries
   'src/services/evaluator/eval-settings.ts', // the Evaluate page's types and constants, without the runner and loaders the service's index carries
@@ -63,6 +74,13 @@ describe('the layers of docs/architecture.md', () => {
 
   it('keeps core free of everything else of Baton', () => {
     expect(offenders((e) => under(e.from, 'src/core') && !under(e.to, 'src/core'))).toEqual([]);
+  });
+
+  it("places every folder of core in its order, and points core's imports only down it", () => {
+    const folders = readdirSync(join(root, 'src/core')).map((name) => name.replace(/\.ts$/, ''));
+    expect([...folders].sort()).toEqual([...CORE_ORDER].sort());
+    const rank = (path: string) => CORE_ORDER.indexOf(coreFolder(path));
+    expect(offenders((e) => under(e.from, 'src/core') && under(e.to, 'src/core') && rank(e.to) > rank(e.from))).toEqual([]);
   });
 
   it("lets the engine use core's types only, besides its one error class and the one seeded generator", () => {

@@ -1,4 +1,4 @@
-import type { Reward } from './types.ts';
+import type { Reward } from '../reward/index.ts';
 
 /** One line where a reward would surprise whoever reads it: a wrong answer that still earns the format credit. */
 export function rewardNote(reward: Reward): string | undefined {

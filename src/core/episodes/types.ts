@@ -1,6 +1,7 @@
 import type { Task } from '../task.ts';
 import type { ChatMessage, Usage, WorkerSpec } from '../providers/index.ts';
 import type { Access, Workflow } from '../workflow/index.ts';
+import type { Reward } from '../reward/index.ts';
 
 export const EPISODE_VERSION = 1;
 
@@ -54,15 +55,6 @@ export interface RoundRecord {
   kept?: boolean;
   steps: StepRecord[];
   final: string;
-}
-
-export interface Reward {
-  value: number;
-  correct: boolean;
-  format: boolean;
-  /** A worker call failed: the run says nothing about the Conductor's choice; kept out of training. */
-  infraError?: boolean;
-  details?: Record<string, unknown>;
 }
 
 export interface Episode {

@@ -4,7 +4,7 @@ export { normalizeLatex } from './normalize-latex.ts';
 export { gradeAnswer, gsm8kGold, isGradable } from './grade.ts';
 export type { GradableKind, GradeResult } from './grade.ts';
 export { computeReward, CODE_REWARD, PAPER_REWARD } from './reward.ts';
-export type { RewardScheme, RolloutOutcome } from './reward.ts';
+export type { Reward, RewardScheme, RolloutOutcome } from './reward.ts';
 export { goldChoice } from './choice.ts';
 export { numbersClose } from './numeric-close.ts';
 export { canGradeTask, gradeTask } from './grade-task.ts';

@@ -5,7 +5,15 @@
  * normalisation only the spacing differs. A failed worker call is an infrastructure error: it
  * says nothing about the Conductor's choice, so it is flagged and kept out of training.
  */
-import type { Reward } from '../episodes/index.ts';
+/** An episode's reward, as stored with it. */
+export interface Reward {
+  value: number;
+  correct: boolean;
+  format: boolean;
+  /** A worker call failed: the run says nothing about the Conductor's choice; kept out of training. */
+  infraError?: boolean;
+  details?: Record<string, unknown>;
+}
 
 export interface RewardScheme {
   /** The workflow did not parse. */

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import {
   buildMethods,
   buildReport,
+  BUILT_IN_DATASETS,
   memoryCallLog,
   reportMarkdown,
   reportPlotSvg,
@@ -23,7 +24,7 @@ import { TASK_KINDS, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
 import { conductorMaker, type ConductorMaker } from '../conductors.ts';
 import { NodeLocalModels } from '../local-models.ts';
-import { BUILT_IN_DATASETS, itemsHash, loadDataset } from '../eval-data.ts';
+import { itemsHash, loadDataset } from '../eval-data.ts';
 import { lockEvalDir, type EvalLock } from '../eval-lock.ts';
 import { appendCall, appendEpisode, readCallLog, readEpisodeLog } from '../eval-log.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';

@@ -17,7 +17,7 @@ import { CliError, intFlag, parseFlags, type CliIo } from '../io.ts';
 import { outputDir } from '../out-dir.ts';
 import { readPoolFlag } from '../pool-file.ts';
 import { REWARD_KINDS } from '../reward-request.ts';
-import { BUILTIN_DATASETS, readTasksFlag } from '../task-file.ts';
+import { readTasksFlag, TASK_DATASETS } from '../task-file.ts';
 
 const ENGINES = ['trl', 'verl'] as const;
 type Engine = (typeof ENGINES)[number];
@@ -37,7 +37,7 @@ library only), a launch script and configuration with the paper's recipe, pool.j
 
 options:
   --tasks T          a JSONL of {question, answer, kind, choices?}, experts (split train/held-out by --seed),
-                     or a dataset Baton ships: ${Object.keys(BUILTIN_DATASETS).join(', ')}
+                     or a dataset Baton ships: ${TASK_DATASETS.join(', ')}
   --pool P           the pool the prompts are written for: a pool file, demo or experts
   --out DIR          a new or empty directory
   --model HF_ID      base model (default ${DEFAULT_MODEL}, the paper's)

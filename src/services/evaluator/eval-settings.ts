@@ -4,20 +4,14 @@
  * methods (core/bench's method strings, as `baton eval --method`), repeats, concurrency, budget, seed
  * and the pool as it was at the start. Only types and constants here: the page's first paint carries them (client/index.ts).
  */
+import type { BuiltInDataset, RowMapping, UserFileFormat } from '../../core/bench/datasets/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
-import type { TaskKind } from '../../core/task.ts';
 
-export const BUILT_IN_DATASETS = ['gsm8k', 'math500', 'mmlu', 'aime2024', 'humaneval'] as const;
-export type BuiltInDataset = (typeof BUILT_IN_DATASETS)[number];
+// By path: the loaders beside them in core/bench/datasets' index stay out of the first paint.
+export { BUILT_IN_DATASETS, formatOfFile, type BuiltInDataset, type UserFileFormat } from '../../core/bench/datasets/built-in.ts';
 
-export type UserFileFormat = 'jsonl' | 'csv' | 'parquet';
-
-/** How the user's rows become items (user files and Hub datasets). */
-export interface RowMapping {
-  /** `question=..,answer=..,kind=..,choices=..,id=..` (core/bench's parseFieldMap); '' keeps the default columns. */
-  map: string;
-  /** Kind of rows that name none; absent: the kind each answer suggests. */
-  kind?: TaskKind;
+/** The user's rows (files and Hub datasets): how they become items, and what becomes of those that cannot. */
+export interface UserRows extends RowMapping {
   /** Leave rows that cannot become items out (they are still listed with the evaluation); else they stop the start. */
   skipBad: boolean;
 }
@@ -25,9 +19,9 @@ export interface RowMapping {
 export type EvalDataSource =
   | { from: 'builtin'; name: BuiltInDataset; subjects?: string[] }
   /** The file's bytes travel beside the settings; the items read from it are stored with the evaluation. */
-  | ({ from: 'file'; name: string; format: UserFileFormat } & RowMapping)
+  | ({ from: 'file'; name: string; format: UserFileFormat } & UserRows)
   /** `owner/name[:config[:split]]`, read through the datasets server when online. */
-  | ({ from: 'hub'; dataset: string } & RowMapping);
+  | ({ from: 'hub'; dataset: string } & UserRows);
 
 export interface EvalSettings {
   data: EvalDataSource;
@@ -57,12 +51,6 @@ export const DEFAULT_EVAL: Omit<EvalSettings, 'pool' | 'methods'> = {
   seed: 0,
   maxSteps: 5,
 };
-
-/** The file format its name says, or undefined for a name Baton reads no rows from. */
-export function formatOfFile(name: string): UserFileFormat | undefined {
-  const ext = name.toLowerCase().split('.').pop();
-  return ext === 'jsonl' || ext === 'json' ? 'jsonl' : ext === 'csv' ? 'csv' : ext === 'parquet' ? 'parquet' : undefined;
-}
 
 /** A short name for the evaluation's data, as lists show it: "gsm8k 0–20", "my.jsonl", "hf:owner/name". */
 export function dataLabel(s: Pick<EvalSettings, 'data' | 'offset' | 'limit'>): string {

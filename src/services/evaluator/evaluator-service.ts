@@ -11,7 +11,7 @@
  * evaluation-db.ts, so stored evaluations are listed, reopened, compared and resumed after a reload.
  * The same class runs in-thread in tests. Test: test/unit/services/evaluator/evaluator-service.test.ts.
  */
-import type { BadRow } from '../../core/bench/datasets/index.ts';
+import { mmluSubjects, type BadRow } from '../../core/bench/datasets/index.ts';
 import { buildMethods, buildReport, isFinished, memoryCallLog, runEvaluation, runKeyOf, type BuiltMethods, type EvalProgress, type EvalReport, type MethodContext } from '../../core/bench/eval/index.ts';
 import type { Episode, EpisodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
@@ -19,7 +19,7 @@ import { createFixedConductor, createWorkerConductor } from '../../core/orchestr
 import type { CodeRunner } from '../../core/reward/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
-import { badRowsOnPage, loadItems, mmluSubjects, type LoadOptions } from './eval-data.ts';
+import { badRowsOnPage, evalDataFiles, loadItems, type LoadOptions } from './eval-data.ts';
 import { checkEvalSettings } from './check-eval-settings.ts';
 import { dataLabel, type EvalSettings } from './eval-settings.ts';
 import type { EvaluationDb, EvaluationStatus, StoredEvaluation } from './evaluation-db.ts';
@@ -122,8 +122,8 @@ export class EvaluatorService {
     return (await this.#deps.db()).get(id);
   }
 
-  subjects(): string[] {
-    return mmluSubjects();
+  subjects(): Promise<string[]> {
+    return mmluSubjects(evalDataFiles);
   }
 
   /** Reads the data as a start would, without starting: the page shows the bad rows by line. */
@@ -216,9 +216,11 @@ export class EvaluatorService {
     const db = await this.#deps.db();
     return {
       ...(file ? { file } : {}),
-      hubCache: db.hubPages(),
-      ...(this.#deps.hubBaseUrl ? { hubBaseUrl: this.#deps.hubBaseUrl } : {}),
-      onProgress: (read, total) => this.#set({ phase: `Reading rows: ${read} of ${total}` }),
+      hub: {
+        cache: db.hubPages(),
+        ...(this.#deps.hubBaseUrl ? { baseUrl: this.#deps.hubBaseUrl } : {}),
+        onProgress: (read, total) => this.#set({ phase: `Reading rows: ${read} of ${total}` }),
+      },
     };
   }
 

@@ -5,7 +5,7 @@
  */
 export { EvaluatorService, type DataPreview, type EvaluationProgress, type EvaluatorDeps, type EvaluatorStatus } from './evaluator-service.ts';
 export { checkEvalSettings } from './check-eval-settings.ts';
-export { BUILT_IN_DATASETS, DEFAULT_EVAL, EVAL_LIMITS, dataLabel, formatOfFile, type BuiltInDataset, type EvalDataSource, type EvalSettings, type RowMapping, type UserFileFormat } from './eval-settings.ts';
+export { BUILT_IN_DATASETS, DEFAULT_EVAL, EVAL_LIMITS, dataLabel, formatOfFile, type BuiltInDataset, type EvalDataSource, type EvalSettings, type UserFileFormat, type UserRows } from './eval-settings.ts';
 export { EVALUATION_DB, EvaluationDb, type EvaluationStatus, type StoredEvaluation } from './evaluation-db.ts';
-export { builtInTasks, loadItems, mmluSubjects, type LoadedItems } from './eval-data.ts';
+export { evalDataFiles, loadItems } from './eval-data.ts';
 export { browserEvaluatorDeps } from './browser-deps.ts';

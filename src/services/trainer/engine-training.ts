@@ -8,10 +8,9 @@
 import { BatonError } from '../../core/errors/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
-import type { TaskSplit } from '../../core/providers/simulated/index.ts';
 import { seededRandom } from '../../core/random.ts';
 import { compactPrompt, trainablePolicy, trainedWorkflowFormat, type ConstraintForPool, type TrainablePolicy } from '../../core/rl/index.ts';
-import type { Task } from '../../core/task.ts';
+import type { Task, TaskSplit } from '../../core/task.ts';
 import { initLoraAdapter, type ModelConfig } from '../../engine/model/index.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
 import type { TrainingMemory } from '../../engine/train/index.ts';

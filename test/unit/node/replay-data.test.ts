@@ -1,18 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mmluSubject } from '../../../src/core/bench/datasets/index.ts';
-import { routingOutcomes, singleWorkerPoints } from '../../../src/core/bench/index.ts';
+import { builtInTasks, mmluSubject, routellmMmluTaskSet, routingOutcomes, singleWorkerPoints } from '../../../src/core/bench/index.ts';
 import { createReplayWorker } from '../../../src/core/providers/replay/replay-chat-model.ts';
-import { normalizeQuestion, ROUTELLM_MMLU_POOL, routellmMmluTaskSet, type ReplayTable } from '../../../src/core/providers/replay/index.ts';
+import { normalizeQuestion, ROUTELLM_MMLU_POOL, type ReplayTable } from '../../../src/core/providers/replay/index.ts';
 import type { Task } from '../../../src/core/task.ts';
+import { NODE_DATA_FILES } from '../../../src/node/data-files.ts';
 import { readReplayFlags, readShippedReplay } from '../../../src/node/replay-data.ts';
-import { BUILTIN_DATASETS, readBuiltInTaskSet } from '../../../src/node/task-file.ts';
+import { readBuiltInTaskSet } from '../../../src/node/task-file.ts';
 import { recordingIo } from '../../support/cli-io.ts';
 
 // Reading MMLU and RouteLLM's 58 files takes seconds on a loaded machine: once for the file.
 let mmlu: Task[];
 let replay: ReplayTable;
 beforeAll(async () => {
-  [mmlu, replay] = await Promise.all([BUILTIN_DATASETS.mmlu(), readShippedReplay()]);
+  [mmlu, replay] = await Promise.all([builtInTasks('mmlu', NODE_DATA_FILES), readShippedReplay()]);
 }, 120_000);
 
 describe('the RouteLLM MMLU task set and pool', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTaskFile, readExpertsTasks } from '../../../src/node/task-file.ts';
+import { parseTaskFile, readBuiltInTaskSet } from '../../../src/node/task-file.ts';
 
 describe('parseTaskFile', () => {
   it('reads tasks one JSON object a line, blank lines skipped', () => {
@@ -23,9 +23,9 @@ describe('parseTaskFile', () => {
   });
 });
 
-describe('readExpertsTasks', () => {
+describe('readBuiltInTaskSet', () => {
   it('reads MMLU and GSM8K from data/ and splits 150 of each 80/20 by the seed', async () => {
-    const { train, heldOut } = await readExpertsTasks(0);
+    const { train, heldOut } = await readBuiltInTaskSet('experts', 0);
     expect(train).toHaveLength(240);
     expect(heldOut).toHaveLength(60);
     expect(new Set(train.map((t) => t.kind))).toEqual(new Set(['mcq', 'gsm8k']));

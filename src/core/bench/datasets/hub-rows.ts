@@ -5,7 +5,7 @@
  * JSON in tests. Test: test/unit/core/bench/datasets/hub-rows.test.ts.
  */
 import { BatonError } from '../../errors/index.ts';
-import { parseJsonKeepingIntegers } from './jsonl.ts';
+import { parseJsonKeepingIntegers } from '../../formats/index.ts';
 import type { SourceRow } from './user-data.ts';
 
 export const DATASETS_SERVER = 'https://datasets-server.huggingface.co';

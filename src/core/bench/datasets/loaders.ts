@@ -1,7 +1,6 @@
 import { BatonError } from '../../errors/index.ts';
 import type { Task } from '../../task.ts';
-import { parseCsvObjects } from './csv.ts';
-import { parseJsonl, requireField } from './jsonl.ts';
+import { parseCsvObjects, parseJsonl, requireField } from '../../formats/index.ts';
 
 // Loaders take file text, so the page can fetch it and Node can read it from disk.
 

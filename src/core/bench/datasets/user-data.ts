@@ -7,8 +7,7 @@
 import { BatonError } from '../../errors/index.ts';
 import { goldChoice } from '../../reward/index.ts';
 import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../task.ts';
-import { parseCsvLines } from './csv.ts';
-import { jsonlLines } from './jsonl.ts';
+import { jsonlLines, parseCsvLines } from '../../formats/index.ts';
 import { formatMcqQuestion, OPTION_LETTERS as LETTERS } from './loaders.ts';
 
 export interface FieldMap {

@@ -1,5 +1,5 @@
 import { BatonError } from '../../errors/index.ts';
-import { formatCsv, parseCsvObjects } from '../../bench/datasets/index.ts';
+import { formatCsv, parseCsvObjects } from '../../formats/index.ts';
 import { normalizeQuestion, type ReplayRecord, type ReplayTable } from './replay-table.ts';
 
 // RouteLLM's recorded evaluations (lm-sys/RouteLLM, routellm/evals): a "prompt" column, one True/False

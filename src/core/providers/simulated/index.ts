@@ -3,4 +3,3 @@ export { planSimulatedCall, type SimulatedPlan } from './plan-simulated-call.ts'
 export { DEMO_POOL } from './demo-pool.ts';
 export { choiceLetters, goldAnswer, goldLetter } from './gold.ts';
 export { EXPERTS_POOL } from './experts-pool.ts';
-export { expertsTaskSet, shortExpertsTaskSet, type ExpertsTaskOptions, type TaskSplit } from './experts-tasks.ts';

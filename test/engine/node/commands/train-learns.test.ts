@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shortExpertsTaskSet } from '../../../../src/core/providers/simulated/index.ts';
+import { shortExpertsTaskSet } from '../../../../src/core/bench/index.ts';
 import type { GrpoStepMetrics } from '../../../../src/core/rl/index.ts';
 import { main } from '../../../../src/node/cli.ts';
 import { recordingIo } from '../../../support/cli-io.ts';

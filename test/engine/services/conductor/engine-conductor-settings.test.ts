@@ -6,8 +6,9 @@
  */
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shortExpertsTaskSet } from '../../../../src/core/bench/index.ts';
 import type { ChatMessage } from '../../../../src/core/providers/index.ts';
-import { DEMO_POOL, shortExpertsTaskSet } from '../../../../src/core/providers/simulated/index.ts';
+import { DEMO_POOL } from '../../../../src/core/providers/simulated/index.ts';
 import { compactPrompt, readTrainedFormat, type TrainedFormat } from '../../../../src/core/rl/index.ts';
 import { buildConductorPrompt, parseWorkflow } from '../../../../src/core/workflow/index.ts';
 import { GpuModel } from '../../../../src/engine/index.ts';

@@ -1,7 +1,7 @@
 // The GSM8K grader on real data: every gold `#### n` against responses that state n, against
 // other rows' answers, and against RouteLLM's recorded responses of two real models.
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../../src/core/bench/datasets/index.ts';
+import { parseCsv } from '../../../../src/core/formats/index.ts';
 import { gradeAnswer, gsm8kGold } from '../../../../src/core/reward/grade.ts';
 import { readData } from '../../../support/data.ts';
 

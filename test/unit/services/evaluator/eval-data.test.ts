@@ -1,29 +1,29 @@
 /**
  * The Evaluate page's items as the evaluator worker reads them: built-in sets from data/ through the
- * bundler's imports (the same loaders as baton eval), the window, MMLU subjects, and the user's CSV
+ * bundler's imports (core/bench's loader, as baton eval's), the window, MMLU subjects, and the user's CSV
  * through a field mapping with its bad rows by line.
  */
 import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
-import { loadGsm8k } from '../../../../src/core/bench/index.ts';
-import { builtInTasks, loadItems, mmluSubjects } from '../../../../src/services/evaluator/index.ts';
+import { builtInTasks, loadGsm8k, mmluSubjects } from '../../../../src/core/bench/index.ts';
+import { evalDataFiles, loadItems } from '../../../../src/services/evaluator/index.ts';
 
 it('reads the built-in sets from data/ as baton eval does, in their window', async () => {
-  const gsm8k = await builtInTasks('gsm8k');
+  const gsm8k = await builtInTasks('gsm8k', evalDataFiles);
   expect(gsm8k).toEqual(loadGsm8k(await readFile(new URL('../../../../data/gsm8k/test.jsonl', import.meta.url), 'utf8')));
   const window = await loadItems({ data: { from: 'builtin', name: 'gsm8k' }, offset: 5, limit: 3 });
   expect(window.tasks).toEqual(gsm8k.slice(5, 8));
-  expect((await builtInTasks('aime2024')).length).toBe(30);
+  expect((await builtInTasks('aime2024', evalDataFiles)).length).toBe(30);
 });
 
 it('lists MMLU subjects and reads only those chosen', async () => {
-  const subjects = mmluSubjects();
+  const subjects = await mmluSubjects(evalDataFiles);
   expect(subjects.length).toBe(57);
   expect(subjects).toContain('anatomy');
-  const anatomy = await builtInTasks('mmlu', ['anatomy']);
+  const anatomy = await builtInTasks('mmlu', evalDataFiles, ['anatomy']);
   expect(anatomy.length).toBe(135);
   expect(anatomy.every((t) => t.kind === 'mcq' && t.itemId!.startsWith('anatomy/'))).toBe(true);
-  await expect(builtInTasks('mmlu', ['astrology'])).rejects.toThrow(/No MMLU subject astrology/);
+  await expect(builtInTasks('mmlu', evalDataFiles, ['astrology'])).rejects.toThrow(/No MMLU subject astrology/);
 });
 
 it("maps the user's CSV and names its bad rows by line", async () => {

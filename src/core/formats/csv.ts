@@ -1,4 +1,4 @@
-import { BatonError } from '../../errors/index.ts';
+import { BatonError } from '../errors/index.ts';
 
 /**
  * Reads CSV text (RFC 4180): comma-separated fields, double-quoted fields may hold commas, line breaks

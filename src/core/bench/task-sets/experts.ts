@@ -1,5 +1,5 @@
 import { hashString, seededRandom } from '../../random.ts';
-import type { Task } from '../../task.ts';
+import type { Task, TaskSplit } from '../../task.ts';
 
 export interface ExpertsTaskOptions {
   /** Questions taken of each kind (default 150). */
@@ -7,11 +7,6 @@ export interface ExpertsTaskOptions {
   /** Share of them held out for evaluation (default 0.2). */
   heldOutShare?: number;
   seed?: number;
-}
-
-export interface TaskSplit {
-  train: Task[];
-  heldOut: Task[];
 }
 
 /** Tasks ordered by a hash of (seed, dataset, item): a seeded shuffle that does not depend on the input's order. */
@@ -24,7 +19,7 @@ const bySeededHash = (tasks: readonly Task[], seed: number) =>
 /**
  * The experts pool's task set: perKind multiple-choice questions (MMLU) and perKind arithmetic ones
  * (GSM8K), drawn and split into train and held-out by the seed alone, each kind split in the same
- * proportion. The caller loads the datasets (core/bench/datasets' loaders over data/ files).
+ * proportion. The caller loads the datasets (builtInTaskSet reads them from data/).
  */
 export function expertsTaskSet(mcq: readonly Task[], arithmetic: readonly Task[], options: ExpertsTaskOptions = {}): TaskSplit {
   const perKind = options.perKind ?? 150;

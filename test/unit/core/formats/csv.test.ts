@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv, parseCsvObjects } from '../../../../../src/core/bench/datasets/csv.ts';
+import { parseCsv, parseCsvObjects } from '../../../../src/core/formats/index.ts';
 
 describe('parseCsv', () => {
   it('reads quoted fields holding commas, doubled quotes and line breaks', () => {

@@ -1,4 +1,4 @@
-import { BatonError } from '../../errors/index.ts';
+import { BatonError } from '../errors/index.ts';
 
 // A JSON number token, or a string token (skipped whole, so digits inside strings are left alone).
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;

@@ -1,22 +1,12 @@
 /**
- * Real recorded answers as a training ground for a cost-aware Conductor (issue 11): RouteLLM's records
- * of GPT-4 (gpt-4-1106-preview) and Mixtral-8x7B-Instruct over the MMLU test set, as a pool of two replay
- * workers at their list prices, and the questions both were recorded on, in MMLU's standard prompt.
- * Which worker is worth its price depends on the subject, so a Conductor must read it from the header.
- * Test: test/unit/core/providers/replay/routellm-mmlu.test.ts.
+ * The questions of the routellm-mmlu pool (core/providers/replay): the MMLU questions both its workers
+ * were recorded on, in MMLU's standard prompt, so a Conductor can read the subject from the header.
+ * Test: test/unit/node/replay-data.test.ts.
  */
-import { mmluStandardPrompt, mmluSubject } from '../../bench/datasets/index.ts';
+import { normalizeQuestion, replayColumn, ROUTELLM_MMLU_POOL, type ReplayTable } from '../../providers/replay/index.ts';
 import { hashString } from '../../random.ts';
-import type { Task } from '../../task.ts';
-import type { TaskSplit } from '../simulated/index.ts';
-import type { WorkerSpec } from '../types.ts';
-import { normalizeQuestion, replayColumn, type ReplayTable } from './replay-table.ts';
-
-/** Dollars per million tokens: OpenAI's list price of gpt-4-1106-preview, and a common hosted price of Mixtral-8x7B. */
-export const ROUTELLM_MMLU_POOL: readonly WorkerSpec[] = [
-  { id: 'gpt-4', provider: 'replay', model: 'gpt-4-1106-preview', label: 'GPT-4 (recorded)', price: { input: 10, output: 30 } },
-  { id: 'mixtral', provider: 'replay', model: 'mistralai/Mixtral-8x7B-Instruct-v0.1', label: 'Mixtral 8x7B (recorded)', price: { input: 0.6, output: 0.6 } },
-];
+import type { Task, TaskSplit } from '../../task.ts';
+import { mmluStandardPrompt, mmluSubject } from '../datasets/loaders.ts';
 
 /**
  * The MMLU tasks (loadMmluCsv's, item ids "subject/row") that every pool worker has a record of, in the

@@ -1,0 +1,42 @@
+/**
+ * The task sets a training run names (`baton train --tasks`, the Train page), each with its held-out
+ * split, read through a host's DataFiles (core/bench/datasets). Tests: test/unit/node/task-file.test.ts
+ * (from data/ on disk), test/unit/node/replay-data.test.ts (routellm-mmlu).
+ */
+import type { TaskSplit } from '../../task.ts';
+import { builtInTasks, readShippedReplay, type DataFiles } from '../datasets/data-files.ts';
+import { expertsTaskSet, shortExpertsTaskSet } from './experts.ts';
+import { routellmMmluTaskSet } from './routellm-mmlu.ts';
+
+/**
+ * experts: MMLU and GSM8K questions for the experts pool; experts-short: generated questions of the same
+ * two kinds, a dozen tokens each; routellm-mmlu: the MMLU questions of RouteLLM's records.
+ */
+export const BUILT_IN_TASK_SETS = ['experts', 'experts-short', 'routellm-mmlu'] as const;
+export type BuiltInTaskSet = (typeof BUILT_IN_TASK_SETS)[number];
+
+export const isBuiltInTaskSet = (name: string): name is BuiltInTaskSet => (BUILT_IN_TASK_SETS as readonly string[]).includes(name);
+
+export interface TaskSetOptions {
+  /** Draws the questions and their split. */
+  seed: number;
+  /** experts: questions of each kind (expertsTaskSet's default without). */
+  perKind?: number;
+}
+
+/** A built-in task set; experts draws from every MMLU subject the files hold (the tab bundles a few short ones). */
+export async function builtInTaskSet(name: BuiltInTaskSet, files: DataFiles, options: TaskSetOptions): Promise<TaskSplit> {
+  const { seed } = options;
+  switch (name) {
+    case 'experts-short':
+      return shortExpertsTaskSet({ seed });
+    case 'experts': {
+      const [mmlu, gsm8k] = await Promise.all([builtInTasks('mmlu', files), builtInTasks('gsm8k', files)]);
+      return expertsTaskSet(mmlu, gsm8k, { seed, ...(options.perKind !== undefined ? { perKind: options.perKind } : {}) });
+    }
+    case 'routellm-mmlu': {
+      const [mmlu, replay] = await Promise.all([builtInTasks('mmlu', files), readShippedReplay(files)]);
+      return routellmMmluTaskSet(mmlu, replay, { seed });
+    }
+  }
+}
