@@ -31,3 +31,4 @@ export {
   type TrainedFiles,
   type TrainedFormat,
 } from './trained-format.ts';
+export * from './training/index.ts';
