@@ -18,13 +18,13 @@ const CHECKPOINTS = 'checkpoints';
 const CURRENT = 'current';
 
 /** Where a run stands. 'running' stored means the tab went away mid-run: it resumes like a paused one. */
-export type RunStatus = 'running' | 'paused' | 'stopped' | 'done' | 'failed';
+export type TrainingRunStatus = 'running' | 'paused' | 'stopped' | 'done' | 'failed';
 
 export interface StoredRun {
   /** A new id per Start: checkpoints and episodes belong to it. */
   runId: string;
   config: TrainingConfig;
-  status: RunStatus;
+  status: TrainingRunStatus;
   /** ISO time of the Start. */
   startedAt: string;
   error?: { code: string; message: string };
