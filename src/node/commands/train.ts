@@ -1,7 +1,8 @@
 /**
  * `baton train`: GRPO on a LoRA adapter of a Conductor, or on every weight (--full), with Baton's engine
- * on Dawn (core/rl's runGrpo over EnginePolicy and GpuTrainer): Q questions x G sampled workflows a
- * step, run on a worker pool, rewarded, one update. Writes OUT/config.json (the run's settings),
+ * on Dawn: Q questions x G sampled workflows a step, run on a worker pool, rewarded, one update. This
+ * file reads the settings (flags, --config, or a resumed run's config.json); train-run.ts runs them
+ * (core/rl's training session, the Train page's too). Writes OUT/config.json (the run's settings),
  * OUT/metrics.jsonl (one line a step), OUT/episodes.jsonl (every rollout), OUT/checkpoints/
  * (checkpoint-dir.ts) and, at the end, OUT/adapter/ in PEFT layout or, with --full, OUT/model/ (a
  * whole model directory, model-dir.ts). Ctrl-C checkpoints the last finished step and stops; `--resume OUT`
