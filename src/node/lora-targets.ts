@@ -1,3 +1,4 @@
+import { TRAINING_DEFAULTS } from '../core/rl/index.ts';
 import { CliError } from './io.ts';
 
 /** PEFT's short names for the seven projections LoRA can adapt. */
@@ -5,7 +6,7 @@ export const PROJECTIONS = ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj',
 
 /** --targets: a comma list of PROJECTIONS or "all"; absent, q_proj and v_proj (PEFT's default for Qwen and Llama). */
 export function parseTargets(value: string | undefined): string[] {
-  if (value === undefined) return ['q_proj', 'v_proj'];
+  if (value === undefined) return [...TRAINING_DEFAULTS.loraTargets];
   if (value === 'all') return PROJECTIONS;
   const targets = value.split(',').map((t) => t.trim()).filter(Boolean);
   const unknown = targets.filter((t) => !PROJECTIONS.includes(t));

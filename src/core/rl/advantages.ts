@@ -12,7 +12,9 @@
  */
 import { BatonError } from '../errors/index.ts';
 
-export type RewardScaling = 'group' | 'batch' | 'none';
+/** TRL's scale_rewards: divide by the group's std, the whole batch's, or not at all. */
+export const REWARD_SCALINGS = ['group', 'batch', 'none'] as const;
+export type RewardScaling = (typeof REWARD_SCALINGS)[number];
 
 const STD_EPSILON = 1e-4;
 

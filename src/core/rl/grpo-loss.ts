@@ -23,7 +23,8 @@
 import { BatonError } from '../errors/index.ts';
 
 /** 'bnpo': sum / completion tokens; 'grpo': mean per sequence, then mean; 'dr_grpo': sum / (S * maxCompletionLength). */
-export type GrpoLossType = 'bnpo' | 'grpo' | 'dr_grpo';
+export const GRPO_LOSS_TYPES = ['bnpo', 'grpo', 'dr_grpo'] as const;
+export type GrpoLossType = (typeof GRPO_LOSS_TYPES)[number];
 
 export interface GrpoLossOptions {
   /** KL coefficient; 0 needs no reference logprobs (TRL's default). */

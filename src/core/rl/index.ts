@@ -1,8 +1,8 @@
 /** Reinforcement learning (GRPO) over a Policy. */
 export type { Completion, GroupOptions, LogprobOptions, Policy, PolicyPrompt, PolicySampling } from './policy.ts';
-export { groupAdvantages, sampleStd } from './advantages.ts';
+export { groupAdvantages, REWARD_SCALINGS, sampleStd } from './advantages.ts';
 export type { RewardScaling } from './advantages.ts';
-export { grpoLoss, grpoTokenWeights } from './grpo-loss.ts';
+export { GRPO_LOSS_TYPES, grpoLoss, grpoTokenWeights } from './grpo-loss.ts';
 export type { GrpoClipRatio, GrpoLossOptions, GrpoLossResult, GrpoLossSequence, GrpoLossType } from './grpo-loss.ts';
 export { flattenGrpoBatch, groupRewards, parseGrpoBatch, validateGrpoBatch } from './grpo-batch.ts';
 export type { GrpoBatch, GrpoBatchCompletion, GrpoBatchGroup, GrpoSequence } from './grpo-batch.ts';
@@ -31,3 +31,4 @@ export {
   type TrainedFiles,
   type TrainedFormat,
 } from './trained-format.ts';
+export * from './training/index.ts';

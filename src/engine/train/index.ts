@@ -4,3 +4,4 @@ export { refLogprobGradients, type RefGradientOptions, type RefGradients } from 
 export { RefTrainer, type RefTrainerOptions } from './trainer.ref.ts';
 export { checkTrainingMemory, estimateTrainingMemory, type MemoryLimits, type TrainingMemory, type TrainingShape } from './memory.ts';
 export { GradientCapture } from './gradient-capture.ts';
+export { trainingEngine, type EngineTrainingTypes } from './training-engine.ts';

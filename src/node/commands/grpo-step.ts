@@ -7,15 +7,13 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { grpoStep, loraState, parseGrpoBatch, type GrpoLossType } from '../../core/rl/index.ts';
+import { GRPO_LOSS_TYPES, grpoStep, loraState, parseGrpoBatch, type GrpoLossType } from '../../core/rl/index.ts';
 import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, readPeftAdapter, writeSafetensors } from '../../engine/model/index.ts';
 import { GpuTrainer, GradientCapture } from '../../engine/train/index.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { openNodeModel } from '../webgpu.ts';
-
-const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
 
 const USAGE = `usage: baton grpo-step --model DIR --lora IN --batch FILE --out DIR [options]
 
@@ -72,7 +70,7 @@ export async function grpoStepCommand(argv: string[], io: CliIo): Promise<number
   if (!choice.loraDir) throw new CliError('--lora IN is required: the adapter to train (baton adapter init makes a new one)', 2);
   if (!values.batch) throw new CliError('--batch FILE is required', 2);
   const lossType = (values['loss-type'] ?? 'bnpo') as GrpoLossType;
-  if (!LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
+  if (!GRPO_LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${GRPO_LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
   const epsilonLow = numberFlag('epsilon', values.epsilon, 0.2)!;
   const grpo = {
     beta: numberFlag('beta', values.beta, 0)!,

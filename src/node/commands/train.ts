@@ -1,62 +1,28 @@
 /**
  * `baton train`: GRPO on a LoRA adapter of a Conductor, or on every weight (--full), with Baton's engine
- * on Dawn (core/rl's runGrpo over EnginePolicy and GpuTrainer): Q questions x G sampled workflows a
- * step, run on a worker pool, rewarded, one update. Writes OUT/config.json (the run's settings),
+ * on Dawn: Q questions x G sampled workflows a step, run on a worker pool, rewarded, one update. This
+ * file reads the settings (flags, --config, or a resumed run's config.json); train-run.ts runs them
+ * (core/rl's training session, the Train page's too). Writes OUT/config.json (the run's settings),
  * OUT/metrics.jsonl (one line a step), OUT/episodes.jsonl (every rollout), OUT/checkpoints/
  * (checkpoint-dir.ts) and, at the end, OUT/adapter/ in PEFT layout or, with --full, OUT/model/ (a
  * whole model directory, model-dir.ts). Ctrl-C checkpoints the last finished step and stops; `--resume OUT`
  * continues from the newest checkpoint as if never stopped (settings from OUT/config.json; --steps
  * may extend the run).
  */
-import { setMaxListeners } from 'node:events';
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { episodeToLine, type Episode } from '../../core/episodes/index.ts';
-import { seededRandom } from '../../core/random.ts';
-import { PAPER_REWARD } from '../../core/reward/index.ts';
-import {
-  isWeightsState,
-  runGrpo,
-  TRAINED_FORMAT_FILE,
-  trainablePolicy,
-  trainedFormatJson,
-  trainedPrompt,
-  trainedWorkflowFormat,
-  type GrpoCheckpoint,
-  type GrpoConfig,
-  type GrpoLossType,
-  type GrpoStepMetrics,
-  type OfflineStepMetrics,
-  type RewardScaling,
-  type TrainedFormat,
-} from '../../core/rl/index.ts';
-import type { Task } from '../../core/task.ts';
+import type { BatonError } from '../../core/errors/index.ts';
+import { parseProviderConcurrency, type ProviderConcurrency } from '../../core/orchestra/index.ts';
+import { GRPO_LOSS_TYPES, REWARD_SCALINGS, TRAINING_DEFAULTS, type GrpoLossType, type RewardScaling } from '../../core/rl/index.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
-import { DEFAULT_MAX_SUBTASK_CHARS, FIXED_SUBTASKS, workflowConstraintFor } from '../../core/workflow/constrain/index.ts';
-import { EnginePolicy } from '../../engine/index.ts';
-import { filesFromDir } from '../../engine/model/files-node.ts';
-import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, initLoraAdapter, readPeftAdapter } from '../../engine/model/index.ts';
-import { GpuTrainer } from '../../engine/train/index.ts';
-import { checkpointDir, readLatestCheckpoint } from '../checkpoint-dir.ts';
+import { DEFAULT_MAX_SUBTASK_CHARS, FIXED_SUBTASKS } from '../../core/workflow/constrain/index.ts';
 import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { parseTargets } from '../lora-targets.ts';
-import { writeModelDir } from '../model-dir.ts';
 import { outputDir } from '../out-dir.ts';
-import { isBuiltInPool, readPoolFlag } from '../pool-file.ts';
-import { readReplayFlags } from '../replay-data.ts';
-import { stepOfEpisode, truncateLog } from '../run-log.ts';
-import { longestGroupSequence, readEpisodeGroups, trainFromEpisodes } from '../train-from-episodes.ts';
-import { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet } from '../task-file.ts';
-import { createNodeCodeRunner } from '../node-code-runner.ts';
-import { openNodeModel } from '../webgpu.ts';
-import { buildPool } from './run.ts';
-import { parseProviderConcurrency, type ProviderConcurrency } from '../../core/orchestra/index.ts';
-import type { BatonError } from '../../core/errors/index.ts';
-import { NodeLocalModels } from '../local-models.ts';
-
-const LOSS_TYPES: readonly GrpoLossType[] = ['bnpo', 'grpo', 'dr_grpo'];
-const SCALINGS: readonly RewardScaling[] = ['group', 'batch', 'none'];
+import { isBuiltInPool } from '../pool-file.ts';
+import { isBuiltInTaskSet } from '../task-file.ts';
+import { runTrain, type TrainSettings } from './train-run.ts';
 
 const USAGE = `usage: baton train --model DIR --pool FILE|demo|experts --tasks FILE|experts --out DIR [--full] [options]
        baton train --config FILE [flags that override it]
@@ -94,13 +60,13 @@ ${ENGINE_FLAGS_HELP}
   --questions Q          questions per step (default 4)
   --group G              workflows sampled per question (default 8)
   --pool-size K          randomised pools: each training question sees K of the workers, shuffled (default: all, in order)
-  --mu N                 updates on each step's batch (TRL's num_iterations; default 1)
+  --mu N                 updates on each step's batch (TRL's num_iterations; default ${TRAINING_DEFAULTS.mu})
   --lr LR                peak learning rate, constant (default 1e-4)
-  --beta B               KL coefficient against the base without the adapter (default 0)
-  --epsilon E            lower clipping range (default 0.2); --epsilon-high E the upper one (default: --epsilon)
-  --loss-type T          bnpo | grpo | dr_grpo (default bnpo)
-  --scale-rewards S      group | batch | none (default group; none suits cost-aware rewards)
-  --temperature T        sampling temperature (default 1)
+  --beta B               KL coefficient against the base without the adapter (default ${TRAINING_DEFAULTS.beta})
+  --epsilon E            lower clipping range (default ${TRAINING_DEFAULTS.epsilon}); --epsilon-high E the upper one (default: --epsilon)
+  --loss-type T          ${GRPO_LOSS_TYPES.join(' | ')} (default ${TRAINING_DEFAULTS.lossType})
+  --scale-rewards S      ${REWARD_SCALINGS.join(' | ')} (default ${TRAINING_DEFAULTS.scaleRewards}; none suits cost-aware rewards)
+  --temperature T        sampling temperature (default ${TRAINING_DEFAULTS.temperature})
   --max-completion-tokens N   longest plan (default 256)
   --constrain            sample only workflows that parse (the lists alone, no reasoning)
   --max-subtask-chars N  with --constrain: longest subtask text (default: the format's ${DEFAULT_MAX_SUBTASK_CHARS}); a small
@@ -109,7 +75,7 @@ ${ENGINE_FLAGS_HELP}
                          so the Conductor learns routing alone: which workers, how many steps, what each sees
   --prompt P             ask (the Ask page's prompt, default) or compact (question and pool size only)
   --max-steps K          most steps per workflow (default ${DEFAULT_MAX_STEPS})
-  --cost-weight L        lambda: reward minus L x dollars of the workflow (default 0)
+  --cost-weight L        lambda: reward minus L x dollars of the workflow (default ${TRAINING_DEFAULTS.costWeight})
   --budget USD           dollars the run may spend on workers (held-out evaluation included); no step starts after
   --concurrency LIST     worker calls in flight per provider, e.g. openai=4,anthropic=2 (default 8 per network
                          API, 1 for engine and webllm, simulated and replay uncapped); all of a step's plans run at once
@@ -128,53 +94,6 @@ ${ENGINE_FLAGS_HELP}
                          "constrain": true, ...}); flags given besides override it
   --resume DIR           continue the run in DIR from its newest checkpoint
 `;
-
-/** Everything a run depends on, kept in OUT/config.json so that --resume runs the same run. */
-interface TrainSettings {
-  modelDir: string;
-  loraDir?: string;
-  weights?: 'f32' | 'f16' | 'int4';
-  /** Every weight trains (f32), not a LoRA adapter. */
-  full?: boolean;
-  /** Offline GRPO on this episodes file's groups (train-from-episodes.ts); steps 0: one pass over them. */
-  fromEpisodes?: string;
-  lora: { r: number; alpha: number; targets: string[] };
-  pool: string;
-  /** RouteLLM CSVs replay workers read (default: the records in data/routellm). */
-  replay?: string[];
-  tasks: string;
-  heldOut?: string;
-  steps: number;
-  questions: number;
-  group: number;
-  poolSize?: number;
-  mu: number;
-  lr: number;
-  beta: number;
-  epsilon: number;
-  epsilonHigh: number;
-  lossType: GrpoLossType;
-  scaleRewards: RewardScaling;
-  temperature: number;
-  maxCompletionTokens: number;
-  constrain: boolean;
-  maxSubtaskChars?: number;
-  fixedSubtasks?: boolean;
-  prompt: 'ask' | 'compact';
-  maxSteps: number;
-  costWeight: number;
-  budgetUsd?: number;
-  /** Calls in flight per provider, over DEFAULT_PROVIDER_CONCURRENCY. */
-  concurrency?: ProviderConcurrency;
-  /** false: every worker call is sent (absent, as in runs made before the cache: on). */
-  responseCache?: boolean;
-  recursion?: number;
-  recursionMix?: number;
-  evalEvery: number;
-  checkpointEvery: number;
-  microBatch: number;
-  seed: number;
-}
 
 const FLAGS = {
   ...ENGINE_FLAGS,
@@ -236,10 +155,10 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   const choice = parseEngineFlags(values, io.cwd);
   const fromEpisodes = values['from-episodes'];
   if (fromEpisodes === undefined) for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
-  const lossType = (values['loss-type'] ?? 'bnpo') as GrpoLossType;
-  if (!LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
-  const scaleRewards = (values['scale-rewards'] ?? 'group') as RewardScaling;
-  if (!SCALINGS.includes(scaleRewards)) throw new CliError(`--scale-rewards must be one of ${SCALINGS.join(', ')}, got "${scaleRewards}"`, 2);
+  const lossType = (values['loss-type'] ?? TRAINING_DEFAULTS.lossType) as GrpoLossType;
+  if (!GRPO_LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${GRPO_LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
+  const scaleRewards = (values['scale-rewards'] ?? TRAINING_DEFAULTS.scaleRewards) as RewardScaling;
+  if (!REWARD_SCALINGS.includes(scaleRewards)) throw new CliError(`--scale-rewards must be one of ${REWARD_SCALINGS.join(', ')}, got "${scaleRewards}"`, 2);
   const subtasks = values.subtasks ?? 'free';
   if (subtasks !== 'free' && subtasks !== 'fixed') throw new CliError(`--subtasks must be free or fixed, got "${subtasks}"`, 2);
   if (subtasks === 'fixed' && !values.constrain) throw new CliError('--subtasks fixed needs --constrain (the constraint writes the fixed texts)', 2);
@@ -248,10 +167,10 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
   const path = (p: string) => (isBuiltInPool(p) || isBuiltInTaskSet(p) ? p : resolve(io.cwd, p));
   const r = atLeast('r', intFlag('r', values.r, 8)!, 1);
   const group = atLeast('group', intFlag('group', values.group, 8)!, 2);
-  const epsilon = numberFlag('epsilon', values.epsilon, 0.2)!;
-  const temperature = numberFlag('temperature', values.temperature, 1)!;
+  const epsilon = numberFlag('epsilon', values.epsilon, TRAINING_DEFAULTS.epsilon)!;
+  const temperature = numberFlag('temperature', values.temperature, TRAINING_DEFAULTS.temperature)!;
   if (!(temperature > 0)) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
-  const beta = numberFlag('beta', values.beta, 0)!;
+  const beta = numberFlag('beta', values.beta, TRAINING_DEFAULTS.beta)!;
   const full = values.full ?? false;
   if (full) checkFull(choice, beta);
   return {
@@ -268,7 +187,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     questions: atLeast('questions', intFlag('questions', values.questions, 4)!, 1),
     group,
     ...(values['pool-size'] === undefined ? {} : { poolSize: atLeast('pool-size', intFlag('pool-size', values['pool-size'])!, 1) }),
-    mu: atLeast('mu', intFlag('mu', values.mu, 1)!, 1),
+    mu: atLeast('mu', intFlag('mu', values.mu, TRAINING_DEFAULTS.mu)!, 1),
     lr: numberFlag('lr', values.lr, 1e-4)!,
     beta,
     epsilon,
@@ -282,7 +201,7 @@ function settingsFromFlags(values: Values, io: CliIo): TrainSettings {
     ...(subtasks === 'fixed' ? { fixedSubtasks: true } : {}),
     prompt,
     maxSteps: atLeast('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS)!, 1),
-    costWeight: numberFlag('cost-weight', values['cost-weight'], 0)!,
+    costWeight: numberFlag('cost-weight', values['cost-weight'], TRAINING_DEFAULTS.costWeight)!,
     ...(values.budget === undefined ? {} : { budgetUsd: atLeast('budget', numberFlag('budget', values.budget)!, 0) }),
     ...(values.concurrency === undefined ? {} : { concurrency: concurrencyFlag(values.concurrency) }),
     responseCache: !values['no-cache'],
@@ -303,17 +222,6 @@ function concurrencyFlag(value: string): ProviderConcurrency {
   }
 }
 
-/** How the run prompts and samples its Conductor, kept beside what it trains (conductor.json). */
-function trainedFormatOf(s: TrainSettings): TrainedFormat {
-  return {
-    prompt: s.prompt,
-    constrain: s.constrain,
-    maxSteps: s.maxSteps,
-    ...(s.fixedSubtasks ? { fixedSubtasks: true } : {}),
-    ...(s.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: s.maxSubtaskChars }),
-  };
-}
-
 /** Full fine-tuning updates f32 master weights in place and keeps no frozen copy for a KL reference. */
 function checkFull(choice: ReturnType<typeof parseEngineFlags>, beta: number): void {
   if (choice.loraDir) throw new CliError('--full trains every weight of --model; --lora starts a LoRA run: give one or the other', 2);
@@ -321,31 +229,6 @@ function checkFull(choice: ReturnType<typeof parseEngineFlags>, beta: number): v
     throw new CliError(`--full trains f32 master weights, but --weights is ${choice.weights}: leave --weights out (f32 then) or train a LoRA adapter over the ${choice.weights} base`, 2);
   }
   if (beta > 0) throw new CliError(`--full has no KL reference (it would need a frozen copy of every weight): --beta must be 0, got ${beta}`, 2);
-}
-
-async function taskSets(s: TrainSettings, io: CliIo): Promise<{ train: Task[]; heldOut: Task[] }> {
-  const file = async (flag: string, path: string) => parseTaskFile(await readTextFlag(io, flag, path), path);
-  const sets = isBuiltInTaskSet(s.tasks) ? await readBuiltInTaskSet(s.tasks, s.seed) : { train: await file('tasks', s.tasks), heldOut: [] };
-  return s.heldOut ? { train: sets.train, heldOut: await file('held-out', s.heldOut) } : sets;
-}
-
-const clock = (ms: number) => {
-  const total = Math.round(ms / 1000);
-  return total >= 60 ? `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s` : `${total}s`;
-};
-
-function progressLine(m: GrpoStepMetrics, s: TrainSettings, msPerStep: number): string {
-  const parts = [
-    `step ${m.step}/${s.steps}`,
-    `reward ${m.rewardMean.toFixed(3)} ± ${m.rewardStd.toFixed(3)}`,
-    `accuracy ${m.accuracy.toFixed(2)}`,
-    `format ${m.formatRate.toFixed(2)}`,
-    ...(m.heldOutAccuracy === undefined ? [] : [`held-out ${m.heldOutAccuracy.toFixed(2)}`]),
-    ...(m.skipped ? [`no update: ${m.skipped}`] : []),
-    `${(m.timeMs / 1000).toFixed(1)} s`,
-    `~${clock(msPerStep * (s.steps - m.step))} left`,
-  ];
-  return `${parts.join('  ')}\n`;
 }
 
 /**
@@ -392,138 +275,5 @@ export async function trainCommand(argv: string[], io: CliIo): Promise<number> {
     out = await outputDir(io, values.out, [settings.modelDir]);
     await writeFile(join(out, 'config.json'), `${JSON.stringify(settings, null, 2)}\n`);
   }
-  const resume = values.resume ? await readLatestCheckpoint<unknown>(join(out, 'checkpoints')) : undefined;
-  const offline = settings.fromEpisodes !== undefined;
-  // Local workers load apart from the Conductor being trained, whose weights change as it learns.
-  const models = new NodeLocalModels(io.cwd);
-  const poolSpecs = offline ? [] : await readPoolFlag(io, settings.pool);
-  const pool = offline ? [] : await buildPool(poolSpecs, io.env, await readReplayFlags(io, settings.replay, poolSpecs), settings.seed, { local: models });
-  const { train, heldOut } = offline ? { train: [], heldOut: [] } : await taskSets(settings, io);
-
-  // Code tasks are graded by running the answers in Pyodide worker threads.
-  const codeRunner = [...train, ...heldOut].some((t) => t.kind === 'code') ? createNodeCodeRunner() : undefined;
-  const loaded = await openNodeModel({ modelDir: settings.modelDir, ...(settings.weights ? { weights: settings.weights } : {}), withTokenizer: true });
-  const controller = new AbortController();
-  // Every rollout of a step (questions x group x workflow steps) listens to it at once: not a leak.
-  setMaxListeners(0, controller.signal);
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  try {
-    const { model, tokenizer } = loaded;
-    const config = model.config;
-    const lora = settings.full
-      ? undefined
-      : settings.loraDir
-        ? await readPeftAdapter(filesFromDir(settings.loraDir), config)
-        : initLoraAdapter(config, { r: settings.lora.r, alpha: settings.lora.alpha, targetModules: settings.lora.targets, dropout: 0, baseModel: settings.modelDir }, seededRandom(settings.seed));
-    const sampler = new EnginePolicy(model, tokenizer!);
-    const trained = trainedFormatOf(settings);
-    const prompt = trainedPrompt(trained);
-    const format = { maxSteps: settings.maxSteps, access: 'binary' as const };
-    const stored = offline ? await readEpisodeGroups(io, settings.fromEpisodes!, sampler, tokenizer!) : undefined;
-    // Memory preflight: the longest sequence any question (or stored group) can produce, checked before step 1.
-    const specs = pool.map((w) => w.spec);
-    const longest = stored
-      ? longestGroupSequence(stored.groups)
-      : Math.max(...[...train, ...heldOut].map((t) => sampler.promptIds(prompt(t, specs, format), false).length + 8)) + settings.maxCompletionTokens;
-    const trainer = await GpuTrainer.create(model, {
-      ...(lora ? { wrt: 'lora' as const, lora } : { wrt: 'weights' as const }),
-      optimizer: { lr: settings.lr },
-      // Each micro-batch is one group's (grpoStep): its prompt's rows are counted once, up to the completions' length.
-      limits: { microBatchSequences: settings.microBatch, maxSequenceLength: longest, ...(stored ? {} : { maxCompletionLength: settings.maxCompletionTokens }) },
-    });
-    const update = {
-      grpo: { beta: settings.beta, epsilonLow: settings.epsilon, epsilonHigh: settings.epsilonHigh, lossType: settings.lossType, maxCompletionLength: settings.maxCompletionTokens },
-      scaleRewards: settings.scaleRewards,
-      microBatchSize: settings.microBatch,
-    };
-    await mkdir(join(out, 'checkpoints'), { recursive: true });
-    const trainOnPool = async () => {
-      const grpo: GrpoConfig = {
-        steps: settings.steps,
-        questionsPerStep: settings.questions,
-        groupSize: settings.group,
-        iterations: settings.mu,
-        ...(settings.poolSize === undefined ? {} : { poolSize: settings.poolSize }),
-        maxCompletionTokens: settings.maxCompletionTokens,
-        temperature: settings.temperature,
-        train: update,
-        seed: settings.seed,
-        maxSteps: settings.maxSteps,
-        prompt,
-        rewardScheme: { ...PAPER_REWARD, costWeight: settings.costWeight },
-        evalEvery: settings.evalEvery,
-        ...(settings.budgetUsd === undefined ? {} : { budgetUsd: settings.budgetUsd }),
-        checkpointEvery: settings.checkpointEvery,
-        conductorModel: settings.modelDir,
-        ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
-        ...(settings.responseCache === false ? { responseCache: false } : {}),
-        ...(settings.recursion ? { recursionDepth: settings.recursion } : {}),
-        ...(settings.recursionMix === undefined ? {} : { recursionMix: settings.recursionMix }),
-      };
-      const metricsFile = join(out, 'metrics.jsonl');
-      const episodesFile = join(out, 'episodes.jsonl');
-      // The logs restart from the checkpoint: steps after it are run again, identically.
-      await writeFile(metricsFile, (resume?.metrics ?? []).map((m) => `${JSON.stringify(m)}\n`).join(''));
-      if (resume) await truncateLog(episodesFile, resume.step, (e) => stepOfEpisode(e as Episode));
-      const started = performance.now();
-      const firstStep = resume?.step ?? 0;
-      const lines: Promise<void>[] = [];
-      const online = await runGrpo(grpo, {
-        policy: trainablePolicy(sampler, trainer),
-        pool,
-        tasks: train,
-        heldOut,
-        ...(settings.constrain
-          ? {
-              constraint: (workers: number, recursion?: boolean) => workflowConstraintFor(tokenizer!, config.vocabSize, trainedWorkflowFormat(trained, workers, recursion)),
-            }
-          : {}),
-        ...(resume ? { resume: resume as GrpoCheckpoint } : {}),
-        ...(codeRunner ? { codeRunner } : {}),
-        checkpoints: checkpointDir(join(out, 'checkpoints')),
-        signal: controller.signal,
-        onEpisodes: (episodes) => void lines.push(appendFile(episodesFile, episodes.map((e) => `${episodeToLine(e)}\n`).join(''))),
-        onStep: (m) => {
-          lines.push(appendFile(metricsFile, `${JSON.stringify(m)}\n`));
-          io.stderr(progressLine(m, settings, (performance.now() - started) / (m.step - firstStep)));
-        },
-      });
-      await Promise.all(lines);
-      return online;
-    };
-    const result = stored
-      ? {
-          overBudget: false,
-          ...(await trainFromEpisodes(
-            { ...settings, steps: settings.steps || Math.ceil(stored.groups.length / settings.questions), train: { ...update, temperature: settings.temperature } },
-            stored,
-            trainablePolicy(sampler, trainer),
-            { out, io, signal: controller.signal, ...(resume ? { resume: resume as GrpoCheckpoint<OfflineStepMetrics> } : {}) },
-          )),
-        }
-      : await trainOnPool();
-    const state = await trainer.exportState();
-    trainer.destroy();
-    if (!result.stopped) {
-      const dir = join(out, isWeightsState(state) ? 'model' : 'adapter');
-      if (isWeightsState(state)) {
-        await writeModelDir(dir, settings.modelDir, state.weights);
-      } else {
-        await mkdir(dir, { recursive: true });
-        await writeFile(join(dir, ADAPTER_CONFIG), state.adapterConfig);
-        await writeFile(join(dir, ADAPTER_WEIGHTS), state.adapter);
-      }
-      await writeFile(join(dir, TRAINED_FORMAT_FILE), trainedFormatJson(trained));
-    }
-    if (result.overBudget) io.stderr(`stopped after step ${result.step}: the --budget of $${settings.budgetUsd} is spent\n`);
-    const last = result.metrics.at(-1);
-    io.stdout(`${JSON.stringify({ out, step: result.step, stopped: result.stopped, overBudget: result.overBudget, ...(last ? { last } : {}) })}\n`);
-    return result.stopped ? 130 : 0;
-  } finally {
-    process.off('SIGINT', stop);
-    loaded.close();
-    await models.close();
-    await codeRunner?.close();
-  }
+  return runTrain(settings, out, io, values.resume !== undefined);
 }

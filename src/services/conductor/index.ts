@@ -22,7 +22,7 @@ export { CONDUCTOR_MAX_NEW_TOKENS, conductorSampling, engineConductor } from './
 export type { LoadProgress } from './download-meter.ts';
 export { EngineHost, type CachedModelFiles, type EngineSupport, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
 export { readTrainedAdapter, saveTrainedAdapter, trainedAdapterFiles, type TrainedAdapter } from './trained-adapters.ts';
-export { openKeyedDb } from './keyed-db.ts';
+export { KeyedDb, type KeyedTransaction } from './keyed-db.ts';
 export { buildWorker } from './run-ask.ts';
 export { createWebllmConductor, type WebllmModelChoice, type WebllmRuntime } from './webllm/index.ts';
 export { demoModelUrl } from './engine-files.ts';

@@ -5,14 +5,12 @@
  * so a resume pays for nothing twice) and the Hugging Face pages read (store 'hub-pages'). Its runs
  * are episodes in the episode store, tagged eval:<id>. Test: test/unit/services/evaluator/evaluation-db.test.ts.
  */
-import type { IDBPDatabase } from 'idb';
 import type { BadRow, PageCache } from '../../core/bench/datasets/index.ts';
 import type { EvalReport, LoggedCall } from '../../core/bench/eval/index.ts';
-import { isQuotaError } from '../../core/episodes/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { CallResult } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
-import { openKeyedDb } from '../conductor/index.ts';
+import { KeyedDb } from '../conductor/index.ts';
 import type { EvalSettings } from './eval-settings.ts';
 
 export const EVALUATION_DB = 'baton-evaluations';
@@ -46,75 +44,66 @@ export interface StoredEvaluation {
 /** Keys of one evaluation's calls: its id, then the call log's own key. */
 const callRange = (evalId: string) => IDBKeyRange.bound(`${evalId}|`, `${evalId}|\uffff`);
 
-export class EvaluationDb {
-  readonly #db: IDBPDatabase;
+const FULL = "The browser's storage for this site is full: delete old evaluations or episodes, then resume.";
 
-  private constructor(db: IDBPDatabase) {
+export class EvaluationDb {
+  readonly #db: KeyedDb;
+
+  private constructor(db: KeyedDb) {
     this.#db = db;
   }
 
   static async open(factory: IDBFactory = indexedDB): Promise<EvaluationDb> {
-    return new EvaluationDb(await openKeyedDb(factory, EVALUATION_DB, 1, { [EVALUATIONS]: 'id', [ITEMS]: 'id', [CALLS]: 'key', [PAGES]: 'url' }));
+    return new EvaluationDb(await KeyedDb.open(factory, EVALUATION_DB, 1, { [EVALUATIONS]: 'id', [ITEMS]: 'id', [CALLS]: 'key', [PAGES]: 'url' }));
   }
 
   /** Every stored evaluation, newest first. */
   async list(): Promise<StoredEvaluation[]> {
-    const all = (await this.#db.getAll(EVALUATIONS)) as StoredEvaluation[];
+    const all = await this.#db.getAll<StoredEvaluation>(EVALUATIONS);
     return all.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
   }
 
-  async get(id: string): Promise<StoredEvaluation | undefined> {
-    return (await this.#db.get(EVALUATIONS, id)) as StoredEvaluation | undefined;
+  get(id: string): Promise<StoredEvaluation | undefined> {
+    return this.#db.get<StoredEvaluation>(EVALUATIONS, id);
   }
 
-  async put(evaluation: StoredEvaluation): Promise<void> {
-    await this.#write(() => this.#db.put(EVALUATIONS, evaluation));
+  put(evaluation: StoredEvaluation): Promise<void> {
+    return this.#db.put(EVALUATIONS, evaluation, FULL);
   }
 
   /** A new evaluation and its items, in one transaction. */
-  async create(evaluation: StoredEvaluation, tasks: readonly Task[]): Promise<void> {
-    await this.#write(async () => {
-      const tx = this.#db.transaction([EVALUATIONS, ITEMS], 'readwrite');
-      await Promise.all([tx.objectStore(EVALUATIONS).put(evaluation), tx.objectStore(ITEMS).put({ id: evaluation.id, tasks }), tx.done]);
-    });
+  create(evaluation: StoredEvaluation, tasks: readonly Task[]): Promise<void> {
+    return this.#db.write([EVALUATIONS, ITEMS], FULL, (tx) => Promise.all([tx.objectStore(EVALUATIONS).put(evaluation), tx.objectStore(ITEMS).put({ id: evaluation.id, tasks })]));
   }
 
   async items(id: string): Promise<Task[]> {
-    const record = (await this.#db.get(ITEMS, id)) as { tasks: Task[] } | undefined;
+    const record = await this.#db.get<{ tasks: Task[] }>(ITEMS, id);
     if (!record) throw new BatonError({ code: 'data/not-found', message: `The items of evaluation ${id} are not stored: it cannot be resumed.` });
     return record.tasks;
   }
 
   /** The evaluation's calls, as its call log reads them back. */
   async calls(id: string): Promise<LoggedCall[]> {
-    const rows = (await this.#db.getAll(CALLS, callRange(id))) as { key: string; result: CallResult }[];
+    const rows = await this.#db.getAll<{ key: string; result: CallResult }>(CALLS, callRange(id));
     return rows.map((r) => ({ key: r.key.slice(id.length + 1), result: r.result }));
   }
 
-  async putCall(id: string, call: LoggedCall): Promise<void> {
-    await this.#write(() => this.#db.put(CALLS, { key: `${id}|${call.key}`, result: call.result }));
+  putCall(id: string, call: LoggedCall): Promise<void> {
+    return this.#db.put(CALLS, { key: `${id}|${call.key}`, result: call.result }, FULL);
   }
 
   /** Removes the evaluation, its items and its calls (its episodes stay in the episode store). */
-  async delete(id: string): Promise<void> {
-    const tx = this.#db.transaction([EVALUATIONS, ITEMS, CALLS], 'readwrite');
-    await Promise.all([tx.objectStore(EVALUATIONS).delete(id), tx.objectStore(ITEMS).delete(id), tx.objectStore(CALLS).delete(callRange(id)), tx.done]);
+  delete(id: string): Promise<void> {
+    return this.#db.write([EVALUATIONS, ITEMS, CALLS], FULL, (tx) =>
+      Promise.all([tx.objectStore(EVALUATIONS).delete(id), tx.objectStore(ITEMS).delete(id), tx.objectStore(CALLS).delete(callRange(id))]),
+    );
   }
 
   /** core/bench's PageCache over the 'hub-pages' store. */
   hubPages(): PageCache {
     return {
-      get: async (url) => ((await this.#db.get(PAGES, url)) as { text: string } | undefined)?.text,
-      put: async (url, text) => this.#write(() => this.#db.put(PAGES, { url, text })),
+      get: async (url) => (await this.#db.get<{ text: string }>(PAGES, url))?.text,
+      put: (url, text) => this.#db.put(PAGES, { url, text }, FULL),
     };
-  }
-
-  async #write(action: () => Promise<unknown>): Promise<void> {
-    try {
-      await action();
-    } catch (e) {
-      if (!isQuotaError(e)) throw e;
-      throw new BatonError({ code: 'store/quota', message: "The browser's storage for this site is full: delete old evaluations or episodes, then resume.", cause: e });
-    }
   }
 }

@@ -9,10 +9,10 @@
 import { BatonError } from '../../core/errors/index.ts';
 import { providerConcurrencyText } from '../../core/orchestra/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
-import { trainBundleFiles } from '../../core/rl/index.ts';
+import { heldOutSample, trainBundleFiles } from '../../core/rl/index.ts';
 import { demoModelUrl } from '../conductor/index.ts';
-import { heldOutSample, LORA_TARGETS } from './engine-training.ts';
 import type { TrainingConfig } from './training-config.ts';
+import { recipeOf } from './training-recipe.ts';
 import { trainingTasks } from './training-tasks.ts';
 
 /** Where the build puts the bundled CLI and the webgpu version it was built against. */
@@ -27,28 +27,29 @@ async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** The page's settings as baton train's flags (the rest are baton train's defaults, the page's too). */
+/** The page's settings as baton train's flags (the rest are baton train's defaults, the page's recipe's too). */
 export function trainSettingsOf(config: TrainingConfig): Record<string, string | number | boolean> {
+  const r = recipeOf(config);
   return {
     ...(config.model.from === 'demo' ? { weights: 'f32' } : {}),
-    steps: config.steps,
-    questions: config.questions,
-    group: config.group,
-    lr: config.lr,
-    r: config.r,
-    alpha: 2 * config.r,
-    targets: LORA_TARGETS.join(','),
-    'max-completion-tokens': config.maxCompletionTokens,
-    ...(config.fixedSubtasks ? { subtasks: 'fixed' } : { 'max-subtask-chars': config.maxSubtaskChars }),
-    'max-steps': config.maxSteps,
-    constrain: true,
-    prompt: 'compact',
-    'eval-every': config.evalEvery,
-    'checkpoint-every': config.checkpointEvery,
-    seed: config.seed,
-    ...(config.recursionDepth ? { recursion: config.recursionDepth } : {}),
-    ...(config.concurrency ? { concurrency: providerConcurrencyText(config.concurrency) } : {}),
-    ...(config.responseCache === false ? { 'no-cache': true } : {}),
+    steps: r.steps,
+    questions: r.questions,
+    group: r.group,
+    lr: r.lr,
+    r: r.lora.r,
+    alpha: r.lora.alpha,
+    targets: r.lora.targets.join(','),
+    'max-completion-tokens': r.maxCompletionTokens,
+    ...(r.fixedSubtasks ? { subtasks: 'fixed' } : r.maxSubtaskChars === undefined ? {} : { 'max-subtask-chars': r.maxSubtaskChars }),
+    'max-steps': r.maxSteps,
+    constrain: r.constrain,
+    prompt: r.prompt,
+    'eval-every': r.evalEvery,
+    'checkpoint-every': r.checkpointEvery,
+    seed: r.seed,
+    ...(r.recursion ? { recursion: r.recursion } : {}),
+    ...(r.concurrency ? { concurrency: providerConcurrencyText(r.concurrency) } : {}),
+    ...(r.responseCache === false ? { 'no-cache': true } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * What workers/trainer.worker.ts exposes: the Train page's GRPO run (core/rl's runGrpo over the engine,
- * engine-training.ts) off the page's thread, as a small state machine the page watches:
+ * What workers/trainer.worker.ts exposes: the Train page's GRPO run (core/rl's training session over the
+ * engine, tab-training.ts) off the page's thread, as a small state machine the page watches:
  *
  *   idle | done | stopped | failed --start--> starting --model loaded--> running --all steps--> done
  *   starting | running --pause--> pausing --> paused --resume--> starting (from the newest checkpoint)
@@ -15,11 +15,11 @@
 import { type Episode, type EpisodeStore, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
-import { PAPER_REWARD } from '../../core/reward/index.ts';
-import { compactPrompt, loraState, runGrpo, type GrpoCheckpoint, type GrpoConfig, type GrpoStepMetrics } from '../../core/rl/index.ts';
+import { loraState, runTraining, trainedFormatOf, type GrpoCheckpoint, type GrpoStepMetrics, type TrainingSession } from '../../core/rl/index.ts';
 import { saveTrainedAdapter, type EngineModelChoice, type TrainedAdapter } from '../conductor/index.ts';
-import { engineTraining, modelChoiceOf, type PrepareTraining, type TrainingEstimate } from './engine-training.ts';
-import { checkTrainingConfig, trainedFormatOf, type TrainingConfig } from './training-config.ts';
+import { modelChoiceOf, tabTraining, type PrepareTraining, type TrainingEstimate } from './tab-training.ts';
+import { checkTrainingConfig, type TrainingConfig } from './training-config.ts';
+import { recipeOf } from './training-recipe.ts';
 import { trainBundleZip } from './train-bundle-export.ts';
 import { TrainingDb, type StoredRun } from './training-db.ts';
 
@@ -70,34 +70,8 @@ export interface TrainerDeps {
 
 /** The browser's: Baton's engine in this worker, IndexedDB for the run, its checkpoints, episodes and adapters. */
 export function browserTrainerDeps(): TrainerDeps {
-  const engine = engineTraining();
-  return { db: () => TrainingDb.open(), prepare: engine.prepare, estimate: engine.estimate, episodes: episodeStore, saveAdapter: (a) => saveTrainedAdapter(a) };
-}
-
-/** baton train's defaults, where the Train page has no field: TRL's bnpo loss, no KL term, rewards scaled per group. */
-export function grpoConfigOf(config: TrainingConfig, conductorModel: string): GrpoConfig {
-  return {
-    steps: config.steps,
-    questionsPerStep: config.questions,
-    groupSize: config.group,
-    maxCompletionTokens: config.maxCompletionTokens,
-    temperature: 1,
-    train: {
-      grpo: { beta: 0, epsilonLow: 0.2, epsilonHigh: 0.2, lossType: 'bnpo', maxCompletionLength: config.maxCompletionTokens },
-      scaleRewards: 'group',
-      microBatchSize: config.group,
-    },
-    seed: config.seed,
-    maxSteps: config.maxSteps,
-    prompt: compactPrompt,
-    rewardScheme: PAPER_REWARD,
-    evalEvery: config.evalEvery,
-    checkpointEvery: config.checkpointEvery,
-    conductorModel,
-    ...(config.recursionDepth ? { recursionDepth: config.recursionDepth } : {}),
-    ...(config.concurrency ? { concurrency: config.concurrency } : {}),
-    ...(config.responseCache === false ? { responseCache: false } : {}),
-  };
+  const tab = tabTraining();
+  return { db: () => TrainingDb.open(), prepare: tab.prepare, estimate: tab.estimate, episodes: episodeStore, saveAdapter: (a) => saveTrainedAdapter(a) };
 }
 
 /** The last training group among a step's episodes, for the page. */
@@ -216,7 +190,7 @@ export class TrainerService {
     const name = `train-${this.#progress.runId!.slice(0, 8)}-step-${checkpoint.step}-${Date.now().toString(36)}`;
     const { adapterConfig, adapter } = loraState(checkpoint.state);
     // Kept with the format it was trained in, which whoever runs it reads as its conductor.json.
-    await this.#deps.saveAdapter({ name, adapterConfig, adapter, format: trainedFormatOf(config), savedAt: new Date().toISOString() });
+    await this.#deps.saveAdapter({ name, adapterConfig, adapter, format: trainedFormatOf(recipeOf(config)), savedAt: new Date().toISOString() });
     return { ...modelChoiceOf(config), adapter: { from: 'trained', name } };
   }
 
@@ -287,7 +261,7 @@ export class TrainerService {
   async #execute(run: StoredRun, keys: Record<string, string>, resume: GrpoCheckpoint | undefined, signal: AbortSignal): Promise<void> {
     const db = await this.#openDb();
     const { config } = run;
-    let session: Awaited<ReturnType<PrepareTraining>> | undefined;
+    let session: TrainingSession | undefined;
     let writes = Promise.resolve();
     try {
       session = await this.#deps.prepare(config, keys, (phase) => this.#set({ phase }), signal);
@@ -298,12 +272,7 @@ export class TrainerService {
       const tags = ['train-page', `run:${run.runId.slice(0, 8)}`];
       const checkpoints = db.checkpoints(run.runId);
       this.#set({ status: 'running', phase: `Step ${firstStep + 1}: sampling and scoring workflows` });
-      const result = await runGrpo(grpoConfigOf(config, session.conductorModel), {
-        policy: session.policy,
-        pool: session.pool,
-        tasks: session.tasks.train,
-        heldOut: session.tasks.heldOut,
-        ...(session.constraint ? { constraint: session.constraint } : {}),
+      const result = await runTraining(recipeOf(config), session, {
         ...(resume ? { resume } : {}),
         checkpoints: {
           save: async (c) => {

@@ -6,7 +6,6 @@
 import { BatonError } from '../../core/errors/index.ts';
 import { limitPerProvider, type ProviderConcurrency } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
-import type { TrainedFormat } from '../../core/rl/index.ts';
 import type { EngineModelSource } from '../conductor/index.ts';
 
 export interface TrainingConfig {
@@ -52,16 +51,6 @@ export interface TrainingConfig {
   concurrency?: ProviderConcurrency;
   /** false: every worker call is sent; absent or true: a step's identical calls are sent once and share the answer. */
   responseCache?: boolean;
-}
-
-/** How the trained Conductor is prompted and answers, kept with its adapter (conductor.json) for whoever runs it. */
-export function trainedFormatOf(config: TrainingConfig): TrainedFormat {
-  return {
-    prompt: 'compact',
-    constrain: true,
-    maxSteps: config.maxSteps,
-    ...(config.fixedSubtasks ? { fixedSubtasks: true } : { maxSubtaskChars: config.maxSubtaskChars }),
-  };
 }
 
 /** Most recursion rounds a tab run may ask for: each one runs every plan's workflow again. */

@@ -5,11 +5,8 @@
  * replaces the previous one in one transaction: a kill at any moment leaves one whole checkpoint.
  * Test: test/unit/services/trainer/training-db.test.ts (fake-indexeddb).
  */
-import type { IDBPDatabase } from 'idb';
-import { isQuotaError } from '../../core/episodes/index.ts';
-import { BatonError } from '../../core/errors/index.ts';
 import type { CheckpointStore, GrpoCheckpoint } from '../../core/rl/index.ts';
-import { openKeyedDb } from '../conductor/index.ts';
+import { KeyedDb } from '../conductor/index.ts';
 import type { TrainingConfig } from './training-config.ts';
 
 export const TRAINING_DB = 'baton-training';
@@ -18,13 +15,13 @@ const CHECKPOINTS = 'checkpoints';
 const CURRENT = 'current';
 
 /** Where a run stands. 'running' stored means the tab went away mid-run: it resumes like a paused one. */
-export type RunStatus = 'running' | 'paused' | 'stopped' | 'done' | 'failed';
+export type TrainingRunStatus = 'running' | 'paused' | 'stopped' | 'done' | 'failed';
 
 export interface StoredRun {
   /** A new id per Start: checkpoints and episodes belong to it. */
   runId: string;
   config: TrainingConfig;
-  status: RunStatus;
+  status: TrainingRunStatus;
   /** ISO time of the Start. */
   startedAt: string;
   error?: { code: string; message: string };
@@ -34,19 +31,22 @@ interface StoredCheckpoint extends GrpoCheckpoint {
   runId: string;
 }
 
-export class TrainingDb {
-  readonly #db: IDBPDatabase;
+/** What to do when the disk is full, after what could not be stored. */
+const MAKE_ROOM = 'Make room (delete episodes on the Episodes page) and Resume.';
 
-  private constructor(db: IDBPDatabase) {
+export class TrainingDb {
+  readonly #db: KeyedDb;
+
+  private constructor(db: KeyedDb) {
     this.#db = db;
   }
 
   static async open(factory: IDBFactory = indexedDB): Promise<TrainingDb> {
-    return new TrainingDb(await openKeyedDb(factory, TRAINING_DB, 1, { [RUNS]: 'id', [CHECKPOINTS]: 'runId' }));
+    return new TrainingDb(await KeyedDb.open(factory, TRAINING_DB, 1, { [RUNS]: 'id', [CHECKPOINTS]: 'runId' }));
   }
 
   async run(): Promise<StoredRun | undefined> {
-    const record = (await this.#db.get(RUNS, CURRENT)) as (StoredRun & { id: string }) | undefined;
+    const record = await this.#db.get<StoredRun & { id: string }>(RUNS, CURRENT);
     if (!record) return undefined;
     const { id: _, ...run } = record;
     return run;
@@ -54,16 +54,16 @@ export class TrainingDb {
 
   /** Makes `run` the current one; a new run id drops the previous run's checkpoint in the same transaction. */
   async putRun(run: StoredRun): Promise<void> {
-    const tx = this.#db.transaction([RUNS, CHECKPOINTS], 'readwrite');
-    const previous = (await tx.objectStore(RUNS).get(CURRENT)) as StoredRun | undefined;
-    if (previous && previous.runId !== run.runId) await tx.objectStore(CHECKPOINTS).delete(previous.runId);
-    await tx.objectStore(RUNS).put({ ...run, id: CURRENT });
-    await tx.done;
+    await this.#db.write([RUNS, CHECKPOINTS], `No room left in this browser's storage for the training run's state. ${MAKE_ROOM}`, async (tx) => {
+      const previous = (await tx.objectStore(RUNS).get(CURRENT)) as StoredRun | undefined;
+      if (previous && previous.runId !== run.runId) await tx.objectStore(CHECKPOINTS).delete(previous.runId);
+      await tx.objectStore(RUNS).put({ ...run, id: CURRENT });
+    });
   }
 
   /** The run's newest checkpoint, if one was saved. */
   async latestCheckpoint(runId: string): Promise<GrpoCheckpoint | undefined> {
-    const stored = (await this.#db.get(CHECKPOINTS, runId)) as StoredCheckpoint | undefined;
+    const stored = await this.#db.get<StoredCheckpoint>(CHECKPOINTS, runId);
     if (!stored) return undefined;
     const { runId: _, ...checkpoint } = stored;
     return checkpoint;
@@ -72,18 +72,12 @@ export class TrainingDb {
   /** runGrpo's CheckpointStore for the run. */
   checkpoints(runId: string): CheckpointStore {
     return {
-      save: async (checkpoint) => {
-        try {
-          await this.#db.put(CHECKPOINTS, { ...checkpoint, runId } satisfies StoredCheckpoint);
-        } catch (e) {
-          if (!isQuotaError(e)) throw e;
-          throw new BatonError({
-            code: 'store/quota',
-            message: `No room left in this browser's storage for the checkpoint of step ${checkpoint.step}; the previous checkpoint is kept. Make room (delete episodes on the Episodes page) and Resume.`,
-            cause: e,
-          });
-        }
-      },
+      save: (checkpoint) =>
+        this.#db.put(
+          CHECKPOINTS,
+          { ...checkpoint, runId } satisfies StoredCheckpoint,
+          `No room left in this browser's storage for the checkpoint of step ${checkpoint.step}; the previous checkpoint is kept. ${MAKE_ROOM}`,
+        ),
     };
   }
 
