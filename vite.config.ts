@@ -83,12 +83,31 @@ function cliBundle(): Plugin {
   };
 }
 
+const SOURCES = `${import.meta.dirname}/src/`;
+
+/**
+ * Importing Baton's own modules does nothing but define their exports, save the one that registers
+ * comlink's error handler; saying so lets the bundle drop what the page imports and never uses. Without
+ * it, an index the page imports for one light export (core/orchestra's, for a constant) keeps all that
+ * index reaches whose dependencies run code on import (mathjs's, through the graders): 190 KB gzip in the
+ * first paint, unused. Other modules keep their package's own `sideEffects`.
+ */
+function sourcesWithoutSideEffects(id: string): boolean | undefined {
+  if (!id.startsWith(SOURCES) || !/\.(ts|svelte)$/.test(id)) return undefined;
+  return id === `${SOURCES}core/errors/error-transfer.ts`;
+}
+
 export default defineConfig({
   plugins: [svelte(), devCsp(), pyodideAssets(), cliBundle()],
   // Pyodide's own advice for Vite: its module is used as published, not pre-bundled by the dev server.
   optimizeDeps: { exclude: ['pyodide'] },
   worker: { format: 'es' },
   // The large chunks (AI SDK providers, mathjs graders, KaTeX) load on demand, never before first paint;
-  // bench/app.ts measures what does.
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 1000 },
+  // bench/app.ts measures what does, and test/e2e/first-paint.test.ts holds it.
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    chunkSizeWarningLimit: 1000,
+    rolldownOptions: { treeshake: { moduleSideEffects: sourcesWithoutSideEffects } },
+  },
 });

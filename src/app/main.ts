@@ -1,7 +1,10 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import { applyConnectPolicy } from './csp.ts';
+import { allowedAtLoad } from './state/index.ts';
 import './styles/tokens.css';
 import './styles/card.css';
-import './styles/numbers-table.css';
 
+// The policy first: if it fails, the app never runs without it.
+applyConnectPolicy(allowedAtLoad());
 mount(App, { target: document.getElementById('app')! });

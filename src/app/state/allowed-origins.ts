@@ -1,8 +1,9 @@
 /**
  * The page's connect-src: the fixed hosts below plus the origins of the URLs the user chose (pool workers'
- * base URLs, a remote Conductor, an engine model or adapter URL). src/app/csp.ts turns it into the
- * Content-Security-Policy once, as the page loads; a meta policy can only narrow, never widen, so an origin
- * added later is reachable from the next load on, and the pages say so (missingOrigins).
+ * base URLs, a remote Conductor, an engine model or adapter URL). The app's entry turns it into the
+ * Content-Security-Policy once, as the page loads (allowed-at-load.ts, src/app/csp.ts); a meta policy can
+ * only narrow, never widen, so an origin added later is reachable from the next load on, and the pages say
+ * so (missingOrigins).
  */
 import type { ConductorChoice, EngineAdapterSource, EngineModelSource } from '../../client/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';

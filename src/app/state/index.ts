@@ -1,4 +1,5 @@
 /** The app's state: $state classes with their setX/useX context pairs, and the plain schemas they persist. */
+export * from './allowed-at-load.ts';
 export * from './allowed-origins.ts';
 export * from './episodes.svelte.ts';
 export * from './keys.svelte.ts';

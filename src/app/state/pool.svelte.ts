@@ -5,7 +5,7 @@ import { defaultPool, newWorkerId, readPool } from './pool-schema.ts';
 
 const STORAGE_KEY = 'baton.pool';
 
-/** The stored pool, checked; also read by src/app/csp.ts before the app starts. */
+/** The stored pool, checked; also read for the page's connect-src before the app starts (allowed-at-load.ts). */
 export const loadPool = (): WorkerSpec[] => readPool(loadJson(STORAGE_KEY));
 
 /** The ordered worker pool: position i is `Model id i` for the Conductor. Persisted in localStorage. */

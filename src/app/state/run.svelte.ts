@@ -4,7 +4,7 @@ import { toBatonError } from '../../core/errors/index.ts';
 import type { RunEvent } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
-import { allowedAtLoad } from '../csp.ts';
+import { allowedAtLoad } from './allowed-at-load.ts';
 import { chosenUrls, explainBlockedCall } from './allowed-origins.ts';
 import type { KeysState } from './keys.svelte.ts';
 import { applyRunEvent, emptyRunView, runTotals, type RunView } from './run-view.ts';
@@ -93,7 +93,7 @@ export class RunState {
       this.status = episode.status === 'aborted' ? 'stopped' : 'done';
     } catch (e) {
       const err = toBatonError(e);
-      this.error = explainBlockedCall({ code: err.code, message: err.message }, this.#conductorUrls, allowedAtLoad);
+      this.error = explainBlockedCall({ code: err.code, message: err.message }, this.#conductorUrls, allowedAtLoad());
       this.status = err.code === 'run/aborted' ? 'stopped' : 'error';
     } finally {
       sessionStorage.removeItem(RUNNING_KEY);
@@ -107,10 +107,10 @@ export class RunState {
 
   /** A failed call to an origin this page's policy blocks says so (the browser's own error reads as CORS). */
   #explained(e: RunEvent): RunEvent {
-    if (e.type === 'conductor-failed') return { ...e, error: explainBlockedCall(e.error, this.#conductorUrls, allowedAtLoad) };
+    if (e.type === 'conductor-failed') return { ...e, error: explainBlockedCall(e.error, this.#conductorUrls, allowedAtLoad()) };
     if (e.type !== 'step-failed' || !e.step.error) return e;
     const baseUrl = this.pool[e.step.worker]?.baseUrl;
-    return { ...e, step: { ...e.step, error: explainBlockedCall(e.step.error, baseUrl ? [baseUrl] : [], allowedAtLoad) } };
+    return { ...e, step: { ...e.step, error: explainBlockedCall(e.step.error, baseUrl ? [baseUrl] : [], allowedAtLoad()) } };
   }
 }
 

@@ -4,7 +4,7 @@ import { readSettings, type Settings } from './settings-schema.ts';
 
 const STORAGE_KEY = 'baton.settings';
 
-/** The stored settings, checked; also read by src/app/csp.ts before the app starts. */
+/** The stored settings, checked; also read for the page's connect-src before the app starts (allowed-at-load.ts). */
 export const loadSettings = (): Settings => readSettings(loadJson(STORAGE_KEY));
 
 /**

@@ -1,0 +1,1 @@
+export { default as FormCard } from './form-card.svelte';

@@ -1,0 +1,1 @@
+export { default as NumbersTable } from './numbers-table.svelte';

@@ -1,0 +1,1 @@
+export { default as RunProgress } from './run-progress.svelte';
