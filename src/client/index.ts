@@ -28,7 +28,6 @@ export {
 export {
   DEMO_ENGINE_MODEL,
   ENGINE_WEIGHTS,
-  conductorChoiceText,
   describeConductor,
   describeSource,
   hubRepoId,

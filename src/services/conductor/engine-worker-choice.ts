@@ -7,7 +7,7 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
-import { defaultWeights, engineSourceText, hubRepoId, type EngineAdapterSource, type EngineFilesSource, type EngineModelChoice } from '../../core/bench/conductor/index.ts';
+import { DEMO_ENGINE_MODEL, engineSourceText, hubRepoId, type EngineAdapterSource, type EngineFilesSource, type EngineModelChoice } from '../../core/bench/conductor/index.ts';
 
 export const DEMO_WORKER_MODEL = 'demo';
 
@@ -45,7 +45,7 @@ export function engineWorkerChoice(spec: WorkerSpec): EngineModelChoice {
   return {
     source,
     // The demo model loads as the demo Conductor does, so the two share one load.
-    weights: spec.weights ?? defaultWeights(source),
+    weights: spec.weights ?? (demo ? DEMO_ENGINE_MODEL.weights : 'auto'),
     ...(spec.adapter ? { adapter: adapterSource(spec, spec.adapter) } : {}),
   };
 }

@@ -7,7 +7,8 @@
  * on files picked on the Conductor page cannot be named here: the note says so.
  * Test: test/unit/app/pages/evaluate/method-choices.test.ts.
  */
-import { conductorChoiceText, describeConductor, type ConductorChoice } from '../../../client/index.ts';
+import { describeConductor, type ConductorChoice } from '../../../client/index.ts';
+import { conductorChoiceText } from '../../../core/bench/index.ts';
 import type { WorkerSpec } from '../../../core/providers/index.ts';
 
 export interface MethodChoice {

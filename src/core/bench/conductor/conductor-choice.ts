@@ -1,7 +1,7 @@
 /**
  * Which Conductor writes the workflows, in one vocabulary for every host: the Conductor page stores a choice,
  * `baton run --conductor`, `baton eval --method conductor:<choice>` and the Evaluate page write one as text
- * (choice-text.ts), and createConductor (create-conductor.ts) makes it on the host that runs it. Plain data
+ * (../eval/conductor-text.ts), and createConductor (create-conductor.ts) makes it on the host that runs it. Plain data
  * and words only: the page's first paint carries this file.
  */
 import { RANDOM_ROUTING_LABEL } from '../baselines/index.ts';
@@ -59,9 +59,6 @@ export type ConductorChoice =
 
 export const DEMO_ENGINE_MODEL: EngineModelChoice = { source: { from: 'demo' }, weights: 'f32' };
 
-/** The weights a model takes unless told: the demo's f32 (so its loads are shared), 'auto' for any other. */
-export const defaultWeights = (source: EngineModelSource): EngineWeights => (source.from === 'demo' ? DEMO_ENGINE_MODEL.weights : 'auto');
-
 /** A Hub repo name part: letters, digits, '-', '_', '.', not starting with '-' or '.' (the Hub's own rule). */
 const HUB_NAME = '[A-Za-z0-9_][A-Za-z0-9._-]*';
 const HUB_REPO = new RegExp(`^(?:https://(?:www\\.)?(?:huggingface\\.co|hf\\.co)/)?(${HUB_NAME}/${HUB_NAME})/?$`);
@@ -103,16 +100,16 @@ export function engineSourceText(source: EngineModelSource | EngineAdapterSource
   switch (source.from) {
     case 'demo':
       return 'demo';
+    case 'trained':
+      return `trained:${source.name}`;
+    case 'picked':
+      return undefined;
     case 'hub':
       return source.repo;
     case 'url':
       return source.url;
-    case 'trained':
-      return `trained:${source.name}`;
     case 'dir':
       return source.path;
-    case 'picked':
-      return undefined;
   }
 }
 
@@ -124,11 +121,10 @@ export function describeConductor(choice: ConductorChoice, workerName?: (id: str
     case 'random-routing':
       return RANDOM_ROUTING_LABEL;
     case 'fixed-plan':
-      return `the plan in ${choice.file} (the same workflow every time)`;
+      return `the plan in ${choice.file}`;
     case 'engine-model': {
-      const { source, adapter, reasoning, prompt, maxTokens } = choice.model;
-      const options = [...(reasoning === false ? ['lists only'] : []), ...(prompt === 'compact' ? ['short prompt'] : []), ...(maxTokens ? [`at most ${maxTokens} tokens`] : [])];
-      return [`${describeSource(source)} on Baton's engine${adapter ? ` + ${describeSource(adapter)}` : ''}`, ...options].join(', ');
+      const m = choice.model;
+      return `${describeSource(m.source)} on Baton's engine${m.adapter ? ` + ${describeSource(m.adapter)}` : ''}${m.reasoning === false ? ', lists only' : ''}${m.prompt === 'compact' ? ', short prompt' : ''}${m.maxTokens ? `, at most ${m.maxTokens} tokens` : ''}`;
     }
     case 'webllm-model':
       return `${choice.modelId} on web-llm`;

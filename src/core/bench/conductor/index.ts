@@ -1,8 +1,7 @@
-/** Which Conductor writes the workflows: one choice for every host, its text form, and createConductor over a host's port. */
+/** Which Conductor writes the workflows: one choice for every host (its text form is eval/conductor-text.ts), and createConductor over a host's port. */
 export {
   DEMO_ENGINE_MODEL,
   ENGINE_WEIGHTS,
-  defaultWeights,
   describeConductor,
   describeSource,
   engineSourceText,
@@ -15,7 +14,6 @@ export {
   type EngineWeights,
   type ModelDir,
 } from './conductor-choice.ts';
-export { CONDUCTOR_CHOICE_HELP, conductorChoiceText, parseConductorChoice, type ModelNaming } from './choice-text.ts';
 export { CONDUCTOR_MAX_NEW_TOKENS, conductorSampling, engineConductor, type EngineRunContext, type LoadedConductorModel } from './engine-conductor.ts';
 export {
   conductorMaker,

@@ -46,6 +46,6 @@ describe('describeConductor', () => {
   it("names the CLI's choices: a model directory with its token cap, a plan file", () => {
     const model = { source: { from: 'dir', path: 'runs/model' }, weights: 'auto', adapter: { from: 'dir', path: 'runs/lora' }, maxTokens: 64 } as const;
     expect(describeConductor({ kind: 'engine-model', model })).toBe("runs/model on Baton's engine + runs/lora, at most 64 tokens");
-    expect(describeConductor({ kind: 'fixed-plan', file: 'plan.txt' })).toBe('the plan in plan.txt (the same workflow every time)');
+    expect(describeConductor({ kind: 'fixed-plan', file: 'plan.txt' })).toBe('the plan in plan.txt');
   });
 });

@@ -6,7 +6,7 @@
  */
 import { BatonError } from '../../errors/index.ts';
 import {
-  defaultWeights,
+  DEMO_ENGINE_MODEL,
   engineSourceText,
   ENGINE_WEIGHTS,
   hubRepoId,
@@ -16,7 +16,7 @@ import {
   type EngineModelChoice,
   type EngineModelSource,
   type EngineWeights,
-} from './conductor-choice.ts';
+} from '../conductor/conductor-choice.ts';
 
 /**
  * How a host reads an engine model's or adapter's name: 'dir', a directory (Node); 'web', as a tab does: demo, a
@@ -32,6 +32,9 @@ export const CONDUCTOR_CHOICE_HELP =
   'webllm:<model id> (web-llm, on the Evaluate page) or remote:<model>@<base URL> (an OpenAI-compatible endpoint)';
 
 const invalid = (message: string) => new BatonError({ code: 'run/config', message });
+
+/** The weights a model takes unless the text says: the demo's f32 (as the Conductor page loads it), 'auto' for any other. */
+const defaultWeights = (source: EngineModelSource): EngineWeights => (source.from === 'demo' ? DEMO_ENGINE_MODEL.weights : 'auto');
 
 const TRAINED = 'trained:';
 
