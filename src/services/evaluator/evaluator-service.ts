@@ -227,8 +227,9 @@ export class EvaluatorService {
   /**
    * core/bench's methods over the settings' pool. Here a plan is a file the user picked (settings.plans), a
    * remote endpoint plays the Conductor with the page's keys, and so do the tab's own models, each on runtimes
-   * of its own, so two model methods keep both models loaded instead of swapping them run by run; an engine
-   * model directory is for baton eval.
+   * of its own: two model methods keep both models loaded instead of swapping them run by run, and on each
+   * one's GPU queue its Conductor calls take turns while other runs' workers go on (web-llm answers one chat at
+   * a time; on the engine two plans would only interleave their passes). An engine model directory is for baton eval.
    */
   async #methods(settings: EvalSettings, keys: Record<string, string>): Promise<Prepared> {
     const runtimes: ConductorRuntimes[] = [];
