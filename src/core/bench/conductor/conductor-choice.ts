@@ -124,7 +124,8 @@ export function describeConductor(choice: ConductorChoice, workerName?: (id: str
       return `the plan in ${choice.file}`;
     case 'engine-model': {
       const m = choice.model;
-      return `${describeSource(m.source)} on Baton's engine${m.adapter ? ` + ${describeSource(m.adapter)}` : ''}${m.reasoning === false ? ', lists only' : ''}${m.prompt === 'compact' ? ', short prompt' : ''}${m.maxTokens ? `, at most ${m.maxTokens} tokens` : ''}`;
+      const options = `${m.reasoning === false ? ', lists only' : ''}${m.prompt === 'compact' ? ', short prompt' : ''}${m.maxTokens ? `, at most ${m.maxTokens} tokens` : ''}`;
+      return `${describeSource(m.source)} on Baton's engine${m.adapter ? ` + ${describeSource(m.adapter)}` : ''}${options}`;
     }
     case 'webllm-model':
       return `${choice.modelId} on web-llm`;

@@ -33,7 +33,7 @@ export interface ConductorHost {
   hardwareGpu?(): Promise<boolean>;
   /** An engine model, loaded if it is not already. */
   loadEngine(model: EngineModelChoice, signal?: AbortSignal): Promise<LoadedConductorModel>;
-  /** A web-llm model, loaded if it is not already: the Conductor on it for a run's sampling. Absent where web-llm is (cannotRun says so). */
+  /** A web-llm model, loaded if it is not already: the Conductor on it for a run's sampling. Absent without web-llm (Node), whose cannotRun refuses it. */
   loadWebllm?(modelId: string, signal?: AbortSignal): Promise<(sampling: WebllmSampling) => Conductor>;
   /** A plan file's text. */
   readPlan(file: string): Promise<string>;
@@ -119,7 +119,10 @@ function randomRouting(settings: ConductorSettings): Planner {
 async function onEngine(model: EngineModelChoice, host: ConductorHost, settings: ConductorSettings, signal?: AbortSignal): Promise<Planner> {
   const loaded = await host.loadEngine(model, signal);
   const { maxSteps, access } = settings;
-  return (run) => queued(engineConductor(loaded, model, { workers: run.pool.length, maxSteps, access, task: run.task, pool: run.pool.map((w) => w.spec), seed: run.seed }), host.gpu);
+  return (run) => {
+    const conductor = engineConductor(loaded, model, { workers: run.pool.length, maxSteps, access, task: run.task, pool: run.pool.map((w) => w.spec), seed: run.seed });
+    return queued(conductor, host.gpu);
+  };
 }
 
 /** The demo model, by default or chosen; random routing where the GPU cannot run it (the episode then names random routing). */
@@ -148,7 +151,9 @@ export async function conductorMaker(choice: ConductorChoice, host: ConductorHos
       return ready(randomRouting(settings));
     case 'demo-auto':
       // Random routing where WebGPU is missing or is a software renderer (far too slow to wait for).
-      return loading(async (signal) => ((await host.hardwareGpu?.()) === false ? randomRouting(settings) : demoOrRandom(DEMO_ENGINE_MODEL, host, settings, signal)));
+      return loading(async (signal) =>
+        (await host.hardwareGpu?.()) === false ? randomRouting(settings) : demoOrRandom(DEMO_ENGINE_MODEL, host, settings, signal),
+      );
     case 'engine-model': {
       const { model } = choice;
       return loading((signal) => (model.source.from === 'demo' && settings.demoGivesWay ? demoOrRandom : onEngine)(model, host, settings, signal));
@@ -176,7 +181,13 @@ export async function conductorMaker(choice: ConductorChoice, host: ConductorHos
 }
 
 /** The Conductor of `choice` for one run: its model loaded (`signal` stops the load). */
-export async function createConductor(choice: ConductorChoice, host: ConductorHost, settings: ConductorSettings, run: ConductorRun, signal?: AbortSignal): Promise<Conductor> {
+export async function createConductor(
+  choice: ConductorChoice,
+  host: ConductorHost,
+  settings: ConductorSettings,
+  run: ConductorRun,
+  signal?: AbortSignal,
+): Promise<Conductor> {
   const maker = await conductorMaker(choice, host, settings);
   await maker.load(signal);
   return maker.conductor(run);
