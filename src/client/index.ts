@@ -14,24 +14,27 @@ export { BUILT_IN_DATASETS, DEFAULT_EVAL, EVAL_LIMITS, dataLabel, formatOfFile }
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
 export {
-  DEMO_ENGINE_MODEL,
-  describeConductor,
-  describeSource,
   engineWorkerFields,
-  hubRepoId,
   slotsNeeded,
   type AskOptions,
   type AskRequest,
   type CachedModelFiles,
-  type ConductorChoice,
   type ConductorLoadStatus,
-  type EngineAdapterSource,
-  type EngineFilesSource,
-  type EngineModelChoice,
-  type EngineModelSource,
   type EngineSupport,
-  type EngineWeights,
   type LoadedEngineInfo,
   type LoadProgress,
   type WebllmModelChoice,
 } from '../services/conductor/index.ts';
+export {
+  DEMO_ENGINE_MODEL,
+  ENGINE_WEIGHTS,
+  describeConductor,
+  describeSource,
+  hubRepoId,
+  type ConductorChoice,
+  type EngineAdapterSource,
+  type EngineFilesSource,
+  type EngineModelChoice,
+  type EngineModelSource,
+  type EngineWeights,
+} from '../core/bench/conductor/index.ts';

@@ -1,130 +1,120 @@
 /**
- * Conductor choices (core/bench's parseConductorSpec: fixed:<file>, worker:<id>, engine:<dir>[,lora=<dir>],
- * remote:<model>@<url>) made into Conductors under Node, for `baton run --conductor` and `baton eval
- * --method conductor:<choice>` alike. An engine model is loaded once and sampled with each run's seed.
+ * The Node host of core/bench's createConductor, for `baton run --conductor` and `baton eval --method
+ * conductor:<choice>` alike: an engine model from its directory on Dawn (NodeLocalModels, shared with the pool's
+ * local workers and their GPU queue), a plan file read from disk, a remote endpoint with its key from the
+ * environment. web-llm runs in a browser tab only.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createPolicyConductor, parseConductorSpec, poolWorkerConductor, type ConductorSpec, type MethodRun } from '../core/bench/index.ts';
+import {
+  conductorMaker,
+  DEMO_ENGINE_MODEL,
+  describeSource,
+  parseConductorChoice,
+  type ConductorChoice,
+  type ConductorHost,
+  type ConductorSettings,
+  type EngineAdapterSource,
+  type EngineModelChoice,
+  type EngineModelSource,
+} from '../core/bench/index.ts';
 import { BatonError } from '../core/errors/index.ts';
-import { createFixedConductor, createWorkerConductor, type Conductor } from '../core/orchestra/index.ts';
+import type { Conductor } from '../core/orchestra/index.ts';
 import { loadProviders, resolveApiKey, type WorkerModel } from '../core/providers/index.ts';
-import { readTrainedFormat, trainedPrompt, trainedWorkflowFormat } from '../core/rl/index.ts';
+import { readTrainedFormat } from '../core/rl/index.ts';
 import type { Task } from '../core/task.ts';
-import { DEFAULT_MAX_STEPS } from '../core/workflow/index.ts';
-import { workflowConstraintFor } from '../core/workflow/constrain/index.ts';
 import { filesFromDir } from '../engine/model/files-node.ts';
 import { CliError, type CliIo } from './io.ts';
-import { NodeLocalModels } from './local-models.ts';
+import type { NodeLocalModels } from './local-models.ts';
 
-export { CONDUCTOR_SPEC_HELP } from '../core/bench/index.ts';
+export { CONDUCTOR_CHOICE_HELP } from '../core/bench/index.ts';
 
-/** Most tokens an engine or remote Conductor writes: its reasoning and the three lists. */
-const CONDUCTOR_MAX_NEW_TOKENS = 1024;
-
-export interface ConductorContext {
+export interface NodeHostOptions {
   cwd: string;
   env: CliIo['env'];
-  /** An adapter for an engine choice that names none (--lora). */
+  /** An adapter directory for an engine choice that names none (--lora). */
   lora?: string;
   /** The pool's local models: an engine Conductor on one of their directories shares its load and GPU queue. */
-  models?: NodeLocalModels;
+  models: NodeLocalModels;
 }
 
-/** What makes a Conductor for one run (its task, seed and recorded pool); `close` frees a loaded model. */
-export interface ConductorMaker {
-  make: (run: Pick<MethodRun, 'task' | 'seed' | 'pool' | 'record'>) => Conductor;
-  close: () => void;
+const notOnDisk = (source: EngineModelSource | EngineAdapterSource) =>
+  `${describeSource(source)} is read in a browser tab; under Node an engine model and its adapter are directories.`;
+
+function dirOf(source: EngineModelSource | EngineAdapterSource): string {
+  if (source.from !== 'dir') throw new BatonError({ code: 'run/config', message: notOnDisk(source) });
+  return source.path;
 }
 
-export function parseConductorFlag(text: string): ConductorSpec {
+function cannotRun(choice: ConductorChoice): string | undefined {
+  if (choice.kind === 'webllm-model') return `web-llm runs in a browser tab: evaluate ${choice.modelId} on the Evaluate page.`;
+  const model = choice.kind === 'engine-model' ? choice.model : choice.kind === 'demo-auto' ? DEMO_ENGINE_MODEL : undefined;
+  const away = model && [model.source, model.adapter].find((s) => s !== undefined && s.from !== 'dir');
+  return away ? notOnDisk(away) : undefined;
+}
+
+async function readPlan(cwd: string, file: string): Promise<string> {
+  const path = resolve(cwd, file);
   try {
-    return parseConductorSpec(text);
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new BatonError({ code: code === 'ENOENT' ? 'data/not-found' : 'store/io', message: `cannot read ${path} (${code ?? (e as Error).message}).`, cause: e });
+  }
+}
+
+export function nodeConductorHost(options: NodeHostOptions): ConductorHost {
+  const { cwd, models } = options;
+  return {
+    cannotRun,
+    gpu: models.gpu,
+    async loadEngine(model: EngineModelChoice) {
+      const modelDir = dirOf(model.source);
+      const lora = model.adapter ? dirOf(model.adapter) : options.lora;
+      const weights = model.weights === 'auto' ? undefined : model.weights;
+      const [loaded, { EnginePolicy }] = await Promise.all([
+        models.open({ modelDir, ...(lora ? { loraDir: lora } : {}), ...(weights ? { weights } : {}) }),
+        import('../engine/index.ts'),
+      ]);
+      const format = await readTrainedFormat([lora, modelDir].map((d) => (d === undefined ? undefined : filesFromDir(resolve(cwd, d)))));
+      return {
+        policy: new EnginePolicy(loaded.model, loaded.tokenizer!),
+        tokenizer: loaded.tokenizer!,
+        vocabSize: loaded.model.config.vocabSize,
+        model: modelDir,
+        ...(lora ? { adapter: lora } : {}),
+        ...(format ? { format } : {}),
+      };
+    },
+    readPlan: (file) => readPlan(cwd, file),
+    async remoteWorker(baseUrl, model) {
+      const { createWorkerModel } = await loadProviders();
+      const spec = { id: 'remote-conductor', provider: 'openai-compatible' as const, model, baseUrl };
+      const { key, keyName } = resolveApiKey(spec, options.env);
+      return createWorkerModel(spec, { apiKey: key, keyName });
+    },
+  };
+}
+
+/** The choice `--conductor` names, models and adapters read as directories. */
+export function parseConductorFlag(text: string): ConductorChoice {
+  try {
+    return parseConductorChoice(text, 'dir');
   } catch (e) {
     throw new CliError(`--conductor: ${(e as BatonError).message}`, 2);
   }
 }
 
-async function fixedConductor(file: string, cwd: string, where: string): Promise<ConductorMaker> {
-  const path = resolve(cwd, file);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new CliError(`${where}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
-  }
-  return { make: () => createFixedConductor(text, file), close: () => {} };
-}
-
-async function engineConductor(spec: Extract<ConductorSpec, { kind: 'engine' }>, ctx: ConductorContext, workers: number): Promise<ConductorMaker> {
-  const { EnginePolicy } = await import('../engine/index.ts');
-  const lora = spec.lora ?? ctx.lora;
-  const ref = { modelDir: spec.model, ...(lora ? { loraDir: lora } : {}) };
-  const models = ctx.models ?? new NodeLocalModels(ctx.cwd);
-  const loaded = await models.open(ref);
-  const policy = new EnginePolicy(loaded.model, loaded.tokenizer!);
-  const info = { runtime: 'engine', model: spec.model, ...(lora ? { adapter: lora } : {}) };
-  const trained = await readTrainedFormat([lora, spec.model].map((d) => (d === undefined ? undefined : filesFromDir(resolve(ctx.cwd, d))))).catch((e: unknown) => {
-    throw new CliError((e as BatonError).message);
+/** The one Conductor of `baton run`, for its task: a choice this host cannot run, or a worker not in the pool, is a usage error. */
+export async function runConductor(
+  text: string,
+  options: NodeHostOptions,
+  run: Omit<ConductorSettings, 'poolIds' | 'where'> & { pool: WorkerModel[]; task: Task },
+): Promise<Conductor> {
+  const settings = { poolIds: run.pool.map((w) => w.spec.id), maxSteps: run.maxSteps, access: run.access, where: `--conductor ${text}` };
+  const maker = await conductorMaker(parseConductorFlag(text), nodeConductorHost(options), settings).catch((e: unknown) => {
+    throw BatonError.is(e, 'run/config') ? new CliError(e.message, 2) : e;
   });
-  const settings = {
-    info,
-    workers,
-    maxNewTokens: spec.maxTokens ?? CONDUCTOR_MAX_NEW_TOKENS,
-    temperature: 1,
-    ...(trained?.constrain
-      ? { constraint: (n: number, recursion?: boolean) => workflowConstraintFor(loaded.tokenizer!, loaded.model.config.vocabSize, trainedWorkflowFormat(trained, n, recursion)) }
-      : {}),
-  };
-  return {
-    make: (run) => {
-      const format = { maxSteps: trained?.maxSteps ?? DEFAULT_MAX_STEPS, access: 'binary' as const };
-      const firstRound = trained ? trainedPrompt(trained)(run.task, run.pool.map((w) => w.spec), format) : undefined;
-      const conductor = createPolicyConductor(policy, { ...settings, seed: run.seed, ...(firstRound ? { firstRoundMessages: firstRound } : {}) });
-      // In turn with the pool's local workers, which may run on this very model.
-      return { info: conductor.info, generate: (req) => models.gpu.run(() => conductor.generate(req), req.signal) };
-    },
-    close: () => {
-      // The pool's models are closed by whoever made them.
-      if (!ctx.models) void models.close();
-    },
-  };
-}
-
-async function remoteConductor(spec: Extract<ConductorSpec, { kind: 'remote' }>, env: CliIo['env']): Promise<ConductorMaker> {
-  const { createWorkerModel } = await loadProviders();
-  const workerSpec = { id: 'remote-conductor', provider: 'openai-compatible' as const, model: spec.model, baseUrl: spec.baseUrl };
-  const { key, keyName } = resolveApiKey(workerSpec, env);
-  const worker = createWorkerModel(workerSpec, { apiKey: key, keyName });
-  return { make: (run) => createWorkerConductor(run.record(worker), { temperature: 1, maxTokens: CONDUCTOR_MAX_NEW_TOKENS }), close: () => {} };
-}
-
-/**
- * A Conductor maker for a choice over the pool `poolIds` (worker:<id> is checked against it); `where`
- * names the flag in messages.
- */
-export async function conductorMaker(spec: ConductorSpec, ctx: ConductorContext, poolIds: readonly string[], where: string): Promise<ConductorMaker> {
-  switch (spec.kind) {
-    case 'fixed':
-      return fixedConductor(spec.file, ctx.cwd, where);
-    case 'worker':
-      if (!poolIds.includes(spec.id)) throw new CliError(`${where}: no worker "${spec.id}" in the pool (ids: ${poolIds.join(', ')}).`, 2);
-      return { make: poolWorkerConductor(spec.id), close: () => {} };
-    case 'engine':
-      if (spec.weights || spec.reasoning === false || spec.prompt) {
-        throw new CliError(`${where}: weights=, reasoning= and prompt= are the Evaluate page's engine options; under Node the model runs as its directory holds it.`, 2);
-      }
-      return engineConductor(spec, ctx, poolIds.length);
-    case 'webllm':
-      throw new CliError(`${where}: web-llm runs in a browser tab: evaluate ${spec.model} on the Evaluate page.`, 2);
-    case 'remote':
-      return remoteConductor(spec, ctx.env);
-  }
-}
-
-/** The one Conductor of `baton run`, for its task. */
-export async function conductorFromSpec(text: string, ctx: ConductorContext & { pool: WorkerModel[]; task: Task }): Promise<ConductorMaker & { conductor: Conductor }> {
-  const maker = await conductorMaker(parseConductorFlag(text), ctx, ctx.pool.map((w) => w.spec.id), `--conductor ${text}`);
-  const seed = Math.floor(Math.random() * 2 ** 32);
-  return { ...maker, conductor: maker.make({ task: ctx.task, seed, pool: ctx.pool, record: (w) => w }) };
+  await maker.load();
+  return maker.conductor({ task: run.task, pool: run.pool });
 }

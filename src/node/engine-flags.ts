@@ -3,8 +3,8 @@
  * model directory, an optional LoRA adapter, the weight storage. One parser, so they read and fail alike.
  */
 import { resolve } from 'node:path';
-import type { WeightFormat } from '../engine/index.ts';
 import { CliError } from './io.ts';
+import type { NodeModelRef } from './local-models.ts';
 
 /** parseFlags options for the shared flags. */
 export const ENGINE_FLAGS = {
@@ -18,14 +18,8 @@ export const ENGINE_FLAGS_HELP = `  --model DIR            Hugging Face model di
   --lora DIR             PEFT LoRA adapter directory, applied beside the base weights
   --weights W            weight storage: f32, f16 (needs shader-f16) or int4 projections (default: f16 where available, else f32)`;
 
-/** The model the flags name, as openNodeModel takes it: directories resolved against the working directory. */
-export interface EngineModelChoice {
-  modelDir: string;
-  loraDir?: string;
-  weights?: WeightFormat;
-}
-
-export function parseEngineFlags(values: { model?: string; lora?: string; weights?: string }, cwd: string): EngineModelChoice {
+/** The model the flags name, its directories resolved against the working directory. */
+export function parseEngineFlags(values: { model?: string; lora?: string; weights?: string }, cwd: string): NodeModelRef {
   if (!values.model?.trim()) throw new CliError('--model DIR is required', 2);
   if (values.lora !== undefined && !values.lora.trim()) throw new CliError('--lora needs the adapter directory', 2);
   const weights = values.weights;

@@ -1,5 +1,5 @@
 import { type AccessMode, DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
-import type { ConductorChoice, EngineAdapterSource, EngineFilesSource, EngineModelChoice, EngineModelSource, EngineWeights } from '../../client/index.ts';
+import { ENGINE_WEIGHTS, type ConductorChoice, type EngineAdapterSource, type EngineFilesSource, type EngineModelChoice, type EngineModelSource } from '../../client/index.ts';
 
 export interface Settings {
   maxSteps: number;
@@ -48,13 +48,11 @@ function adapterSource(value: unknown): EngineAdapterSource | undefined {
   return filesSource(value);
 }
 
-const WEIGHTS: readonly EngineWeights[] = ['auto', 'f32', 'f16', 'int4'];
-
 function engineModel(value: unknown): EngineModelChoice | undefined {
   const v = value as Loose;
   const source: EngineModelSource | undefined = (v?.source as Loose)?.from === 'demo' ? { from: 'demo' } : filesSource(v?.source);
   if (!source) return undefined;
-  const weights = WEIGHTS.find((w) => w === v?.weights) ?? 'auto';
+  const weights = ENGINE_WEIGHTS.find((w) => w === v?.weights) ?? 'auto';
   const adapter = adapterSource(v?.adapter);
   return {
     source,

@@ -22,7 +22,7 @@ import {
 import { knownCostUsd } from '../../core/episodes/index.ts';
 import { TASK_KINDS, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
-import { conductorMaker, type ConductorMaker } from '../conductors.ts';
+import { nodeConductorHost } from '../conductors.ts';
 import { NodeLocalModels } from '../local-models.ts';
 import { itemsHash, loadDataset } from '../eval-data.ts';
 import { lockEvalDir, type EvalLock } from '../eval-lock.ts';
@@ -57,7 +57,8 @@ options:
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable; default: data/routellm)
   --method M           conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] |
                        random | round-robin | self-reflect:<worker>,<k> | fixed:<plan file>, where <choice> is
-                       fixed:<file> | worker:<id> | engine:<dir>[,lora=<dir>][,max-tokens=N] | remote:<model>@<url>
+                       fixed:<file> | worker:<id> | remote:<model>@<url> | engine:<dir>[,lora=<dir>][,max-tokens=N]
+                       [,weights=auto|f32|f16|int4][,reasoning=off][,prompt=compact]
   --lora DIR           adapter for conductor:engine: choices that name none
   --repeats R          runs of each method on each item (default 1)
   --concurrency K      runs at once (default 4)
@@ -280,21 +281,14 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
 
   // Code items are graded by running them in the Python sandbox (a worker thread, started only when needed).
   const codeRunner = data.tasks.some((t) => t.kind === 'code') ? createNodeCodeRunner() : undefined;
-  const makers: ConductorMaker[] = [];
   const controller = new AbortController();
   const stop = () => controller.abort();
   runsStart();
   process.once('SIGINT', stop);
   try {
-    const built = await buildMethods(settings.methods, {
-      workers: specs,
-      maxSteps: settings.maxSteps,
-      resolveConductor: async (spec, method) => {
-        const maker = await conductorMaker(spec, { cwd: io.cwd, env: io.env, models, ...(settings.lora ? { lora: settings.lora } : {}) }, specs.map((w) => w.id), `--method ${method}`);
-        makers.push(maker);
-        return maker.make;
-      },
-    });
+    const host = nodeConductorHost({ cwd: io.cwd, env: io.env, models, ...(settings.lora ? { lora: settings.lora } : {}) });
+    const built = await buildMethods(settings.methods, { workers: specs, maxSteps: settings.maxSteps, naming: 'dir', conductorHost: () => host });
+    for (const maker of built.conductors.values()) await maker.load();
     // Only now, with every input read and every method built: a mistake leaves no directory behind.
     if (!out) {
       out = await outputDir(io, target?.dir ?? `eval-${settings.id}`, []);
@@ -364,7 +358,6 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
     return result.stopped ? STOPPED_BY_CTRL_C : result.overBudget ? STOPPED_BY_BUDGET : 0;
   } finally {
     process.off('SIGINT', stop);
-    for (const m of makers) m.close();
     await Promise.all([models.close(), codeRunner?.close()]);
   }
 }

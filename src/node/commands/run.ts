@@ -22,7 +22,7 @@ import { loadProviders, resolveApiKey, type LocalModels, type RetryPolicy, type 
 import type { ReplayTable } from '../../core/providers/replay/index.ts';
 import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../core/task.ts';
 import { DEFAULT_MAX_STEPS, renderWorkflow } from '../../core/workflow/index.ts';
-import { CONDUCTOR_SPEC_HELP, conductorFromSpec } from '../conductors.ts';
+import { CONDUCTOR_CHOICE_HELP, runConductor } from '../conductors.ts';
 import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
 import { openEpisodesDir } from '../episode-dir.ts';
 import { createNodeCodeRunner } from '../node-code-runner.ts';
@@ -45,7 +45,7 @@ options:
                        the simulated pool where only routing by kind works, 'routellm-mmlu' GPT-4 and Mixtral
                        replaying their recorded MMLU answers. An "engine" worker runs the model directory its
                        "model" names (relative to here) on this machine's GPU
-  --conductor SPEC     ${CONDUCTOR_SPEC_HELP}
+  --conductor SPEC     ${CONDUCTOR_CHOICE_HELP}
   --lora DIR           a LoRA adapter for an engine: Conductor that names none
   --replay FILE        a RouteLLM responses CSV for "replay" workers (repeatable; default: data/routellm)
   --seed S             seed of every simulated worker
@@ -185,7 +185,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const models = new NodeLocalModels(io.cwd);
   const pool = await buildPool(specs, io.env, await readReplayFlags(io, values.replay, specs), seed, { local: models });
   const task: Task = { question: values.task!, kind, ...(values.answer !== undefined ? { answer: values.answer } : {}) };
-  const { conductor, close } = await conductorFromSpec(values.conductor!, { pool, task, cwd: io.cwd, env: io.env, models, ...(values.lora ? { lora: values.lora } : {}) });
+  const host = { cwd: io.cwd, env: io.env, models, ...(values.lora ? { lora: values.lora } : {}) };
+  const conductor = await runConductor(values.conductor!, host, { pool, task, maxSteps: options.maxSteps!, access });
   // A code answer is graded by running it; a gold of the wrong shape is refused before anything is paid for.
   if (kind === 'code' && values.answer !== undefined) parseCodeGold(values.answer);
   const codeRunner = kind === 'code' && values.answer !== undefined ? createNodeCodeRunner() : undefined;
@@ -198,7 +199,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     episode = await runEpisode({ task, pool, conductor, options: { ...options, codeRunner }, signal: controller.signal });
   } finally {
     process.off('SIGINT', stop);
-    close();
     await models.close();
     await codeRunner?.close();
   }

@@ -2,7 +2,7 @@ import { keySlot } from '../../core/keys/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
 import type { AccessMode } from '../../core/workflow/index.ts';
-import type { ConductorChoice } from './conductor-choice.ts';
+import type { ConductorChoice } from '../../core/bench/conductor/index.ts';
 
 export interface AskOptions {
   maxSteps: number;

@@ -6,7 +6,7 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import { filesFromPicked, filesFromUrl, hubUrl, type DownloadProgress, type ModelFiles } from '../../engine/model/index.ts';
-import type { EngineAdapterSource, EngineModelSource } from './conductor-choice.ts';
+import type { EngineAdapterSource, EngineModelSource } from '../../core/bench/conductor/index.ts';
 import { trainedAdapterFiles } from './trained-adapters.ts';
 
 /** The Cache Storage cache the engine's downloads live in. */
@@ -86,6 +86,8 @@ export function engineFiles(source: EngineModelSource, picked: File[] | undefine
         });
       }
       return filesFromPicked(picked, source.name);
+    case 'dir':
+      throw new BatonError({ code: 'run/config', message: `${source.path} is a model directory, which a browser tab cannot read: load the model from the Hub, a URL or picked files.` });
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
-import { hubRepoId, type EngineAdapterSource, type EngineFilesSource, type EngineModelChoice } from './conductor-choice.ts';
+import { DEMO_ENGINE_MODEL, engineSourceText, hubRepoId, type EngineAdapterSource, type EngineFilesSource, type EngineModelChoice } from '../../core/bench/conductor/index.ts';
 
 export const DEMO_WORKER_MODEL = 'demo';
 
@@ -45,31 +45,15 @@ export function engineWorkerChoice(spec: WorkerSpec): EngineModelChoice {
   return {
     source,
     // The demo model loads as the demo Conductor does, so the two share one load.
-    weights: spec.weights ?? (demo ? 'f32' : 'auto'),
+    weights: spec.weights ?? (demo ? DEMO_ENGINE_MODEL.weights : 'auto'),
     ...(spec.adapter ? { adapter: adapterSource(spec, spec.adapter) } : {}),
   };
 }
 
-/** A files or adapter source as a worker names it; undefined for picked files, which a stored pool cannot name. */
-function sourceText(source: EngineModelChoice['source'] | EngineAdapterSource): string | undefined {
-  switch (source.from) {
-    case 'demo':
-      return DEMO_WORKER_MODEL;
-    case 'hub':
-      return source.repo;
-    case 'url':
-      return source.url;
-    case 'trained':
-      return `${TRAINED}${source.name}`;
-    case 'picked':
-      return undefined;
-  }
-}
-
 /** The WorkerSpec fields that name `choice`'s model (engineWorkerChoice gives it back); undefined for picked files. */
 export function engineWorkerFields(choice: EngineModelChoice): Pick<WorkerSpec, 'model' | 'weights' | 'adapter'> | undefined {
-  const model = sourceText(choice.source);
-  const adapter = choice.adapter && sourceText(choice.adapter);
+  const model = engineSourceText(choice.source);
+  const adapter = choice.adapter && engineSourceText(choice.adapter);
   if (model === undefined || (choice.adapter && adapter === undefined)) return undefined;
   return { model, weights: choice.weights, ...(adapter ? { adapter } : {}) };
 }

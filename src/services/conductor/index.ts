@@ -5,26 +5,16 @@
  */
 export { AskService } from './ask-service.ts';
 export { slotsNeeded, type AskOptions, type AskRequest } from './ask-request.ts';
-export {
-  DEMO_ENGINE_MODEL,
-  describeConductor,
-  describeSource,
-  hubRepoId,
-  type ConductorChoice,
-  type EngineAdapterSource,
-  type EngineFilesSource,
-  type EngineModelChoice,
-  type EngineModelSource,
-  type EngineWeights,
-} from './conductor-choice.ts';
+// Other services name the engine choices as the runtimes take them.
+export { describeSource, type EngineModelChoice, type EngineModelSource } from '../../core/bench/conductor/index.ts';
 export { ConductorRuntimes, type ConductorLoadStatus, type ConductorRuntime } from './conductor-runtimes.ts';
-export { CONDUCTOR_MAX_NEW_TOKENS, conductorSampling, engineConductor } from './engine-conductor-settings.ts';
+export { tabConductorHost, type TabHostOptions } from './tab-conductor-host.ts';
 export type { LoadProgress } from './download-meter.ts';
 export { EngineHost, type CachedModelFiles, type EngineSupport, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
 export { readTrainedAdapter, saveTrainedAdapter, trainedAdapterFiles, type TrainedAdapter } from './trained-adapters.ts';
 export { KeyedDb, type KeyedTransaction } from './keyed-db.ts';
 export { buildWorker } from './run-ask.ts';
-export { createWebllmConductor, type WebllmModelChoice, type WebllmRuntime } from './webllm/index.ts';
+export type { WebllmModelChoice, WebllmRuntime } from './webllm/index.ts';
 export { demoModelUrl } from './engine-files.ts';
 export { engineChat, type EngineChatModel } from './engine-chat.ts';
 export { GpuQueue } from './gpu-queue.ts';

@@ -3,17 +3,18 @@
  * save it. Runs inside workers/conductor.worker.ts (and in-thread in tests); the providers and the AI SDK
  * behind them load on the first run.
  */
+import { createConductor, type EngineModelChoice } from '../../core/bench/conductor/index.ts';
 import { type Episode, episodeStore } from '../../core/episodes/index.ts';
+import { BatonError } from '../../core/errors/index.ts';
 import type { RunEventListener } from '../../core/orchestra/index.ts';
 import { type LocalModels, type ReplayTable, type WorkerModel, type WorkerSpec, loadProviders } from '../../core/providers/index.ts';
-import type { EngineModelChoice } from './conductor-choice.ts';
 import { engineWorkerChoice } from './engine-worker-choice.ts';
 import { TabLocalModels } from './tab-local-models.ts';
-import { createConductor, type ConductorContext } from './create-conductor.ts';
 import type { ConductorRuntimes } from './conductor-runtimes.ts';
+import { tabConductorHost } from './tab-conductor-host.ts';
 import { keySlot } from '../../core/keys/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
-import { slotsNeeded, type AskRequest } from './ask-request.ts';
+import type { AskRequest } from './ask-request.ts';
 
 /**
  * A pool worker from its spec, with its key from `keys` (by slot); providers load on first use. `local` runs
@@ -37,15 +38,15 @@ function engineWorkerChoices(pool: readonly WorkerSpec[]): EngineModelChoice[] {
   });
 }
 
-
 /**
  * Runs one question and stores the episode; returns it (also when stopped: status 'aborted'). The episode
  * is stored as it goes too, marked interrupted until it ends, so a reload or a closed tab mid-run keeps it.
  */
 export async function runAsk(
   request: AskRequest,
-  run: { signal?: AbortSignal; onEvent?: RunEventListener; runtimes: ConductorContext['runtimes'] & Pick<ConductorRuntimes, 'readyEngineWorker'> },
+  run: { signal?: AbortSignal; onEvent?: RunEventListener; runtimes: Pick<ConductorRuntimes, 'engine' | 'readyEngine' | 'readyEngineWorker' | 'readyWebllm' | 'gpu'> },
 ): Promise<Episode> {
+  if (request.pool.length === 0) throw new BatonError({ code: 'run/config', message: 'The worker pool is empty: add at least one worker on the Workers page.' });
   const { runEpisode } = await import('../../core/orchestra/index.ts');
   const replay = request.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
   // Workers' models that this pool no longer names give their GPU memory back.
@@ -58,15 +59,11 @@ export async function runAsk(
   // to store only costs the safety net, the final write reports its own errors.
   let saved: Promise<void> = Promise.resolve();
   const checkpoint = (episode: Episode) => void (saved = saved.then(() => store.put(episode)).catch(() => {}));
-  const conductor = await createConductor(request.conductor, {
-    pool,
-    task: request.task,
-    maxSteps: options.maxSteps,
-    access: options.access,
+  const host = tabConductorHost(run.runtimes, {
     remoteWorker: (baseUrl, model) => buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys),
-    runtimes: run.runtimes,
-    signal: run.signal,
   });
+  const settings = { poolIds: request.pool.map((w) => w.id), maxSteps: options.maxSteps, access: options.access, where: "The Conductor page's choice", demoGivesWay: true } as const;
+  const conductor = await createConductor(request.conductor, host, settings, { task: request.task, pool }, run.signal);
   const episode = await runEpisode({
     ...(request.episodeId ? { id: request.episodeId } : {}),
     task: request.task,

@@ -17,7 +17,7 @@ function whole(name: string, value: number, min: number, max = Infinity): void {
 export function checkEvalSettings(s: EvalSettings): EvalSettings {
   if (s.pool.length === 0) throw invalid('The pool has no workers: add one on the Workers page first.');
   if (s.methods.length === 0) throw invalid('Choose at least one method.');
-  for (const m of s.methods) parseMethodSpec(m);
+  for (const m of s.methods) parseMethodSpec(m, 'web');
   if (new Set(s.methods).size !== s.methods.length) throw invalid('A method is chosen twice.');
   whole('Offset', s.offset, 0);
   if (s.limit !== undefined) whole('Limit', s.limit, 1);

@@ -12,10 +12,9 @@
  * The same class runs in-thread in tests. Test: test/unit/services/evaluator/evaluator-service.test.ts.
  */
 import { mmluSubjects, type BadRow } from '../../core/bench/datasets/index.ts';
-import { buildMethods, buildReport, isFinished, memoryCallLog, runEvaluation, runKeyOf, type BuiltMethods, type EvalProgress, type EvalReport, type MethodContext } from '../../core/bench/eval/index.ts';
+import { buildMethods, buildReport, isFinished, memoryCallLog, runEvaluation, runKeyOf, type BuiltMethods, type EvalProgress, type EvalReport } from '../../core/bench/eval/index.ts';
 import type { Episode, EpisodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
-import { createFixedConductor, createWorkerConductor } from '../../core/orchestra/index.ts';
 import type { CodeRunner } from '../../core/reward/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
@@ -23,8 +22,8 @@ import { badRowsOnPage, evalDataFiles, loadItems, type LoadOptions } from './eva
 import { checkEvalSettings } from './check-eval-settings.ts';
 import { dataLabel, type EvalSettings } from './eval-settings.ts';
 import type { EvaluationDb, EvaluationStatus, StoredEvaluation } from './evaluation-db.ts';
-import { loadPhase, tabConductor, type TabConductor } from './tab-conductor.ts';
-import { ConductorRuntimes } from '../conductor/index.ts';
+import { loadPhase } from './load-phase.ts';
+import { ConductorRuntimes, tabConductorHost } from '../conductor/index.ts';
 
 export type EvaluatorStatus = 'idle' | 'loading' | 'running' | 'stopping' | Exclude<EvaluationStatus, 'running'>;
 
@@ -64,17 +63,20 @@ export interface EvaluatorDeps {
   hubBaseUrl?: string;
 }
 
-/** Most tokens a remote Conductor writes: its reasoning and the three lists (as baton eval's). */
-const REMOTE_CONDUCTOR_TOKENS = 1024;
-
-/** Methods as built, and the tab's model Conductors among them (by method), whose models load when the evaluation runs. */
-type Prepared = BuiltMethods & { tabs: Map<string, TabConductor> };
+/** Methods as built, and the runtimes their Conductors load their models on, freed when the evaluation ends. */
+type Prepared = BuiltMethods & { runtimes: ConductorRuntimes[] };
 
 /** Why each method left out could not run here, in one message. */
 const leftOutReasons = (leftOut: Map<string, BatonError>) => [...leftOut].map(([method, why]) => `${method} cannot run in this tab: ${why.message}`).join(' ');
 
 /** Simulated workers draw from a seed per repeat (as baton eval's), so repeats differ. */
 const seeded = (spec: WorkerSpec, seed: number): WorkerSpec => (spec.simulated ? { ...spec, simulated: { ...spec.simulated, seed } } : spec);
+
+/** Frees a Conductor method's models; its runtimes keep their GPU devices for the next evaluation. */
+async function freeModels(runtimes: ConductorRuntimes): Promise<void> {
+  runtimes.engine.unload();
+  await runtimes.webllm.unload();
+}
 
 const idle = (): EvaluationProgress => ({ status: 'idle', done: 0, total: 0, graded: 0, correct: 0, costUsd: 0, elapsedMs: 0 });
 
@@ -200,7 +202,7 @@ export class EvaluatorService {
   }
 
   /**
-   * The model runtimes of the evaluation's `i`-th tab Conductor: kept from one evaluation to the next (their
+   * The model runtimes of the evaluation's `i`-th Conductor method: kept from one evaluation to the next (their
    * GPU devices with them; the models are freed when an evaluation ends), their loads shown as the phase.
    */
   #runtimesAt(i: number): ConductorRuntimes {
@@ -226,37 +228,32 @@ export class EvaluatorService {
 
   /**
    * core/bench's methods over the settings' pool. Here a plan is a file the user picked (settings.plans), a
-   * remote endpoint plays the Conductor, and so do the tab's own models (tab-conductor.ts), loaded when the
-   * evaluation runs; an engine model directory is for baton eval.
+   * remote endpoint plays the Conductor with the page's keys, and so do the tab's own models, each on runtimes
+   * of its own: two model methods keep both models loaded instead of swapping them run by run, and on each
+   * one's GPU queue its Conductor calls take turns while other runs' workers go on (web-llm answers one chat at
+   * a time; on the engine two plans would only interleave their passes). An engine model directory is for baton eval.
    */
   async #methods(settings: EvalSettings, keys: Record<string, string>): Promise<Prepared> {
-    const tabs = new Map<string, TabConductor>();
-    const resolveConductor: MethodContext['resolveConductor'] = async (spec, method) => {
-      if (spec.kind === 'fixed') {
-        const text = settings.plans?.[spec.file];
-        if (text === undefined) throw new BatonError({ code: 'run/config', message: `Method "${method}": pick the plan file ${spec.file} under Methods first.` });
-        return () => createFixedConductor(text, spec.file);
-      }
-      if (spec.kind === 'engine' || spec.kind === 'webllm') {
-        const tab = tabConductor(spec, method, { workers: settings.pool.length, maxSteps: settings.maxSteps, runtimes: this.#runtimesAt(tabs.size) });
-        tabs.set(method, tab);
-        return (run) => tab.conductor(run);
-      }
-      const worker = await this.#deps.worker({ id: 'remote-conductor', provider: 'openai-compatible', model: spec.model, baseUrl: spec.baseUrl }, keys);
-      return (run) => createWorkerConductor(run.record(worker), { temperature: 1, maxTokens: REMOTE_CONDUCTOR_TOKENS });
+    const runtimes: ConductorRuntimes[] = [];
+    const remoteWorker = (baseUrl: string, model: string) => this.#deps.worker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, keys);
+    const conductorHost = () => {
+      const own = this.#runtimesAt(runtimes.length);
+      runtimes.push(own);
+      return tabConductorHost(own, { remoteWorker, browserGpuReason: true, ...(settings.plans ? { plans: settings.plans } : {}) });
     };
-    return { ...(await buildMethods(settings.methods, { workers: settings.pool, maxSteps: settings.maxSteps, resolveConductor })), tabs };
+    const built = await buildMethods(settings.methods, { workers: settings.pool, maxSteps: settings.maxSteps, naming: 'web', conductorHost });
+    return { ...built, runtimes };
   }
 
   /**
-   * Loads the tab's models before the first run, so each load shows as it goes; a method whose model cannot
-   * run here (no WebGPU, a missing file) is left out with its reason, and the others run.
+   * Loads the Conductors' models before the first run, so each load shows as it goes; a method whose model
+   * cannot run here (no WebGPU, a missing file) is left out with its reason, and the others run.
    */
-  async #loadModels(tabs: Map<string, TabConductor>, signal: AbortSignal): Promise<Map<string, BatonError>> {
+  async #loadModels(conductors: BuiltMethods['conductors'], signal: AbortSignal): Promise<Map<string, BatonError>> {
     const leftOut = new Map<string, BatonError>();
-    for (const [method, tab] of tabs) {
+    for (const [method, maker] of conductors) {
       try {
-        await tab.load(signal);
+        await maker.load(signal);
       } catch (e) {
         if (signal.aborted) break;
         leftOut.set(method, toBatonError(e));
@@ -292,7 +289,7 @@ export class EvaluatorService {
       const pools = await Promise.all(
         Array.from({ length: settings.repeats }, (_, r) => Promise.all(settings.pool.map((spec) => this.#deps.worker(seeded(spec, settings.seed + r), keys)))),
       );
-      const leftOut = await this.#loadModels(built.tabs, signal);
+      const leftOut = await this.#loadModels(built.conductors, signal);
       // A method left out keeps what an earlier session finished of it, and its runs still count in the total.
       const kept = stored.filter((e) => isFinished(e) && leftOut.has(runKeyOf(e, evaluation.id)?.method ?? ''));
       const episodes = store;
@@ -325,7 +322,7 @@ export class EvaluatorService {
       await db.put({ ...evaluation, status: 'failed', updatedAt: new Date().toISOString(), done: episodes.length, report: reportOf(episodes), error }).catch(() => {});
       this.#set({ status: 'failed', phase: undefined, error });
     } finally {
-      await Promise.all([...built.tabs.values()].map((t) => t.close().catch(() => {})));
+      await Promise.all(built.runtimes.map((r) => freeModels(r).catch(() => {})));
     }
   }
 

@@ -52,16 +52,22 @@ describe('--conductor remote:<model>@<url>', () => {
     expect(io.err).toBe('baton run: --conductor: Conductor "remote:planner": write remote:<model>@<base URL>, e.g. remote:my-conductor@http://localhost:8000/v1.\n');
   });
 
-  it("refuses the Evaluate page's own choices, saying where they run", async () => {
+  it('refuses web-llm, which runs in a browser tab, and a worker not in the pool, before anything runs', async () => {
     for (const [choice, message] of [
       ['webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC', 'web-llm runs in a browser tab: evaluate Qwen2.5-1.5B-Instruct-q4f32_1-MLC on the Evaluate page.'],
-      ['engine:model,weights=int4', "weights=, reasoning= and prompt= are the Evaluate page's engine options; under Node the model runs as its directory holds it."],
+      ['worker:zeta', 'no worker "zeta" in the pool (ids: alpha, beta).'],
     ]) {
       const io = recordingIo(dir);
       expect(await main(['run', '--task', 'x', '--pool', 'pool.json', '--conductor', choice], io)).toBe(2);
       expect(io.err).toBe(`baton run: --conductor ${choice}: ${message}\n`);
     }
     expect(server.requests).toEqual([]);
+  });
+
+  it('names a plan file it cannot read', async () => {
+    const io = recordingIo(dir);
+    expect(await main(['run', '--task', 'x', '--pool', 'pool.json', '--conductor', 'fixed:nope.txt'], io)).toBe(1);
+    expect(io.err).toBe(`baton run: --conductor fixed:nope.txt: cannot read ${join(dir, 'nope.txt')} (ENOENT).\n`);
   });
 });
 

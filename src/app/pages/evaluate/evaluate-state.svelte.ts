@@ -216,11 +216,8 @@ export class EvaluateState {
 
   /** The keys of the pool's workers and of a remote endpoint playing the Conductor. */
   #keysFor(settings: EvalSettings): Promise<Record<string, string>> {
-    const remote = settings.methods.map((m) => parseMethodSpec(m)).find((s) => s.kind === 'conductor' && s.conductor.kind === 'remote');
-    const conductor: ConductorChoice =
-      remote?.kind === 'conductor' && remote.conductor.kind === 'remote'
-        ? { kind: 'remote-endpoint', baseUrl: remote.conductor.baseUrl, model: remote.conductor.model }
-        : { kind: 'random-routing' };
+    const remote = settings.methods.map((m) => parseMethodSpec(m, 'web')).find((s) => s.kind === 'conductor' && s.conductor.kind === 'remote-endpoint');
+    const conductor: ConductorChoice = remote?.kind === 'conductor' ? remote.conductor : { kind: 'random-routing' };
     return this.keys.unlockedKeys(slotsNeeded({ pool: settings.pool, conductor }));
   }
 

@@ -7,7 +7,8 @@
  * on files picked on the Conductor page cannot be named here: the note says so.
  * Test: test/unit/app/pages/evaluate/method-choices.test.ts.
  */
-import { DEMO_ENGINE_MODEL, describeConductor, type ConductorChoice, type EngineAdapterSource, type EngineModelChoice, type EngineModelSource } from '../../../client/index.ts';
+import { describeConductor, type ConductorChoice } from '../../../client/index.ts';
+import { conductorChoiceText } from '../../../core/bench/index.ts';
 import type { WorkerSpec } from '../../../core/providers/index.ts';
 
 export interface MethodChoice {
@@ -28,37 +29,6 @@ const SELF_REFLECT_ROUNDS = 2;
 /** The built-in demo Conductor, as the app runs it. */
 export const DEMO_CONDUCTOR_METHOD = 'conductor:engine:demo';
 
-/** Where a model's or adapter's files are, as an engine method names them; undefined for files picked on the Conductor page. */
-function location(source: EngineModelSource | EngineAdapterSource): string | undefined {
-  switch (source.from) {
-    case 'demo':
-      return 'demo';
-    case 'hub':
-      return source.repo;
-    case 'url':
-      return source.url;
-    case 'trained':
-      return `trained:${source.name}`;
-    case 'picked':
-      return undefined;
-  }
-}
-
-/** An engine model choice as a method string (the evaluator worker reads it back as the same choice), or undefined for picked files. */
-export function engineMethod(model: EngineModelChoice): string | undefined {
-  const where = location(model.source);
-  const adapter = model.adapter && location(model.adapter);
-  if (where === undefined || (model.adapter && adapter === undefined)) return undefined;
-  const defaultWeights = model.source.from === 'demo' ? DEMO_ENGINE_MODEL.weights : 'auto';
-  const options = [
-    ...(adapter ? [`lora=${adapter}`] : []),
-    ...(model.weights !== defaultWeights ? [`weights=${model.weights}`] : []),
-    ...(model.reasoning === false ? ['reasoning=off'] : []),
-    ...(model.prompt ? [`prompt=${model.prompt}`] : []),
-  ];
-  return ['conductor:engine:' + where, ...options].join(',');
-}
-
 /** The Conductor page's choice as a method, where it can run here: the default is the demo Conductor, which it runs where the GPU allows. */
 function currentMethod(pool: readonly WorkerSpec[], conductor: ConductorChoice): string | undefined {
   switch (conductor.kind) {
@@ -66,14 +36,13 @@ function currentMethod(pool: readonly WorkerSpec[], conductor: ConductorChoice):
       return DEMO_CONDUCTOR_METHOD;
     case 'random-routing':
       return 'random';
-    case 'engine-model':
-      return engineMethod(conductor.model);
-    case 'webllm-model':
-      return `conductor:webllm:${conductor.modelId}`;
     case 'pool-worker':
       return pool.some((w) => w.id === conductor.workerId) ? `conductor:worker:${conductor.workerId}` : undefined;
-    case 'remote-endpoint':
-      return `conductor:remote:${conductor.model}@${conductor.baseUrl}`;
+    default: {
+      // The evaluator worker reads the method back as the same choice; none for a model on picked files.
+      const text = conductorChoiceText(conductor);
+      return text && `conductor:${text}`;
+    }
   }
 }
 

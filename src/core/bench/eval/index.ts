@@ -1,7 +1,8 @@
 /** Evaluation: methods over items and repeats, stored as episodes, reported with errors, cost and a plot. */
-export { CONDUCTOR_SPEC_HELP, ENGINE_WEIGHTS_SPECS, METHOD_SPEC_HELP, parseConductorSpec, parseMethodSpec, type ConductorSpec, type EngineWeightsSpec, type MethodSpec } from './method-spec.ts';
+export { CONDUCTOR_CHOICE_HELP, conductorChoiceText, parseConductorChoice, type ModelNaming } from './conductor-text.ts';
+export { METHOD_SPEC_HELP, parseMethodSpec, type MethodSpec } from './method-spec.ts';
 export type { EvalMethod, MethodRun } from './eval-method.ts';
-export { buildMethods, poolWorkerConductor, type BuiltMethods, type MethodContext } from './methods/build-methods.ts';
+export { buildMethods, type BuiltMethods, type MethodContext } from './methods/build-methods.ts';
 export { createPolicyConductor, type PolicyConductorOptions } from './methods/policy-conductor.ts';
 export { memoryCallLog, recordingPool, type CallLog, type LoggedCall } from './call-log.ts';
 export { evalTags, isFinished, runKeyOf, type RunKey } from './run-key.ts';

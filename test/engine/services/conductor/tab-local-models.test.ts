@@ -1,6 +1,6 @@
 /**
  * Local pool workers in the Conductor's web worker, run here in Node on Dawn with the worker's own classes
- * (ConductorRuntimes, EngineHost, createConductor) over a tiny random model served on 127.0.0.1: an engine
+ * (ConductorRuntimes, EngineHost, the tab's host of createConductor) over a tiny random model served on 127.0.0.1: an engine
  * worker answers with what the engine generates greedily for its chat, a worker on the Conductor's model shares
  * its load (no second download, the same GpuModel), a worker on another model gets its own beside the
  * Conductor's (which a Conductor choosing that model then takes over), and the GPU queue keeps the Conductor and a worker from decoding at once.
@@ -14,9 +14,9 @@ import { createWorkerModel } from '../../../../src/core/providers/create-worker.
 import type { ChatMessage, WorkerSpec } from '../../../../src/core/providers/index.ts';
 import { buildConductorPrompt } from '../../../../src/core/workflow/index.ts';
 import { ConductorRuntimes, type ConductorLoadStatus } from '../../../../src/services/conductor/conductor-runtimes.ts';
-import { createConductor } from '../../../../src/services/conductor/create-conductor.ts';
-import type { EngineModelChoice } from '../../../../src/services/conductor/conductor-choice.ts';
+import { createConductor, type EngineModelChoice } from '../../../../src/core/bench/index.ts';
 import { EngineHost } from '../../../../src/services/conductor/engine-host.ts';
+import { tabConductorHost } from '../../../../src/services/conductor/tab-conductor-host.ts';
 import { TabLocalModels } from '../../../../src/services/conductor/tab-local-models.ts';
 import { GpuModel } from '../../../../src/engine/index.ts';
 import { filesFromDir } from '../../../../src/engine/model/files-node.ts';
@@ -121,7 +121,9 @@ describe('local engine workers beside the Conductor', () => {
     const conductor = await createConductor(
       // The short prompt: prefill on SwiftShader is slow.
       { kind: 'engine-model', model: { ...choiceOf('a'), reasoning: false, prompt: 'compact' } },
-      { pool, task: { question: '2 + 3?', kind: 'number' }, maxSteps: 1, access: 'binary', remoteWorker: () => Promise.reject(new Error('no remote here')), runtimes },
+      tabConductorHost(runtimes, { remoteWorker: () => Promise.reject(new Error('no remote here')) }),
+      { poolIds: [pool[0].spec.id], maxSteps: 1, access: 'binary', where: 'The Conductor' },
+      { pool, task: { question: '2 + 3?', kind: 'number' } },
     );
     const events: string[] = [];
     const planning = conductor.generate({ messages: buildConductorPrompt({ question: '2 + 3?', workers: 1, maxSteps: 1 }), onDelta: () => events.push('conductor') }).then(() => events.push('conductor done'));

@@ -3,18 +3,22 @@
  * single-worker runs, so every single:<worker> it needs is added (and reported) when not asked for.
  */
 import { BatonError } from '../../../errors/index.ts';
-import { createWorkerConductor, type Conductor } from '../../../orchestra/index.ts';
 import type { WorkerSpec } from '../../../providers/index.ts';
-import type { EvalMethod, MethodRun } from '../eval-method.ts';
-import { parseMethodSpec, type ConductorSpec } from '../method-spec.ts';
+import type { ModelNaming } from '../conductor-text.ts';
+import type { ConductorChoice } from '../../conductor/conductor-choice.ts';
+import { conductorMaker, notInPool, type ConductorHost, type ConductorMaker } from '../../conductor/create-conductor.ts';
+import type { EvalMethod } from '../eval-method.ts';
+import { parseMethodSpec } from '../method-spec.ts';
 import { moaMethod, roundRobinMethod, selfReflectMethod, singleMethod } from './fixed-plan.ts';
 import { randomMethod } from './random-method.ts';
 
 export interface MethodContext {
   workers: readonly WorkerSpec[];
   maxSteps: number;
-  /** Builds a Conductor that needs the outside world: a plan file, a model on the GPU, a remote endpoint. */
-  resolveConductor: (spec: Exclude<ConductorSpec, { kind: 'worker' }>, method: string) => Promise<EvalMethod['conductor']>;
+  /** How the host reads an engine model's name in a conductor:engine:<model> method. */
+  naming: ModelNaming;
+  /** The host a Conductor method runs on (each may have its own, so that two models stay loaded side by side). */
+  conductorHost: (choice: ConductorChoice) => ConductorHost;
 }
 
 export interface BuiltMethods {
@@ -23,41 +27,42 @@ export interface BuiltMethods {
   oracle: boolean;
   /** single:<worker> methods added for the oracle. */
   added: string[];
+  /** The Conductor methods' makers by method name, to load their models before the runs. */
+  conductors: Map<string, ConductorMaker>;
 }
 
 function workerIndex(id: string, workers: readonly WorkerSpec[], method: string): number {
   const i = workers.findIndex((w) => w.id === id);
-  if (i < 0) throw new BatonError({ code: 'run/config', message: `Method "${method}": no worker "${id}" in the pool (ids: ${workers.map((w) => w.id).join(', ')}).` });
+  if (i < 0) throw notInPool(`Method "${method}"`, id, workers.map((w) => w.id));
   return i;
 }
 
-/** A pool worker playing the Conductor, at the paper's temperature for a prompted Conductor (1). */
-export const poolWorkerConductor = (id: string) => (run: Pick<MethodRun, 'pool'>) => createWorkerConductor(run.pool.find((w) => w.spec.id === id)!, { temperature: 1 });
-
-async function conductorMethod(name: string, spec: ConductorSpec, ctx: MethodContext): Promise<EvalMethod> {
-  if (spec.kind === 'worker') {
-    workerIndex(spec.id, ctx.workers, name);
-    return { name, conductor: poolWorkerConductor(spec.id) };
-  }
-  return { name, conductor: await ctx.resolveConductor(spec, name) };
-}
+/** The access lists an evaluation's Conductors write: binary, the executor's default, under which its runs check every workflow. */
+const EVAL_ACCESS = 'binary';
 
 export async function buildMethods(names: readonly string[], ctx: MethodContext): Promise<BuiltMethods> {
   const n = ctx.workers.length;
   const methods: EvalMethod[] = [];
+  const conductors = new Map<string, ConductorMaker>();
+  const conductorMethod = async (name: string, choice: ConductorChoice) => {
+    const settings = { poolIds: ctx.workers.map((w) => w.id), maxSteps: ctx.maxSteps, access: EVAL_ACCESS, where: `Method "${name}"` } as const;
+    const maker = await conductorMaker(choice, ctx.conductorHost(choice), settings);
+    conductors.set(name, maker);
+    return { name, conductor: maker.conductor };
+  };
   let oracle = false;
   for (const name of names) {
     if (methods.some((m) => m.name === name)) throw new BatonError({ code: 'run/config', message: `Method "${name}" is given twice.` });
-    const spec = parseMethodSpec(name);
+    const spec = parseMethodSpec(name, ctx.naming);
     switch (spec.kind) {
       case 'oracle':
         oracle = true;
         break;
       case 'conductor':
-        methods.push(await conductorMethod(name, spec.conductor, ctx));
+        methods.push(await conductorMethod(name, spec.conductor));
         break;
       case 'fixed':
-        methods.push(await conductorMethod(name, spec, ctx));
+        methods.push(await conductorMethod(name, { kind: 'fixed-plan', file: spec.file }));
         break;
       case 'single':
         methods.push(singleMethod(name, workerIndex(spec.worker, ctx.workers, name)));
@@ -85,5 +90,5 @@ export async function buildMethods(names: readonly string[], ctx: MethodContext)
       added.push(name);
     });
   }
-  return { methods, oracle, added };
+  return { methods, oracle, added, conductors };
 }

@@ -55,7 +55,7 @@ function counted(specs: WorkerSpec[], latencyMs: number, create: (s: WorkerSpec)
 async function setup(names: string[], latencyMs = 0) {
   const { createWorkerModel } = await loadProviders();
   const calls = counted(SPECS, latencyMs, (s) => createWorkerModel(s));
-  const built = await buildMethods(names, { workers: SPECS, maxSteps: 5, resolveConductor: async () => { throw new Error('not used'); } });
+  const built = await buildMethods(names, { workers: SPECS, maxSteps: 5, naming: 'dir', conductorHost: () => { throw new Error('not used'); } });
   return { calls, built };
 }
 

@@ -1,12 +1,12 @@
 /**
- * The engine choice's words and the Hub repo ids the Conductor page accepts: 'owner/name' or the repo
+ * The Conductor choice's words and the Hub repo ids the Conductor page accepts: 'owner/name' or the repo
  * page's address pasted from a browser, and nothing the engine would read wrongly (a file's address,
  * another revision, a name the Hub refuses). The Hub addresses built from an id are checked end to end
  * in test/e2e/engine-loads.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { describeConductor, hubRepoId } from '../../../../src/services/conductor/conductor-choice.ts';
-import { hubUrl } from '../../../../src/engine/model/index.ts';
+import { describeConductor, hubRepoId } from '../../../../../src/core/bench/index.ts';
+import { hubUrl } from '../../../../../src/engine/model/index.ts';
 
 describe('hubRepoId', () => {
   it('takes owner/name, trimmed, and a pasted repo page address', () => {
@@ -41,5 +41,11 @@ describe('describeConductor', () => {
     const names = (id: string) => (id === 'w1' ? 'Claude Sonnet' : undefined);
     expect(describeConductor({ kind: 'pool-worker', workerId: 'w1' }, names)).toBe('pool worker Claude Sonnet, prompted');
     expect(describeConductor({ kind: 'pool-worker', workerId: 'gone' }, names)).toBe('pool worker gone (no longer in the pool)');
+  });
+
+  it("names the CLI's choices: a model directory with its token cap, a plan file", () => {
+    const model = { source: { from: 'dir', path: 'runs/model' }, weights: 'auto', adapter: { from: 'dir', path: 'runs/lora' }, maxTokens: 64 } as const;
+    expect(describeConductor({ kind: 'engine-model', model })).toBe("runs/model on Baton's engine + runs/lora, at most 64 tokens");
+    expect(describeConductor({ kind: 'fixed-plan', file: 'plan.txt' })).toBe('the plan in plan.txt');
   });
 });

@@ -1,27 +1,24 @@
 /**
- * The app's engine Conductor on the shipped demo model (public/demo-conductor) in Node on Dawn: with a
+ * The engine Conductor (the tab's and Node's) on the shipped demo model (public/demo-conductor) in Node on Dawn: with a
  * trained format (the demo's conductor.json, or a Train page adapter's) it runs as it was trained,
  * greedily, on its own prompt, and its plan parses; its streamed text, token ids and logprobs line up;
  * a model without one samples from the run's seed; an abort stops generation.
  */
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shortExpertsTaskSet } from '../../../../src/core/bench/index.ts';
-import type { ChatMessage } from '../../../../src/core/providers/index.ts';
-import { DEMO_POOL } from '../../../../src/core/providers/simulated/index.ts';
-import { compactPrompt, readTrainedFormat, type TrainedFormat } from '../../../../src/core/rl/index.ts';
-import { buildConductorPrompt, parseWorkflow } from '../../../../src/core/workflow/index.ts';
-import { GpuModel } from '../../../../src/engine/index.ts';
-import { filesFromDir } from '../../../../src/engine/model/files-node.ts';
-import { openModel } from '../../../../src/engine/model/index.ts';
-import { loadTokenizer, type Tokenizer } from '../../../../src/engine/tokenizer/index.ts';
-import { DEMO_SEED } from '../../../../src/node/make-demo-conductor.ts';
-import { DEMO_ENGINE_MODEL, type EngineModelChoice } from '../../../../src/services/conductor/conductor-choice.ts';
-import { engineConductor, type EngineRunContext } from '../../../../src/services/conductor/engine-conductor-settings.ts';
-import type { LoadedEngine } from '../../../../src/services/conductor/engine-host.ts';
-import { useTestDevice } from '../../../support/webgpu.ts';
+import type { ChatMessage } from '../../../../../src/core/providers/index.ts';
+import { DEMO_POOL } from '../../../../../src/core/providers/simulated/index.ts';
+import { compactPrompt, readTrainedFormat, type TrainedFormat } from '../../../../../src/core/rl/index.ts';
+import { buildConductorPrompt, parseWorkflow } from '../../../../../src/core/workflow/index.ts';
+import { EnginePolicy, GpuModel } from '../../../../../src/engine/index.ts';
+import { filesFromDir } from '../../../../../src/engine/model/files-node.ts';
+import { openModel } from '../../../../../src/engine/model/index.ts';
+import { loadTokenizer, type Tokenizer } from '../../../../../src/engine/tokenizer/index.ts';
+import { DEMO_SEED } from '../../../../../src/node/make-demo-conductor.ts';
+import { DEMO_ENGINE_MODEL, engineConductor, shortExpertsTaskSet, type EngineModelChoice, type EngineRunContext, type LoadedConductorModel } from '../../../../../src/core/bench/index.ts';
+import { useTestDevice } from '../../../../support/webgpu.ts';
 
-const DEMO = resolve(import.meta.dirname, '../../../../public/demo-conductor');
+const DEMO = resolve(import.meta.dirname, '../../../../../public/demo-conductor');
 const { heldOut } = shortExpertsTaskSet({ seed: DEMO_SEED });
 const POOL = [...DEMO_POOL];
 const SUM = heldOut.find((t) => t.kind === 'number')!;
@@ -37,10 +34,12 @@ describe("the app's engine Conductor on the demo model", () => {
   let model: GpuModel;
   let tokenizer: Tokenizer;
   let demoFormat: TrainedFormat | undefined;
-  const engine = (format: TrainedFormat | undefined): LoadedEngine => ({
-    model,
+  const engine = (format: TrainedFormat | undefined): LoadedConductorModel => ({
+    policy: new EnginePolicy(model, tokenizer),
     tokenizer,
-    info: { key: 'demo', model: 'demo-conductor', weights: 'f32', vocabSize: model.config.vocabSize, layers: 2, hiddenSize: model.config.hiddenSize, ...(format ? { format } : {}) },
+    vocabSize: model.config.vocabSize,
+    model: 'demo-conductor',
+    ...(format ? { format } : {}),
   });
   const ctx = (over: Partial<EngineRunContext> = {}): EngineRunContext => ({ workers: POOL.length, task: SUM, pool: POOL, maxSteps: 5, access: 'binary', seed: 3, ...over });
   /** The logprobs the model gives `tokens` after `messages`: what the Conductor records if it sampled after that prompt. */
@@ -60,7 +59,7 @@ describe("the app's engine Conductor on the demo model", () => {
 
   it('runs the demo as its conductor.json says: its own prompt, greedy, a plan that parses, streamed exactly, scored as the model scores it', async () => {
     expect(demoFormat).toMatchObject({ prompt: 'compact', constrain: true, fixedSubtasks: true });
-    const conductor = await engineConductor(engine(demoFormat), DEMO_ENGINE_MODEL, ctx());
+    const conductor = engineConductor(engine(demoFormat), DEMO_ENGINE_MODEL, ctx());
     let streamed = '';
     const out = await conductor.generate({ messages: ASK, onDelta: (d) => (streamed += d) });
     expect(conductor.info.sampling).toMatchObject({ temperature: 0, seed: 3 });
@@ -73,12 +72,12 @@ describe("the app's engine Conductor on the demo model", () => {
     expect(out.logprobs).toHaveLength(out.tokenIds!.length);
     out.logprobs?.forEach((lp, i) => expect(lp, `token ${i}`).toBeCloseTo(expected[i], 3));
     // Greedy: the same plan whatever the seed.
-    const again = await (await engineConductor(engine(demoFormat), DEMO_ENGINE_MODEL, ctx({ seed: 99 }))).generate({ messages: ASK });
+    const again = await engineConductor(engine(demoFormat), DEMO_ENGINE_MODEL, ctx({ seed: 99 })).generate({ messages: ASK });
     expect(again.tokenIds).toEqual(out.tokenIds);
   });
 
   it("runs a Train page adapter's format: free subtasks within its length, at most its steps; a recursion round continues the request", async () => {
-    const conductor = await engineConductor(engine(TRAIN_PAGE), { ...DEMO_ENGINE_MODEL, adapter: { from: 'trained', name: 'a' } }, ctx());
+    const conductor = engineConductor(engine(TRAIN_PAGE), { ...DEMO_ENGINE_MODEL, adapter: { from: 'trained', name: 'a' } }, ctx());
     const first = await conductor.generate({ messages: ASK });
     const parsed = parseWorkflow(first.text, { workers: POOL.length, maxSteps: TRAIN_PAGE.maxSteps });
     expect(parsed.ok, first.text).toBe(true);
@@ -96,7 +95,7 @@ describe("the app's engine Conductor on the demo model", () => {
     const firstWorkers = async (kind: string) => {
       const firsts: number[] = [];
       for (const [i, task] of heldOut.filter((t) => t.kind === kind).slice(0, 8).entries()) {
-        const conductor = await engineConductor(engine(demoFormat), DEMO_ENGINE_MODEL, ctx({ task, seed: i }));
+        const conductor = engineConductor(engine(demoFormat), DEMO_ENGINE_MODEL, ctx({ task, seed: i }));
         const out = await conductor.generate({ messages: [{ role: 'user', content: 'ignored: the demo runs on its own prompt' }] });
         const parsed = parseWorkflow(out.text, { workers: POOL.length, maxSteps: 2 });
         expect(parsed.ok, out.text).toBe(true);
@@ -115,7 +114,7 @@ describe("the app's engine Conductor on the demo model", () => {
     const plain: EngineModelChoice = { source: { from: 'url', url: 'http://127.0.0.1/m/' }, weights: 'f32', reasoning: false };
     /** The text streamed before the abort after 6 pieces. */
     const firstPieces = async (seed: number) => {
-      const conductor = await engineConductor(engine(undefined), plain, ctx({ seed }));
+      const conductor = engineConductor(engine(undefined), plain, ctx({ seed }));
       expect(conductor.info.sampling).toMatchObject({ temperature: 1, seed });
       const controller = new AbortController();
       let text = '';

@@ -1,16 +1,26 @@
-/** Which Conductor writes the workflows: the app stores this choice; the client builds the Conductor. */
-import { RANDOM_ROUTING_LABEL } from '../../core/bench/baselines/index.ts';
+/**
+ * Which Conductor writes the workflows, in one vocabulary for every host: the Conductor page stores a choice,
+ * `baton run --conductor`, `baton eval --method conductor:<choice>` and the Evaluate page write one as text
+ * (../eval/conductor-text.ts), and createConductor (create-conductor.ts) makes it on the host that runs it. Plain data
+ * and words only: the page's first paint carries this file.
+ */
+import { RANDOM_ROUTING_LABEL } from '../baselines/index.ts';
 
-/** Where an engine model's (or adapter's) files come from. Picked files last only until the tab reloads. */
+/** Where an engine model's (or adapter's) files come from in a browser tab. Picked files last only until the tab reloads. */
 export type EngineFilesSource = { from: 'hub'; repo: string } | { from: 'url'; url: string } | { from: 'picked'; name: string };
 
-export type EngineModelSource = { from: 'demo' } | EngineFilesSource;
+/** A model's or adapter's directory on disk, as Node reads one (relative to the working directory). */
+export type ModelDir = { from: 'dir'; path: string };
 
-/** An adapter may also be one trained on the Train page, kept in this browser (trained-adapters.ts) under its name. */
-export type EngineAdapterSource = EngineFilesSource | { from: 'trained'; name: string };
+export type EngineModelSource = { from: 'demo' } | EngineFilesSource | ModelDir;
+
+/** An adapter may also be one trained on the Train page, kept in this browser under its name. */
+export type EngineAdapterSource = EngineFilesSource | { from: 'trained'; name: string } | ModelDir;
 
 /** How the weights sit on the GPU: 'auto' is f16 where the GPU has shader-f16, else f32. */
 export type EngineWeights = 'auto' | 'f32' | 'f16' | 'int4';
+
+export const ENGINE_WEIGHTS: readonly EngineWeights[] = ['auto', 'f32', 'f16', 'int4'];
 
 export interface EngineModelChoice {
   source: EngineModelSource;
@@ -28,18 +38,24 @@ export interface EngineModelChoice {
    * pool's size, no worked examples), the prompt a trained adapter learnt under. Absent: the Ask prompt.
    */
   prompt?: 'compact';
+  /** Most tokens it writes; absent: engine-conductor.ts's bound. */
+  maxTokens?: number;
 }
 
 export type ConductorChoice =
-  /** The default: the demo engine model where this browser has a hardware GPU, random routing elsewhere. */
+  /** The default: the demo engine model where the GPU is a hardware one, random routing elsewhere. */
   | { kind: 'demo-auto' }
   /** Random routing (the untrained demo that runs anywhere). */
   | { kind: 'random-routing' }
+  /** A completion text read from a plan file, answered every time. */
+  | { kind: 'fixed-plan'; file: string }
+  /** A pool worker plays the Conductor with Baton's prompt (the paper's prompted frontier Conductor). */
+  | { kind: 'pool-worker'; workerId: string }
+  /** An OpenAI-compatible endpoint serving a Conductor (e.g. vLLM with a trained adapter). */
+  | { kind: 'remote-endpoint'; baseUrl: string; model: string }
   | { kind: 'engine-model'; model: EngineModelChoice }
   /** One of web-llm's prebuilt models, by its model_id (e.g. "Qwen2.5-1.5B-Instruct-q4f32_1-MLC"). */
-  | { kind: 'webllm-model'; modelId: string }
-  | { kind: 'pool-worker'; workerId: string }
-  | { kind: 'remote-endpoint'; baseUrl: string; model: string };
+  | { kind: 'webllm-model'; modelId: string };
 
 export const DEMO_ENGINE_MODEL: EngineModelChoice = { source: { from: 'demo' }, weights: 'f32' };
 
@@ -71,6 +87,29 @@ export function describeSource(source: EngineModelSource | EngineAdapterSource):
       return source.url;
     case 'picked':
       return source.name;
+    case 'dir':
+      return source.path;
+  }
+}
+
+/**
+ * A model's or adapter's files as the text forms name them (an engine method, a pool worker's model and
+ * adapter): undefined for picked files, which no stored text can name.
+ */
+export function engineSourceText(source: EngineModelSource | EngineAdapterSource): string | undefined {
+  switch (source.from) {
+    case 'demo':
+      return 'demo';
+    case 'trained':
+      return `trained:${source.name}`;
+    case 'picked':
+      return undefined;
+    case 'hub':
+      return source.repo;
+    case 'url':
+      return source.url;
+    case 'dir':
+      return source.path;
   }
 }
 
@@ -81,8 +120,13 @@ export function describeConductor(choice: ConductorChoice, workerName?: (id: str
       return 'demo Conductor (a tiny model trained on the demo pool where the GPU allows, else random routing)';
     case 'random-routing':
       return RANDOM_ROUTING_LABEL;
-    case 'engine-model':
-      return `${describeSource(choice.model.source)} on Baton's engine${choice.model.adapter ? ` + ${describeSource(choice.model.adapter)}` : ''}${choice.model.reasoning === false ? ', lists only' : ''}${choice.model.prompt === 'compact' ? ', short prompt' : ''}`;
+    case 'fixed-plan':
+      return `the plan in ${choice.file}`;
+    case 'engine-model': {
+      const m = choice.model;
+      const options = `${m.reasoning === false ? ', lists only' : ''}${m.prompt === 'compact' ? ', short prompt' : ''}${m.maxTokens ? `, at most ${m.maxTokens} tokens` : ''}`;
+      return `${describeSource(m.source)} on Baton's engine${m.adapter ? ` + ${describeSource(m.adapter)}` : ''}${options}`;
+    }
     case 'webllm-model':
       return `${choice.modelId} on web-llm`;
     case 'pool-worker': {
