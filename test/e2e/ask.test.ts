@@ -135,7 +135,7 @@ test('an error thrown in the Conductor worker reaches the page with its code', a
   await page.getByRole('button', { name: 'Run' }).click();
   const alert = page.getByRole('alert');
   await alert.waitFor();
-  // Without the comlink transfer handler the page would only see a plain Error and its fallback code.
+  // Without the comlink transfer handler the page would only see a plain Error, read as a bug ('internal').
   expect(await alert.getAttribute('data-code')).toBe('run/config');
   expect(await alert.textContent()).toContain('tab-model');
 });

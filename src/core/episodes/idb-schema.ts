@@ -60,7 +60,7 @@ export interface OpenEpisodeDbOptions {
 export async function openEpisodeDb(options: OpenEpisodeDbOptions): Promise<IDBPDatabase<EpisodeDb>> {
   const version = options.version ?? EPISODE_DB_VERSION;
   if (!Number.isInteger(version) || version < 1 || version > MIGRATIONS.length) {
-    throw new BatonError({ code: 'run/config', message: `Episode database version ${version} does not exist (1..${MIGRATIONS.length}).` });
+    throw new BatonError({ code: 'internal', message: `Episode database version ${version} does not exist (1..${MIGRATIONS.length}).` });
   }
   const request = options.indexedDB.open(options.name ?? EPISODE_DB_NAME, version);
   request.addEventListener('upgradeneeded', (event) => {

@@ -3,6 +3,8 @@
  * Callers match on `code`, never on message text; `message` says what to do next.
  */
 export type BatonErrorCode =
+  // a bug: something Baton's own code did not expect (the message says so; nothing the user set caused it)
+  | 'internal'
   // workflow
   | 'workflow/parse'
   // providers and worker calls
@@ -68,12 +70,17 @@ export class BatonError extends Error {
   }
 }
 
-/** Any thrown value as a BatonError, keeping a BatonError as it is. */
-export function toBatonError(e: unknown, fallback: BatonErrorCode = 'run/config'): BatonError {
+/**
+ * Any thrown value as a BatonError, keeping a BatonError as it is. A caller that knows what can fail there
+ * names the code (a storage call: 'store/io'); otherwise whatever was thrown is a bug, and says so, so that
+ * it never reads as a setting the user got wrong.
+ */
+export function toBatonError(e: unknown, fallback: BatonErrorCode = 'internal'): BatonError {
   if (e instanceof BatonError) return e;
   if (e instanceof Error && e.name === 'AbortError') {
     return new BatonError({ code: 'run/aborted', message: 'Stopped.', cause: e });
   }
-  const message = e instanceof Error ? e.message : String(e);
+  const text = e instanceof Error ? e.message : String(e);
+  const message = fallback === 'internal' ? `Unexpected error inside Baton (a bug; please report it): ${text}` : text;
   return new BatonError({ code: fallback, message, cause: e });
 }

@@ -174,7 +174,7 @@ export class AdamW {
 }
 
 function checkParameters(parameters: readonly TrainedParameter[]): void {
-  const fail = (message: string, data: Record<string, unknown>) => new BatonError({ code: 'run/config', message: `AdamW: ${message} This is a bug in the caller.`, data });
+  const fail = (message: string, data: Record<string, unknown>) => new BatonError({ code: 'internal', message: `AdamW: ${message} This is a bug in the caller.`, data });
   if (parameters.length === 0) throw fail('no parameters to train.', {});
   const seen = new Set<string>();
   for (const p of parameters) {

@@ -103,7 +103,7 @@ export class GpuTrainer implements DifferentiablePolicy {
   /** A trainer of `model`'s adapter (put on the model now) or of all its weights, with a fresh AdamW. */
   static async create(model: GpuModel, options: GpuTrainerOptions): Promise<GpuTrainer> {
     if (options.wrt === 'lora' && !options.lora) {
-      throw new BatonError({ code: 'run/config', message: 'Training LoRA needs an adapter: give a new one (initLoraAdapter) or one to continue.' });
+      throw new BatonError({ code: 'internal', message: 'Training LoRA needs an adapter: give a new one (initLoraAdapter) or one to continue.' });
     }
     if (options.limits) {
       const { weights, device } = model;
@@ -163,7 +163,7 @@ export class GpuTrainer implements DifferentiablePolicy {
 
   async backward(dLogp: readonly ArrayLike<number>[]): Promise<void> {
     const saved = this.#saved;
-    if (!saved || dLogp.length !== saved.sequences.length) throw new BatonError({ code: 'run/config', message: 'backward needs the forward of the same sequences first.' });
+    if (!saved || dLogp.length !== saved.sequences.length) throw new BatonError({ code: 'internal', message: 'backward needs the forward of the same sequences first.' });
     const { T, config } = saved.pass;
     const rows = new Float32Array(T);
     saved.sequences.forEach((s, b) => {
@@ -300,7 +300,7 @@ export class GpuTrainer implements DifferentiablePolicy {
   /** A setLora on the model since this trainer was made freed the buffers it trains. */
   #checkAdapter(): void {
     if (this.#lora && this.#model.lora !== this.#gpuLora) {
-      throw new BatonError({ code: 'run/config', message: "The model's LoRA adapter was replaced (setLora) after this trainer was made; make a new trainer for the new adapter." });
+      throw new BatonError({ code: 'internal', message: "The model's LoRA adapter was replaced (setLora) after this trainer was made; make a new trainer for the new adapter." });
     }
   }
 

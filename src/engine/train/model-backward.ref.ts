@@ -73,7 +73,7 @@ export function refLogprobGradients(model: RefModel, ids: number[], dLogp: Vec, 
   if (T < 2 || dLogp.length !== T - 1) {
     throw new BatonError({ code: 'data/invalid', message: `need at least two tokens and one dLogp per predicted token (${T - 1}), got ${dLogp.length}.` });
   }
-  if (opts.wrt === 'lora' && !opts.lora) throw new BatonError({ code: 'run/config', message: 'gradients in LoRA weights need an adapter.' });
+  if (opts.wrt === 'lora' && !opts.lora) throw new BatonError({ code: 'internal', message: 'gradients in LoRA weights need an adapter.' });
   const temperature = opts.temperature ?? 1;
   const names = weightNames(c);
   const w = (name: string) => model.weights.get(name)!;

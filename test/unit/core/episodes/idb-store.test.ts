@@ -33,7 +33,7 @@ describe('IndexedDB store schema', () => {
   });
 
   it('refuses to open at a version that has no migration', async () => {
-    await expect(openEpisodeDb({ ...freshIndexedDb(), version: 3 })).rejects.toMatchObject({ code: 'run/config' });
+    await expect(openEpisodeDb({ ...freshIndexedDb(), version: 3 })).rejects.toMatchObject({ code: 'internal' });
   });
 });
 
