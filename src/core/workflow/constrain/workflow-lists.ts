@@ -142,7 +142,7 @@ export function stepLists(s: ListsState, code: number, o: ListsLimits): ListsSta
     case At.Index:
       return stepIndex(s, code, o);
     case At.EntryAfterIndex:
-      return stepAfterIndex(s, code, o);
+      return stepAfterIndex(s, code);
     case At.EntryComma:
       if (code === C.space) return { ...s, at: At.EntrySpace };
       return startIndex(s, code, o);
@@ -256,7 +256,7 @@ function stepIndex(s: ListsState, code: number, o: ListsLimits): ListsState | un
   return stepLists({ ...s, at: At.EntryAfterIndex, used: s.used | (1 << s.num), num: 0 }, code, o);
 }
 
-function stepAfterIndex(s: ListsState, code: number, o: ListsLimits): ListsState | undefined {
+function stepAfterIndex(s: ListsState, code: number): ListsState | undefined {
   if (code === C.close) return finishItem(s);
   if (code !== C.comma) return undefined;
   for (let k = 0; k < s.items; k++) if (!(s.used & (1 << k))) return { ...s, at: At.EntryComma };
