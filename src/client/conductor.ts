@@ -4,7 +4,8 @@ import type { Episode } from '../core/episodes/index.ts';
 import type { RunEvent } from '../core/orchestra/index.ts';
 import type { CallRequest, CallResult, WorkerSpec } from '../core/providers/index.ts';
 import '../core/errors/error-transfer.ts';
-import type { AskRequest, AskService, ConductorLoadStatus, ConductorRuntimes, EngineHost, WebllmRuntime } from '../services/conductor/index.ts';
+import type { AskRequest, AskService } from '../services/conductor/api.ts';
+import type { ConductorLoadStatus, EngineHost, ModelRuntimes, WebllmRuntime } from '../services/runtimes/api.ts';
 import { webWorkerUnderPagePolicy } from './web-worker-under-policy.ts';
 import conductorWorkerUrl from '../../workers/conductor.worker.ts?worker&url';
 
@@ -29,13 +30,13 @@ export function stopAsk(): Promise<void> {
 }
 
 /**
- * The Conductor runtimes inside the Conductor worker (engine and web-llm: load, cancel, unload, caches);
+ * The model runtimes inside the Conductor worker (engine and web-llm: load, cancel, unload, caches);
  * callbacks passed to them must be wrapped in comlink's proxy().
  */
-export function runtimesInService(): Remote<ConductorRuntimes> {
+export function runtimesInService(): Remote<ModelRuntimes> {
   // comlink follows the property path at call time, so `.runtimes.engine.cached()` runs in the worker;
   // its typings only model that for proxy-marked values, hence the cast.
-  return remote().runtimes as unknown as Remote<ConductorRuntimes>;
+  return remote().runtimes as unknown as Remote<ModelRuntimes>;
 }
 
 /** Baton's engine in the worker (support, what is loaded, unload, download cache). */

@@ -6,7 +6,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import '../core/errors/error-transfer.ts';
 import type { CodeRunner, PythonJob } from '../core/reward/index.ts';
-import type { EvaluationProgress, EvaluatorService } from '../services/evaluator/index.ts';
+import type { EvaluationProgress, EvaluatorService } from '../services/evaluator/api.ts';
 import { webWorkerUnderPagePolicy } from './web-worker-under-policy.ts';
 import evaluatorWorkerUrl from '../../workers/evaluator.worker.ts?worker&url';
 

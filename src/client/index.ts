@@ -4,27 +4,45 @@
  */
 export { askInService, engineInService, runtimesInService, stopAsk, watchConductorLoads, webllmInService } from './conductor.ts';
 export { trainerInService, watchTraining } from './trainer.ts';
-export type { LatestGroup, SampledPlan, TrainerStatus, TrainingConfig, TrainingEstimate, TrainingProgress } from '../services/trainer/index.ts';
-// By path: the trainer service's index holds the whole training stack, which the page's first paint must not carry.
-export { DEFAULT_TRAINING, MAX_TRAINING_RECURSION, TRAINING_LIMITS } from '../services/trainer/training-config.ts';
+export {
+  DEFAULT_TRAINING,
+  MAX_TRAINING_RECURSION,
+  TRAINING_LIMITS,
+  type LatestGroup,
+  type SampledPlan,
+  type TrainerStatus,
+  type TrainingConfig,
+  type TrainingEstimate,
+  type TrainingProgress,
+} from '../services/trainer/api.ts';
 export { evaluatorInService, lazyCodeRunner, watchEvaluation } from './evaluator.ts';
-export type { DataPreview, EvalDataSource, EvalSettings, EvaluationProgress, EvaluationStatus, EvaluatorStatus, StoredEvaluation, UserFileFormat } from '../services/evaluator/index.ts';
-// By path: the evaluator service's index holds core/bench's runner and loaders, which the page's first paint must not carry.
-export { BUILT_IN_DATASETS, DEFAULT_EVAL, EVAL_LIMITS, dataLabel, formatOfFile } from '../services/evaluator/eval-settings.ts';
+export {
+  BUILT_IN_DATASETS,
+  DEFAULT_EVAL,
+  EVAL_LIMITS,
+  dataLabel,
+  formatOfFile,
+  type DataPreview,
+  type EvalDataSource,
+  type EvalSettings,
+  type EvaluationProgress,
+  type EvaluationStatus,
+  type EvaluatorStatus,
+  type StoredEvaluation,
+  type UserFileFormat,
+} from '../services/evaluator/api.ts';
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
+export { slotsNeeded, type AskOptions, type AskRequest } from '../services/conductor/api.ts';
 export {
   engineWorkerFields,
-  slotsNeeded,
-  type AskOptions,
-  type AskRequest,
   type CachedModelFiles,
   type ConductorLoadStatus,
   type EngineSupport,
   type LoadedEngineInfo,
   type LoadProgress,
   type WebllmModelChoice,
-} from '../services/conductor/index.ts';
+} from '../services/runtimes/api.ts';
 export {
   DEMO_ENGINE_MODEL,
   ENGINE_WEIGHTS,

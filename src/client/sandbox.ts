@@ -7,7 +7,7 @@
 import { wrap } from 'comlink';
 import { KillableCodeRunner, type CodeRunner, type SandboxThread } from '../core/reward/index.ts';
 import '../core/errors/error-transfer.ts';
-import type { SandboxService } from '../services/sandbox/index.ts';
+import type { SandboxService } from '../services/sandbox/api.ts';
 import { webWorkerUnderPagePolicy } from './web-worker-under-policy.ts';
 import sandboxWorkerUrl from '../../workers/sandbox.worker.ts?worker&url';
 

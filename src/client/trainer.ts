@@ -1,7 +1,7 @@
 /** The page's handle on the trainer web worker: TrainerService, typed, across the thread boundary. */
 import { proxy, wrap, type Remote } from 'comlink';
 import '../core/errors/error-transfer.ts';
-import type { TrainerService, TrainingProgress } from '../services/trainer/index.ts';
+import type { TrainerService, TrainingProgress } from '../services/trainer/api.ts';
 import { webWorkerUnderPagePolicy } from './web-worker-under-policy.ts';
 import trainerWorkerUrl from '../../workers/trainer.worker.ts?worker&url';
 

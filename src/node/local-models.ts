@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { BatonError } from '../core/errors/index.ts';
 import type { LocalChatRequest, LocalGeneration, LocalModels, WorkerSpec } from '../core/providers/index.ts';
 import type { WeightFormat } from '../engine/index.ts';
-import { engineChat, GpuQueue } from '../services/conductor/index.ts';
+import { engineChat, GpuQueue } from '../engine/index.ts';
 import type { NodeModel } from './webgpu.ts';
 
 export interface NodeModelRef {

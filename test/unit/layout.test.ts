@@ -57,13 +57,15 @@ const CORE_ORDER = ['errors', 'random', 'task', 'formats', 'pricing', 'reward', 
 /** 'providers' for src/core/providers/..., 'task' for src/core/task.ts. */
 const coreFolder = (path: string) => path.split('/')[2].replace(/\.ts$/, '');
 
+/** A service's second face, beside its index.ts: the types, defaults and pure helpers that cross to the page. */
+const isServiceApi = (path: string) => /^src\/services\/[^/]+\/api\.ts$/.test(path);
+
 /** Reached by path on purpose, each for its reason (said where it is imported). */
 const BY_PATH = new Set([
   'src/core/errors/error-transfer.ts', // a side-effect module: importing it registers the error handler with comlink
   'src/core/bench/datasets/built-in.ts', // the built-in sets' names, which the Evaluate page's first paint carries without the loaders
   'src/engine/model/files-node.ts', // Node-only; the model index stays browser-safe
-  'src/services/trainer/training-config.ts', // the Train page's defaults, without the training stack the service's index carries
-  'src/services/evaluator/eval-settings.ts', // the Evaluate page's types and constants, without the runner and loaders the service's index carries
+  'src/engine/runtime/gpu-queue.ts', // the web workers' GPU queue, without the engine they load with their first model
 ]);
 
 describe('the layers of docs/architecture.md', () => {
@@ -94,6 +96,10 @@ describe('the layers of docs/architecture.md', () => {
     expect(offenders((e) => under(e.from, 'src/client') && under(e.to, 'src/app'))).toEqual([]);
   });
 
+  it('lets the page reach a service only through its api.ts, the light face its first paint carries', () => {
+    expect(offenders((e) => under(e.from, 'src/client') && under(e.to, 'src/services') && !isServiceApi(e.to))).toEqual([]);
+  });
+
   it('lets the app reach web workers, services and the engine only through src/client', () => {
     expect(offenders((e) => under(e.from, 'src/app') && under(e.to, 'src/services', 'src/engine', 'workers'))).toEqual([]);
   });
@@ -109,6 +115,7 @@ describe('the layers of docs/architecture.md', () => {
         /^src\/.*\.(ts|svelte)$/.test(e.to) &&
         e.to.split('/').length > 3 &&
         !e.to.endsWith('/index.ts') &&
+        !isServiceApi(e.to) &&
         !BY_PATH.has(e.to),
     );
     expect(bad).toEqual([]);

@@ -1,21 +1,21 @@
 import type { Episode } from '../../core/episodes/index.ts';
 import type { RunEvent } from '../../core/orchestra/index.ts';
-import { ConductorRuntimes } from './conductor-runtimes.ts';
-import type { AskRequest } from './ask-request.ts';
-import { buildWorker, runAsk } from './run-ask.ts';
-import { TabLocalModels } from './tab-local-models.ts';
 import type { CallRequest, CallResult, WorkerSpec } from '../../core/providers/index.ts';
+import { buildWorker, ModelRuntimes, TabLocalModels } from '../runtimes/index.ts';
+import type { AskRequest } from './api.ts';
+import { runAsk } from './run-ask.ts';
 
 /**
  * What workers/conductor.worker.ts exposes: runs questions off the page's thread and streams their
- * events back, with the Conductor model runtimes (`runtimes`: Baton's engine and web-llm; loads with
- * progress, cancel, unload, caches) that model Conductors run on. The same class runs in-thread in tests.
+ * events back, with the model runtimes (`runtimes`: Baton's engine and web-llm; loads with progress,
+ * cancel, unload, caches) that model Conductors and local pool workers run on. The same class runs
+ * in-thread in tests.
  */
 export class AskService {
   #runs = new Set<AbortController>();
-  readonly runtimes: ConductorRuntimes;
+  readonly runtimes: ModelRuntimes;
 
-  constructor(runtimes = new ConductorRuntimes()) {
+  constructor(runtimes = new ModelRuntimes()) {
     this.runtimes = runtimes;
   }
 

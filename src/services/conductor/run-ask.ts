@@ -7,24 +7,10 @@ import { createConductor, type EngineModelChoice } from '../../core/bench/conduc
 import { type Episode, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { RunEventListener } from '../../core/orchestra/index.ts';
-import { type LocalModels, type ReplayTable, type WorkerModel, type WorkerSpec, loadProviders } from '../../core/providers/index.ts';
-import { engineWorkerChoice } from './engine-worker-choice.ts';
-import { TabLocalModels } from './tab-local-models.ts';
-import type { ConductorRuntimes } from './conductor-runtimes.ts';
-import { tabConductorHost } from './tab-conductor-host.ts';
-import { keySlot } from '../../core/keys/index.ts';
+import type { WorkerSpec } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
-import type { AskRequest } from './ask-request.ts';
-
-/**
- * A pool worker from its spec, with its key from `keys` (by slot); providers load on first use. `local` runs
- * the workers on models in this thread (the Conductor worker's); without it such workers are refused.
- */
-export async function buildWorker(spec: WorkerSpec, keys: AskRequest['keys'], replay?: ReplayTable, local?: LocalModels): Promise<WorkerModel> {
-  const { createWorkerModel } = await loadProviders();
-  const slot = keySlot(spec);
-  return createWorkerModel(spec, { apiKey: slot === undefined ? undefined : keys[slot], keyName: slot, replay, ...(local ? { local } : {}) });
-}
+import { buildWorker, engineWorkerChoice, tabConductorHost, TabLocalModels, type ModelRuntimes } from '../runtimes/index.ts';
+import type { AskRequest } from './api.ts';
 
 /** The engine models the pool's workers name; a name that is not one fails at its worker's step, not here. */
 function engineWorkerChoices(pool: readonly WorkerSpec[]): EngineModelChoice[] {
@@ -44,7 +30,7 @@ function engineWorkerChoices(pool: readonly WorkerSpec[]): EngineModelChoice[] {
  */
 export async function runAsk(
   request: AskRequest,
-  run: { signal?: AbortSignal; onEvent?: RunEventListener; runtimes: Pick<ConductorRuntimes, 'engine' | 'readyEngine' | 'readyEngineWorker' | 'readyWebllm' | 'gpu'> },
+  run: { signal?: AbortSignal; onEvent?: RunEventListener; runtimes: Pick<ModelRuntimes, 'engine' | 'readyEngine' | 'readyEngineWorker' | 'readyWebllm' | 'gpu'> },
 ): Promise<Episode> {
   if (request.pool.length === 0) throw new BatonError({ code: 'run/config', message: 'The worker pool is empty: add at least one worker on the Workers page.' });
   const { runEpisode } = await import('../../core/orchestra/index.ts');

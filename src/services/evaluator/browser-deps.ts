@@ -2,7 +2,7 @@
 import { episodeStore } from '../../core/episodes/index.ts';
 import type { ReplayTable } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
-import { buildWorker } from '../conductor/index.ts';
+import { buildWorker } from '../runtimes/index.ts';
 import { EvaluationDb } from './evaluation-db.ts';
 import type { EvaluatorDeps } from './evaluator-service.ts';
 

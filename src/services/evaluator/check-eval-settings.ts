@@ -3,7 +3,7 @@ import { parseFieldMap, parseHubRef } from '../../core/bench/datasets/index.ts';
 import { parseMethodSpec } from '../../core/bench/eval/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import { TASK_KINDS } from '../../core/task.ts';
-import { BUILT_IN_DATASETS, EVAL_LIMITS, formatOfFile, type EvalSettings } from './eval-settings.ts';
+import { BUILT_IN_DATASETS, EVAL_LIMITS, formatOfFile, type EvalSettings } from './api.ts';
 
 const invalid = (message: string) => new BatonError({ code: 'run/config', message });
 

@@ -6,7 +6,7 @@
  */
 import { badRowsError, lazyDataFiles, loadDataset, type DatasetHost, type LoadedDataset } from '../../core/bench/datasets/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
-import type { EvalSettings } from './eval-settings.ts';
+import type { EvalSettings } from './api.ts';
 
 const DATA = '../../../data/';
 const HUMANEVAL = new URL('../../../data/humaneval/HumanEval.jsonl.gz', import.meta.url);

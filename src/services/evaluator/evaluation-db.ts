@@ -10,8 +10,8 @@ import type { EvalReport, LoggedCall } from '../../core/bench/eval/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { CallResult } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
-import { KeyedDb } from '../conductor/index.ts';
-import type { EvalSettings } from './eval-settings.ts';
+import { KeyedDb } from '../storage/index.ts';
+import type { EvalSettings } from './api.ts';
 
 export const EVALUATION_DB = 'baton-evaluations';
 const EVALUATIONS = 'evaluations';

@@ -11,7 +11,7 @@
  * evaluation-db.ts, so stored evaluations are listed, reopened, compared and resumed after a reload.
  * The same class runs in-thread in tests. Test: test/unit/services/evaluator/evaluator-service.test.ts.
  */
-import { mmluSubjects, type BadRow } from '../../core/bench/datasets/index.ts';
+import { mmluSubjects } from '../../core/bench/datasets/index.ts';
 import { buildMethods, buildReport, isFinished, memoryCallLog, runEvaluation, runKeyOf, type BuiltMethods, type EvalProgress, type EvalReport } from '../../core/bench/eval/index.ts';
 import type { Episode, EpisodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
@@ -20,40 +20,10 @@ import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
 import { badRowsOnPage, evalDataFiles, loadItems, type LoadOptions } from './eval-data.ts';
 import { checkEvalSettings } from './check-eval-settings.ts';
-import { dataLabel, type EvalSettings } from './eval-settings.ts';
+import { dataLabel, type DataPreview, type EvalSettings, type EvaluationProgress } from './api.ts';
 import type { EvaluationDb, EvaluationStatus, StoredEvaluation } from './evaluation-db.ts';
 import { loadPhase } from './load-phase.ts';
-import { ConductorRuntimes, tabConductorHost } from '../conductor/index.ts';
-
-export type EvaluatorStatus = 'idle' | 'loading' | 'running' | 'stopping' | Exclude<EvaluationStatus, 'running'>;
-
-/** What the page shows of the evaluation under way (or the last one run here), sent whole on every change. */
-export interface EvaluationProgress {
-  status: EvaluatorStatus;
-  evalId?: string;
-  /** What it does now, in words. */
-  phase?: string;
-  /** Runs finished (stored ones included) and in all; graded and right ones over every method; dollars so far. */
-  done: number;
-  total: number;
-  graded: number;
-  correct: number;
-  costUsd: number;
-  elapsedMs: number;
-  etaMs?: number;
-  error?: { code: string; message: string };
-  /** Something went wrong that did not stop the evaluation (an episode that could not be stored). */
-  warning?: string;
-}
-
-/** What the page learns of its data before a start: how many items, and every row that is not one. */
-export interface DataPreview {
-  items: number;
-  bad: BadRow[];
-  unit: 'line' | 'row';
-  /** The first item's question, to check the mapping by eye. */
-  first?: string;
-}
+import { ModelRuntimes, tabConductorHost } from '../runtimes/index.ts';
 
 export interface EvaluatorDeps {
   db: () => Promise<EvaluationDb>;
@@ -64,7 +34,7 @@ export interface EvaluatorDeps {
 }
 
 /** Methods as built, and the runtimes their Conductors load their models on, freed when the evaluation ends. */
-type Prepared = BuiltMethods & { runtimes: ConductorRuntimes[] };
+type Prepared = BuiltMethods & { runtimes: ModelRuntimes[] };
 
 /** Why each method left out could not run here, in one message. */
 const leftOutReasons = (leftOut: Map<string, BatonError>) => [...leftOut].map(([method, why]) => `${method} cannot run in this tab: ${why.message}`).join(' ');
@@ -73,7 +43,7 @@ const leftOutReasons = (leftOut: Map<string, BatonError>) => [...leftOut].map(([
 const seeded = (spec: WorkerSpec, seed: number): WorkerSpec => (spec.simulated ? { ...spec, simulated: { ...spec.simulated, seed } } : spec);
 
 /** Frees a Conductor method's models; its runtimes keep their GPU devices for the next evaluation. */
-async function freeModels(runtimes: ConductorRuntimes): Promise<void> {
+async function freeModels(runtimes: ModelRuntimes): Promise<void> {
   runtimes.engine.unload();
   await runtimes.webllm.unload();
 }
@@ -99,7 +69,7 @@ export class EvaluatorService {
   #progress: EvaluationProgress = idle();
   #controller: AbortController | undefined;
   #run: Promise<void> = Promise.resolve();
-  readonly #runtimes: ConductorRuntimes[] = [];
+  readonly #runtimes: ModelRuntimes[] = [];
   readonly #restored: Promise<void>;
 
   constructor(deps: EvaluatorDeps) {
@@ -205,9 +175,9 @@ export class EvaluatorService {
    * The model runtimes of the evaluation's `i`-th Conductor method: kept from one evaluation to the next (their
    * GPU devices with them; the models are freed when an evaluation ends), their loads shown as the phase.
    */
-  #runtimesAt(i: number): ConductorRuntimes {
+  #runtimesAt(i: number): ModelRuntimes {
     if (!this.#runtimes[i]) {
-      const runtimes = new ConductorRuntimes();
+      const runtimes = new ModelRuntimes();
       runtimes.watch((status) => status.state === 'loading' && this.#busy() && this.#set({ phase: loadPhase(status) }));
       this.#runtimes[i] = runtimes;
     }
@@ -234,7 +204,7 @@ export class EvaluatorService {
    * a time; on the engine two plans would only interleave their passes). An engine model directory is for baton eval.
    */
   async #methods(settings: EvalSettings, keys: Record<string, string>): Promise<Prepared> {
-    const runtimes: ConductorRuntimes[] = [];
+    const runtimes: ModelRuntimes[] = [];
     const remoteWorker = (baseUrl: string, model: string) => this.#deps.worker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, keys);
     const conductorHost = () => {
       const own = this.#runtimesAt(runtimes.length);

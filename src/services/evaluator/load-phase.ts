@@ -1,5 +1,5 @@
 /** A Conductor method's model load in progress, in words, for the evaluation's phase line. Test: test/unit/services/evaluator/load-phase.test.ts. */
-import type { ConductorLoadStatus, LoadProgress } from '../conductor/index.ts';
+import type { ConductorLoadStatus, LoadProgress } from '../runtimes/index.ts';
 
 const MB = 2 ** 20;
 const DOING: Record<LoadProgress['phase'], string> = { download: 'downloading', gpu: 'copying to the GPU', shaders: 'compiling GPU shaders' };

@@ -1,17 +1,18 @@
 /**
  * The Train page's run on Baton's engine in the trainer worker: core/rl's training session (the same
- * setup as `baton train`'s) with the tab's ports: the Conductor loaded by the conductor service's
+ * setup as `baton train`'s) with the tab's ports: the Conductor loaded by the model runtimes'
  * EngineHost on navigator.gpu (the same files, cache and progress), the engine's constructors loaded with
  * the first run or estimate, the pool's workers with the page's keys, and the page's task set. The loop
  * itself is core/rl's runTraining, run by trainer-service.ts.
  */
+import { describeSource, type EngineModelChoice } from '../../core/bench/conductor/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
 import { estimateTraining, openTrainingSession, type LoadedConductor, type TrainingEstimate as Estimate, type TrainingSession } from '../../core/rl/index.ts';
 import type { EngineTrainingTypes, TrainingMemory } from '../../engine/train/index.ts';
-import { buildWorker, describeSource, EngineHost, type EngineModelChoice, type LoadProgress } from '../conductor/index.ts';
-import type { TrainingConfig } from './training-config.ts';
+import { buildWorker, EngineHost, type LoadProgress } from '../runtimes/index.ts';
+import type { TrainingConfig } from './api.ts';
 import { recipeOf } from './training-recipe.ts';
 import { trainingTasks } from './training-tasks.ts';
 

@@ -10,8 +10,8 @@ import { BatonError } from '../../core/errors/index.ts';
 import { providerConcurrencyText } from '../../core/orchestra/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
 import { heldOutSample, trainBundleFiles } from '../../core/rl/index.ts';
-import { demoModelUrl } from '../conductor/index.ts';
-import type { TrainingConfig } from './training-config.ts';
+import { demoModelUrl } from '../runtimes/index.ts';
+import type { TrainingConfig } from './api.ts';
 import { recipeOf } from './training-recipe.ts';
 import { trainingTasks } from './training-tasks.ts';
 

@@ -15,50 +15,15 @@
 import { type Episode, type EpisodeStore, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
-import { loraState, runTraining, trainedFormatOf, type GrpoCheckpoint, type GrpoStepMetrics, type TrainingSession } from '../../core/rl/index.ts';
-import { saveTrainedAdapter, type EngineModelChoice, type TrainedAdapter } from '../conductor/index.ts';
+import type { EngineModelChoice } from '../../core/bench/conductor/index.ts';
+import { loraState, runTraining, trainedFormatOf, type GrpoCheckpoint, type TrainingSession } from '../../core/rl/index.ts';
+import { saveTrainedAdapter, type TrainedAdapter } from '../runtimes/index.ts';
+import type { LatestGroup, TrainerStatus, TrainingConfig, TrainingProgress } from './api.ts';
+import { checkTrainingConfig } from './check-training-config.ts';
 import { modelChoiceOf, tabTraining, type PrepareTraining, type TrainingEstimate } from './tab-training.ts';
-import { checkTrainingConfig, type TrainingConfig } from './training-config.ts';
 import { recipeOf } from './training-recipe.ts';
 import { trainBundleZip } from './train-bundle-export.ts';
 import { TrainingDb, type StoredRun } from './training-db.ts';
-
-export type TrainerStatus = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'stopped' | 'done' | 'failed';
-
-/** One sampled workflow of the latest group, as the page lists it. */
-export interface SampledPlan {
-  /** "worker label: subtask" per step; empty when the plan did not parse. */
-  steps: string[];
-  parseError?: string;
-  reward: number;
-  correct: boolean;
-}
-
-export interface LatestGroup {
-  step: number;
-  question: string;
-  kind: string;
-  plans: SampledPlan[];
-}
-
-/** Everything the page shows of the run, sent whole on every change. */
-export interface TrainingProgress {
-  status: TrainerStatus;
-  runId?: string;
-  config?: TrainingConfig;
-  /** One entry per finished step, those before a resume included. */
-  metrics: GrpoStepMetrics[];
-  /** What the run does now, in words ("Loading …", "Step 3: sampling and scoring"). */
-  phase?: string;
-  latestGroup?: LatestGroup;
-  /** Mean wall time of this session's steps, for the time left. */
-  msPerStep?: number;
-  error?: { code: string; message: string };
-  /** Something went wrong that did not stop the run (an episode that could not be stored). */
-  warning?: string;
-  /** A checkpoint is stored: its adapter can be exported or used as the Conductor. */
-  hasAdapter: boolean;
-}
 
 export interface TrainerDeps {
   db: () => Promise<TrainingDb>;

@@ -6,8 +6,8 @@
  * Test: test/unit/services/trainer/training-db.test.ts (fake-indexeddb).
  */
 import type { CheckpointStore, GrpoCheckpoint } from '../../core/rl/index.ts';
-import { KeyedDb } from '../conductor/index.ts';
-import type { TrainingConfig } from './training-config.ts';
+import { KeyedDb } from '../storage/index.ts';
+import type { TrainingConfig } from './api.ts';
 
 export const TRAINING_DB = 'baton-training';
 const RUNS = 'runs';

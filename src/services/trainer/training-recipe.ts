@@ -4,7 +4,7 @@
  * alpha 2r on the default modules, the compact prompt, format-constrained sampling, one group a micro-batch.
  */
 import { TRAINING_DEFAULTS, type TrainingRecipe } from '../../core/rl/index.ts';
-import type { TrainingConfig } from './training-config.ts';
+import type { TrainingConfig } from './api.ts';
 
 export function recipeOf(config: TrainingConfig): TrainingRecipe {
   const { mu, beta, epsilon, lossType, scaleRewards, temperature, costWeight, loraTargets } = TRAINING_DEFAULTS;

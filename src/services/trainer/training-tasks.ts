@@ -7,7 +7,7 @@
 import { lazyDataFiles } from '../../core/bench/datasets/index.ts';
 import { builtInTaskSet } from '../../core/bench/task-sets/index.ts';
 import type { TaskSplit } from '../../core/task.ts';
-import type { TrainingConfig } from './training-config.ts';
+import type { TrainingConfig } from './api.ts';
 
 /** Questions per kind: enough for many steps of a few questions, and a held-out set apart. */
 const PER_KIND = 100;

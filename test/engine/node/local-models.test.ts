@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Episode } from '../../../src/core/episodes/index.ts';
 import { main } from '../../../src/node/cli.ts';
 import { NodeLocalModels } from '../../../src/node/local-models.ts';
-import { engineChat } from '../../../src/services/conductor/index.ts';
+import { engineChat } from '../../../src/engine/index.ts';
 import { recordingIo } from '../../support/cli-io.ts';
 import { writeTinyModel } from '../../support/tiny-model.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The data sets Baton ships in data/, and the formats of the user's own files, by name: constants only,
- * so the Evaluate page's first paint carries them (through services/evaluator/eval-settings.ts) without
+ * so the Evaluate page's first paint carries them (through services/evaluator/api.ts) without
  * the loaders.
  */
 

@@ -1,7 +1,7 @@
 /** The Workers page's presets: local workers need no key and cost nothing; the Conductor page's own engine model is offered as one. */
 import { expect, test } from 'vitest';
 import { conductorModelPreset, WORKER_PRESETS } from '../../../../src/app/state/worker-presets.ts';
-import { engineWorkerChoice } from '../../../../src/services/conductor/engine-worker-choice.ts';
+import { engineWorkerChoice } from '../../../../src/services/runtimes/engine-worker-choice.ts';
 
 test('the local presets run in the tab at no price', () => {
   const local = WORKER_PRESETS.filter((p) => p.spec.provider === 'engine' || p.spec.provider === 'webllm');

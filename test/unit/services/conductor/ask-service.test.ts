@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { expect, test } from 'vitest';
 import { AskService } from '../../../../src/services/conductor/ask-service.ts';
-import { slotsNeeded, type AskRequest } from '../../../../src/services/conductor/ask-request.ts';
+import { slotsNeeded, type AskRequest } from '../../../../src/services/conductor/api.ts';
 import { episodeStore } from '../../../../src/core/episodes/browser-store.ts';
 import type { RunEvent } from '../../../../src/core/orchestra/index.ts';
 import { DEMO_POOL } from '../../../../src/core/providers/simulated/demo-pool.ts';

@@ -1,6 +1,6 @@
 /** The evaluation's phase line while a Conductor method's model loads. */
 import { expect, it } from 'vitest';
-import type { ConductorLoadStatus } from '../../../../src/services/conductor/index.ts';
+import type { ConductorLoadStatus } from '../../../../src/services/runtimes/index.ts';
 import { loadPhase } from '../../../../src/services/evaluator/load-phase.ts';
 
 it("says how far a load is: the engine's download and tensors, web-llm's shaders", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPERTS_POOL } from '../../../../src/core/providers/simulated/index.ts';
 import { trainSettingsOf } from '../../../../src/services/trainer/train-bundle-export.ts';
-import { DEFAULT_TRAINING, type TrainingConfig } from '../../../../src/services/trainer/training-config.ts';
+import { DEFAULT_TRAINING, type TrainingConfig } from '../../../../src/services/trainer/api.ts';
 
 const config: TrainingConfig = { ...DEFAULT_TRAINING, pool: [...EXPERTS_POOL] };
 

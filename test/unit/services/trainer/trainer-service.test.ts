@@ -6,7 +6,7 @@ import { createSimulatedWorker, EXPERTS_POOL } from '../../../../src/core/provid
 import { hashString } from '../../../../src/core/random.ts';
 import { loraState, type GrpoBatch, type TrainablePolicy, type TrainingState, type TrainStepResult } from '../../../../src/core/rl/index.ts';
 import type { Task } from '../../../../src/core/task.ts';
-import type { TrainedAdapter } from '../../../../src/services/conductor/index.ts';
+import type { TrainedAdapter } from '../../../../src/services/runtimes/index.ts';
 import {
   DEFAULT_TRAINING,
   TrainerService,

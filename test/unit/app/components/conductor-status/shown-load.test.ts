@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ConductorLoadStatus } from '../../../../../src/services/conductor/conductor-runtimes.ts';
+import type { ConductorLoadStatus } from '../../../../../src/services/runtimes/api.ts';
 import { shownLoad } from '../../../../../src/app/components/conductor-status/shown-load.ts';
 
 const webllmLoading: ConductorLoadStatus = { runtime: 'webllm', model: 'Qwen2.5-7B', state: 'loading' };

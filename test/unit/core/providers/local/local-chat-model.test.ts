@@ -2,7 +2,7 @@
  * A local pool worker's wrapper around its runtime (createLocalWorker): the request it hands on, price 0, the
  * step's timeout and the user's stop told apart, the runtime's own errors passed through, an empty answer
  * reported. The runtime here is a small one written for the test that honours its signal as the engine's does
- * (the engine's own is tested on Dawn in test/engine/services/conductor/tab-local-models.test.ts).
+ * (the engine's own is tested on Dawn in test/engine/services/runtimes/tab-local-models.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../../../src/core/errors/index.ts';

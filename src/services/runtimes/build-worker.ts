@@ -1,0 +1,16 @@
+/**
+ * The tab's pool workers: a WorkerModel from its spec, for Ask, the trainer and the evaluator alike, its key
+ * taken from the page's unlocked keys by slot (core/keys). Providers (and the AI SDK behind them) load on first use.
+ */
+import { keySlot } from '../../core/keys/index.ts';
+import { type LocalModels, type ReplayTable, type WorkerModel, type WorkerSpec, loadProviders } from '../../core/providers/index.ts';
+
+/**
+ * A pool worker from its spec, with its key from `keys` (by slot); `replay` answers replay workers. `local` runs
+ * the workers on models in this thread (the Conductor worker's); without it such workers are refused.
+ */
+export async function buildWorker(spec: WorkerSpec, keys: Record<string, string>, replay?: ReplayTable, local?: LocalModels): Promise<WorkerModel> {
+  const { createWorkerModel } = await loadProviders();
+  const slot = keySlot(spec);
+  return createWorkerModel(spec, { apiKey: slot === undefined ? undefined : keys[slot], keyName: slot, replay, ...(local ? { local } : {}) });
+}
