@@ -137,7 +137,7 @@ export class ModelRuntimes {
       this.#publish({ runtime, model, state: 'ready', ...worker });
       return result;
     } catch (e) {
-      const err = toBatonError(e, runtime === 'engine' ? 'engine/model-file' : 'run/config');
+      const err = toBatonError(e, runtime === 'engine' ? 'engine/model-file' : 'internal');
       this.#publish(
         stop.aborted || err.code === 'run/aborted'
           ? { runtime, model, state: 'cancelled', ...worker }

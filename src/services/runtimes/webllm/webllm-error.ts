@@ -89,5 +89,6 @@ export function toWebllmError(e: unknown): BatonError {
       true,
     );
   }
-  return make('run/config', `web-llm failed: ${d.message || d.name}`, e, d);
+  // Nothing above knew it: a failure Baton did not expect of web-llm.
+  return make('internal', `web-llm failed: ${d.message || d.name}`, e, d);
 }

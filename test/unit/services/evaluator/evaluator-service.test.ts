@@ -97,10 +97,9 @@ describe('EvaluatorService', () => {
   });
 
   it('keeps what was done at a Stop and finishes on resume without calling a worker twice for one call', async () => {
-    let service: EvaluatorService | undefined;
     // Each run is 4 calls in a row (an answer, 3 reflections): stopping after the 6th cuts the second run halfway.
-    const h = harness(new IDBFactory(), (n) => void (n === 6 && service!.stop()));
-    service = new EvaluatorService(h.deps);
+    const h = harness(new IDBFactory(), (n) => void (n === 6 && service.stop()));
+    const service = new EvaluatorService(h.deps);
     const id = await service.start(settings({ limit: 3, concurrency: 1, methods: ['self-reflect:sim-euler,3'] }), undefined);
     await until(service, (p) => p.status === 'stopped');
     const stopped = (await service.get(id))!;

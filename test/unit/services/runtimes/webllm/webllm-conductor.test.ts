@@ -134,7 +134,7 @@ describe('createWebllmConductor', () => {
       refused = e;
     }
     expect((refused as Error).name).toBe('MessageOrderError');
-    expect(toWebllmError(refused).code).toBe('run/config');
+    expect(toWebllmError(refused).code).toBe('internal');
   });
 
   it('interrupts web-llm when the signal aborts and rejects with run/aborted', async () => {

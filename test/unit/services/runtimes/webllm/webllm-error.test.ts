@@ -47,7 +47,7 @@ describe('toWebllmError', () => {
     expect(e.message).toBe('This GPU lacks shader-f16, which f16 models need. Choose a q4f32_1 model on the Conductor page.');
     expect(e.data).toEqual({ webllm: 'ShaderF16SupportError', detail: SHADER_F16 });
     expect(toWebllmError('TypeError: Failed to fetch').code).toBe('provider/network');
-    expect(toWebllmError('Engine.unload() is called.')).toMatchObject({ code: 'run/config', message: 'web-llm failed: Engine.unload() is called.' });
+    expect(toWebllmError('Engine.unload() is called.')).toMatchObject({ code: 'internal', message: 'web-llm failed: Engine.unload() is called.' });
   });
 
   it('says how much of the prompt overflowed', () => {
