@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createNodeGpu } from '../../../../src/node/models/webgpu.ts';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 
 describe('createNodeGpu', () => {
   it('finds an adapter on this machine (SwiftShader without a GPU) and makes a working device', async () => {
