@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { DEV_CONNECT_SOURCES } from './src/app/state/allowed-origins.ts';
-import { bundleCli, webgpuVersion } from './src/node/cli-bundle.ts';
+import { bundleCli, webgpuVersion } from './src/node/cli/bundle.ts';
 
 /**
  * The dev server injects styles inline and talks HMR over a websocket; the built app needs neither, so

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { filesFromDir } from '../src/engine/model/files-node.ts';
 import { openModel } from '../src/engine/model/index.ts';
 import { createRefKvCache, loadRefModel, refForward, refLogprobs, type RefModel, GpuModel, streamSeed, type WeightFormat } from '../src/engine/runtime/index.ts';
-import { createNodeGpu } from '../src/node/webgpu.ts';
+import { createNodeGpu } from '../src/node/models/index.ts';
 import { storedWeightsRef } from '../test/support/stored-weights-ref.ts';
 import { writeTinyModel, type TinyModelOptions } from '../test/support/tiny-model.ts';
 

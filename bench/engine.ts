@@ -35,7 +35,7 @@ import { GpuModel, type WeightFormat } from '../src/engine/index.ts';
 import { filesFromDir } from '../src/engine/model/files-node.ts';
 import { openModel, type OpenedModel } from '../src/engine/model/index.ts';
 import { dispatchesPerDecodeStep, type ModelWeights } from '../src/engine/runtime/index.ts';
-import { createNodeGpu, type NodeGpu } from '../src/node/webgpu.ts';
+import { createNodeGpu, type NodeGpu } from '../src/node/models/index.ts';
 import { writeTinyModel } from '../test/support/tiny-model.ts';
 import { MODEL_SHAPES } from './model-shapes.ts';
 

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EpisodeDirStore } from '../src/node/episode-dir.ts';
+import { EpisodeDirStore } from '../src/node/stores/index.ts';
 import { makeEpisode } from '../test/support/episode-factory.ts';
 import { seededRandom } from '../src/core/random.ts';
 

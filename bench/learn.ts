@@ -2,7 +2,7 @@
  * Does the Conductor learn? A small Conductor initialised from scratch (as `baton init-model` makes
  * it) is trained by `baton train` on a simulated pool where the workflow matters (the demo pool, or
  * the experts pool), and its held-out accuracy (one greedy plan per question) is set beside what routing alone reaches with hindsight on the same held-out questions:
- * random routing, the best fixed workflow and the best workflow per task kind (src/node/learning-run.ts
+ * random routing, the best fixed workflow and the best workflow per task kind (bench/learning-run.ts
  * over core/bench/eval/hindsight.ts). gapClosed is (final - random routing) / (best per kind - random routing).
  * With --pool routellm-mmlu (GPT-4 and Mixtral replaying RouteLLM's records over MMLU; tasks routellm-mmlu)
  * the reward is cost-aware: --cost-weight defaults to the lambda at which per-subject routing chosen on
@@ -22,10 +22,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { processIo } from '../src/node/io.ts';
-import { learningCurveSvg, mmluCostWeight, mmluRoutingReport, runLearning } from '../src/node/learning-run.ts';
-import { isBuiltInPool } from '../src/node/pool-file.ts';
-import { isBuiltInTaskSet } from '../src/node/task-file.ts';
+import { processIo } from '../src/node/cli/index.ts';
+import { isBuiltInPool, isBuiltInTaskSet } from '../src/node/inputs/index.ts';
+import { learningCurveSvg, mmluCostWeight, mmluRoutingReport, runLearning } from './learning-run.ts';
 
 const { values } = parseArgs({
   options: {

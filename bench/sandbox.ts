@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { loadHumanEval } from '../src/core/bench/index.ts';
 import { gradeCode, gradeTask } from '../src/core/reward/index.ts';
-import { createNodeCodeRunner } from '../src/node/node-code-runner.ts';
+import { createNodeCodeRunner } from '../src/node/sandbox/index.ts';
 
 const round = (x: number) => Math.round(x);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

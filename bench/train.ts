@@ -21,7 +21,7 @@ import { GpuModel, type WeightFormat } from '../src/engine/index.ts';
 import { filesFromDir } from '../src/engine/model/files-node.ts';
 import { initLoraAdapter, openModel } from '../src/engine/model/index.ts';
 import { estimateTrainingMemory, GpuTrainer } from '../src/engine/train/index.ts';
-import { createNodeGpu } from '../src/node/webgpu.ts';
+import { createNodeGpu } from '../src/node/models/index.ts';
 import { writeTinyModel } from '../test/support/tiny-model.ts';
 import { MODEL_SHAPES } from './model-shapes.ts';
 

@@ -1,5 +1,5 @@
 /** A CliIo that records what a command prints, for running commands in-process. */
-import type { CliIo } from '../../src/node/io.ts';
+import type { CliIo } from '../../src/node/cli/io.ts';
 
 export function recordingIo(cwd: string, stdin = ''): CliIo & { out: string; err: string } {
   const io = {

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { SWIFTSHADER_ICDS } from '../../src/node/webgpu.ts';
+import { SWIFTSHADER_ICDS } from '../../src/node/models/webgpu.ts';
 import { CHROMIUM_PATH } from './browser.ts';
 
 function missing(): string[] {

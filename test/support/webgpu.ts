@@ -5,7 +5,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { EngineDevice, KernelSpec } from '../../src/engine/device/index.ts';
 import type { Dtype } from '../../src/engine/kernels/index.ts';
-import { createNodeGpu, requestNodeAdapter, type NodeGpu } from '../../src/node/webgpu.ts';
+import { createNodeGpu, requestNodeAdapter, type NodeGpu } from '../../src/node/models/webgpu.ts';
 
 /** Call inside a describe (or at file level); the returned getter is valid inside tests. */
 export function useTestDevice(): () => EngineDevice {

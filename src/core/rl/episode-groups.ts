@@ -6,7 +6,7 @@
  * Left out, and counted: episodes without a group id or a reward, infrastructure failures (they say
  * nothing of the Conductor's choice), and groups that cannot teach anything (one member, or every reward equal:
  * all advantages 0). A line that is not an episode stops the reading; every such line is reported by number.
- * Test: through baton train --from-episodes, test/engine/node/train-from-episodes.test.ts.
+ * Test: through baton train --from-episodes, test/engine/node/commands/train/from-episodes.test.ts.
  */
 import { numberedLines, parseEpisodeLine, type Episode } from '../episodes/index.ts';
 import { BatonError } from '../errors/index.ts';

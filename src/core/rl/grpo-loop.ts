@@ -13,7 +13,7 @@
  * provider's slot (limitPerProvider), and the step's calls share one response cache, so an identical
  * call is paid once; each step starts with an empty cache, so a resumed run pays and draws what the
  * whole run would have (the cache is not checkpointed), and a long run's cache stays small.
- * Test: test/unit/core/rl/grpo-loop.test.ts; on the engine, through baton train: test/engine/node/commands/train.test.ts.
+ * Test: test/unit/core/rl/grpo-loop.test.ts; on the engine, through baton train: test/engine/node/commands/train/train.test.ts.
  */
 import { BatonError } from '../errors/index.ts';
 import type { Episode } from '../episodes/index.ts';

@@ -5,7 +5,7 @@
  * stored logprobs came from whatever policy sampled them, so they are not used as old logprobs: the
  * ratio is 1 at the current weights, as for an on-policy first iteration. Checkpoints, stop and resume
  * work as in runGrpo: which groups a step takes depends on the step alone, so a resumed run is the same run.
- * Test: test/unit/core/rl/offline-grpo.test.ts; through baton train --from-episodes in test/engine/node/train-from-episodes.test.ts.
+ * Test: test/unit/core/rl/offline-grpo.test.ts; through baton train --from-episodes in test/engine/node/commands/train/from-episodes.test.ts.
  */
 import { BatonError } from '../errors/index.ts';
 import { sampleStd } from './advantages.ts';

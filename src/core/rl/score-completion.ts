@@ -3,7 +3,7 @@
  * (runEpisode with a fixed Conductor answering that completion; a malformed workflow scores the
  * scheme's formatError without calling a worker), then the reward GRPO would train on, or none where
  * the run hit an infrastructure failure (a worker down, a budget stop) or could not be graded.
- * rolloutGroup and the reward server (src/node/reward-server.ts) both score through here, so a reward
+ * rolloutGroup and the reward server (src/node/reward-server/) both score through here, so a reward
  * served to an outside trainer is the reward Baton's own loop would have given.
  * Test: test/unit/core/rl/rollout.test.ts, test/unit/node/commands/serve-reward.test.ts.
  */

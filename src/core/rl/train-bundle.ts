@@ -4,7 +4,7 @@
  * task set (and held-out set) as JSONL, the pool without keys, the model when it is small enough to
  * travel, and a README with the one command. `baton export train-bundle` writes it to a directory, the
  * Train page's "Export for a GPU server" as a zip; both build it here.
- * Test: test/unit/core/rl/train-bundle.test.ts; run for real in test/engine/node/commands/export-train-bundle.test.ts.
+ * Test: test/unit/core/rl/train-bundle.test.ts; run for real in test/engine/node/commands/export/train-bundle.test.ts.
  */
 import { BatonError } from '../errors/index.ts';
 import { defaultKeyName, type WorkerSpec } from '../providers/index.ts';

@@ -6,40 +6,70 @@
 import { copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { seededRandom } from '../../core/random.ts';
+import { TRAINING_DEFAULTS } from '../../core/rl/index.ts';
 import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_WEIGHTS, initLoraAdapter, linearModules, mergeLora, openModel, readPeftAdapter, writePeftAdapter } from '../../engine/model/index.ts';
-import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
-import { PROJECTIONS, parseTargets } from '../lora-targets.ts';
-import { outputDir } from '../out-dir.ts';
+import { CliError, flag, int, num, optionsHelp, parseFlags, positive, positiveInteger, printHelp, text, type CliIo } from '../cli/index.ts';
+import { outputDir } from '../stores/index.ts';
+
+/** PEFT's short names for the seven projections LoRA can adapt. */
+const PROJECTIONS = ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'];
+
+function targetsOf(value: string): string[] {
+  if (value === 'all') return PROJECTIONS;
+  const targets = value.split(',').map((t) => t.trim()).filter(Boolean);
+  const unknown = targets.filter((t) => !PROJECTIONS.includes(t));
+  if (targets.length === 0 || unknown.length > 0) {
+    throw new CliError(`--targets takes ${PROJECTIONS.join(', ')} or "all"${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`, 2);
+  }
+  return targets;
+}
+
+/** --targets, the modules a new adapter adapts; baton train's new adapter takes it too. */
+export const TARGETS_FLAG = flag({
+  arg: 'LIST',
+  help: `modules to adapt, comma-separated: ${PROJECTIONS.join(', ')}, or "all"; the default is PEFT's for Qwen and Llama`,
+  default: [...TRAINING_DEFAULTS.loraTargets],
+  read: targetsOf,
+});
+
+const INIT_FLAGS = {
+  model: text({ arg: 'DIR', help: 'the base model directory' }),
+  out: text({ arg: 'DIR', help: 'a new or empty directory' }),
+  r: int({ arg: 'R', help: 'rank', default: 8, check: positiveInteger }),
+  alpha: num({ arg: 'A', help: 'scale alpha; the update is (alpha/r) B A (default 2 x r)', check: positive }),
+  targets: TARGETS_FLAG,
+  seed: int({ arg: 'S', help: "fixes A's draws (default: a random seed, printed)" }),
+};
+
+const MERGE_FLAGS = {
+  model: text({ arg: 'DIR', help: 'the base model directory' }),
+  lora: text({ arg: 'DIR', help: 'the adapter directory (PEFT layout)' }),
+  out: text({ arg: 'DIR', help: 'a new or empty directory' }),
+};
 
 const USAGE = `usage: baton adapter init --model DIR --out DIR [--r 8] [--alpha 16] [--targets q_proj,v_proj,...] [--seed S]
        baton adapter merge --model DIR --lora DIR --out DIR
 
 init    writes OUT/adapter_config.json and OUT/adapter_model.safetensors: a new LoRA adapter as PEFT
         makes one (A uniform in +-1/sqrt(in), B = 0, so the adapted model starts equal to the base).
-        --targets takes ${PROJECTIONS.join(', ')} or "all" (default q_proj,v_proj, as PEFT's default for Qwen and Llama).
-        --seed fixes A's draws (default: a random seed, printed).
 merge   writes OUT as a model directory: the base's files with every adapted weight W + (alpha/r) B A,
         in the base's dtype and file layout.
 Both print one JSON line describing what they wrote.
-`;
+
+init options:
+${optionsHelp(INIT_FLAGS)}
+merge options:
+${optionsHelp(MERGE_FLAGS)}`;
 
 async function init(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, {
-    model: { type: 'string' },
-    out: { type: 'string' },
-    r: { type: 'string' },
-    alpha: { type: 'string' },
-    targets: { type: 'string' },
-    seed: { type: 'string' },
-  });
+  const args = parseFlags(argv, INIT_FLAGS);
+  if (args.help) return printHelp(io, USAGE);
+  const { values } = args;
   if (!values.model) throw new CliError('--model DIR is required', 2);
-  const r = intFlag('r', values.r, 8)!;
-  if (r <= 0) throw new CliError(`--r must be a positive integer, got ${r}`, 2);
-  const alpha = numberFlag('alpha', values.alpha, 2 * r)!;
-  if (alpha <= 0) throw new CliError(`--alpha must be positive, got ${alpha}`, 2);
-  const targetModules = parseTargets(values.targets);
-  const seed = intFlag('seed', values.seed, Math.floor(Math.random() * 2 ** 32))!;
+  const { r, targets: targetModules } = values;
+  const alpha = values.alpha ?? 2 * r;
+  const seed = values.seed ?? Math.floor(Math.random() * 2 ** 32);
   const modelDir = resolve(io.cwd, values.model);
   const { config } = await openModel(filesFromDir(modelDir));
   const out = await outputDir(io, values.out, [modelDir]);
@@ -51,7 +81,9 @@ async function init(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function merge(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, { model: { type: 'string' }, lora: { type: 'string' }, out: { type: 'string' } });
+  const args = parseFlags(argv, MERGE_FLAGS);
+  if (args.help) return printHelp(io, USAGE);
+  const { values } = args;
   if (!values.model) throw new CliError('--model DIR is required', 2);
   if (!values.lora) throw new CliError('--lora DIR is required', 2);
   const modelDir = resolve(io.cwd, values.model);

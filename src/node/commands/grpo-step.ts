@@ -7,36 +7,39 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { GRPO_LOSS_TYPES, grpoStep, loraState, parseGrpoBatch, type GrpoLossType } from '../../core/rl/index.ts';
+import { GRPO_LOSS_TYPES, grpoStep, loraState, parseGrpoBatch } from '../../core/rl/index.ts';
 import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, readPeftAdapter, writeSafetensors } from '../../engine/model/index.ts';
 import { GpuTrainer, GradientCapture } from '../../engine/train/index.ts';
-import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
-import { CliError, intFlag, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
-import { openNodeModel } from '../webgpu.ts';
+import { choice, CliError, int, num, parseFlags, positive, printHelp, readTextFlag, text, type CliIo } from '../cli/index.ts';
+import { MODEL_FLAGS, modelRefOf, openNodeModel } from '../models/index.ts';
 
-const USAGE = `usage: baton grpo-step --model DIR --lora IN --batch FILE --out DIR [options]
+const FLAGS = {
+  ...MODEL_FLAGS,
+  batch: text({ arg: 'FILE', help: '{"groups":[{"prompt_ids":[..],"completions":[{"ids":[..],"reward":r,"old_logprobs":[..]?}]}]}' }),
+  out: text({ arg: 'DIR', help: 'a new or empty directory' }),
+  'loss-type': choice(GRPO_LOSS_TYPES, { arg: GRPO_LOSS_TYPES.join('|'), help: 'loss aggregation', default: 'bnpo' }),
+  beta: num({ arg: 'B', help: 'KL coefficient; the reference is the base without the adapter', default: 0 }),
+  epsilon: num({ arg: 'E', help: 'lower clipping range', default: 0.2 }),
+  'epsilon-high': num({ arg: 'E', help: 'upper clipping range (default: --epsilon)' }),
+  temperature: num({ arg: 'T', help: 'the temperature the batch was sampled at', default: 1, check: positive }),
+  'max-completion-length': int({ arg: 'N', help: "dr_grpo's normaliser", default: 256 }),
+  lr: num({ arg: 'LR', help: 'learning rate', default: 1e-6 }),
+  'weight-decay': num({ arg: 'W', help: "AdamW's decoupled weight decay", default: 0 }),
+  'max-grad-norm': num({ arg: 'C', help: 'global gradient-norm clipping; 0 turns it off', default: 1 }),
+};
+
+const HELP = {
+  usage: `usage: baton grpo-step --model DIR --lora IN --batch FILE --out DIR [options]
 
 One GRPO optimiser step of the LoRA adapter IN on the batch, from fresh AdamW state. Writes
 OUT/${ADAPTER_CONFIG} and OUT/${ADAPTER_WEIGHTS} (the adapter after the step) and OUT/grads.safetensors
 (the gradient before clipping, under the adapter's tensor names), and prints one JSON line
 {"loss","gradNorm","clipRatio","kl","entropy","tokens","lr"} (kl is null when beta is 0).
 Defaults are TRL's GRPOConfig's, except the loss type (Baton's and the paper's bnpo; TRL's is dapo).
-
-options:
-${ENGINE_FLAGS_HELP}
-  --batch FILE                  {"groups":[{"prompt_ids":[..],"completions":[{"ids":[..],"reward":r,"old_logprobs":[..]?}]}]}
-  --out DIR                     a new or empty directory
-  --loss-type bnpo|grpo|dr_grpo loss aggregation (default bnpo)
-  --beta B                      KL coefficient; the reference is the base without the adapter (default 0)
-  --epsilon E                   lower clipping range (default 0.2)
-  --epsilon-high E              upper clipping range (default: --epsilon)
-  --temperature T               the temperature the batch was sampled at (default 1)
-  --max-completion-length N     dr_grpo's normaliser (default 256)
-  --lr LR                       learning rate (default 1e-6)
-  --weight-decay W              AdamW's decoupled weight decay (default 0)
-  --max-grad-norm C             global gradient-norm clipping; 0 turns it off (default 1)
-`;
+`,
+  flags: FLAGS,
+};
 
 async function outputDir(io: CliIo, out: string | undefined): Promise<string> {
   if (!out) throw new CliError('--out DIR is required', 2);
@@ -47,45 +50,21 @@ async function outputDir(io: CliIo, out: string | undefined): Promise<string> {
 }
 
 export async function grpoStepCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, {
-    ...ENGINE_FLAGS,
-    batch: { type: 'string' },
-    out: { type: 'string' },
-    'loss-type': { type: 'string' },
-    beta: { type: 'string' },
-    epsilon: { type: 'string' },
-    'epsilon-high': { type: 'string' },
-    temperature: { type: 'string' },
-    'max-completion-length': { type: 'string' },
-    lr: { type: 'string' },
-    'weight-decay': { type: 'string' },
-    'max-grad-norm': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  const choice = parseEngineFlags(values, io.cwd);
+  const args = parseFlags(argv, FLAGS);
+  if (args.help) return printHelp(io, HELP);
+  const { values } = args;
+  const choice = modelRefOf(values, io.cwd);
   if (!choice.loraDir) throw new CliError('--lora IN is required: the adapter to train (baton adapter init makes a new one)', 2);
   if (!values.batch) throw new CliError('--batch FILE is required', 2);
-  const lossType = (values['loss-type'] ?? 'bnpo') as GrpoLossType;
-  if (!GRPO_LOSS_TYPES.includes(lossType)) throw new CliError(`--loss-type must be one of ${GRPO_LOSS_TYPES.join(', ')}, got "${lossType}"`, 2);
-  const epsilonLow = numberFlag('epsilon', values.epsilon, 0.2)!;
   const grpo = {
-    beta: numberFlag('beta', values.beta, 0)!,
-    epsilonLow,
-    epsilonHigh: numberFlag('epsilon-high', values['epsilon-high'], epsilonLow)!,
-    lossType,
-    maxCompletionLength: intFlag('max-completion-length', values['max-completion-length'], 256)!,
+    beta: values.beta,
+    epsilonLow: values.epsilon,
+    epsilonHigh: values['epsilon-high'] ?? values.epsilon,
+    lossType: values['loss-type'],
+    maxCompletionLength: values['max-completion-length'],
   };
-  const temperature = numberFlag('temperature', values.temperature, 1)!;
-  if (!(temperature > 0)) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
-  const optimizer = {
-    lr: numberFlag('lr', values.lr, 1e-6)!,
-    weightDecay: numberFlag('weight-decay', values['weight-decay'], 0)!,
-    maxGradNorm: numberFlag('max-grad-norm', values['max-grad-norm'], 1)!,
-  };
+  const { temperature } = values;
+  const optimizer = { lr: values.lr, weightDecay: values['weight-decay'], maxGradNorm: values['max-grad-norm'] };
   const batch = parseGrpoBatch(await readTextFlag(io, 'batch', values.batch));
   const out = await outputDir(io, values.out);
   const adapter = await readPeftAdapter(filesFromDir(choice.loraDir));

@@ -3,20 +3,23 @@
  * from Baton's engine (WebGPU; Dawn under Node), with an optional LoRA adapter. Prints one JSON line
  * {"tokens":[...],"logprobs":[...]} where logprobs[i] = log p(tokens[i+1] | tokens[0..i]).
  */
-import { CliError, numberFlag, parseFlags, readTextFlag, type CliIo } from '../io.ts';
-import { ENGINE_FLAGS, ENGINE_FLAGS_HELP, parseEngineFlags } from '../engine-flags.ts';
-import { openNodeModel } from '../webgpu.ts';
+import { CliError, num, parseFlags, positive, printHelp, readTextFlag, text, type CliIo } from '../cli/index.ts';
+import { MODEL_FLAGS, modelRefOf, openNodeModel } from '../models/index.ts';
 
-const USAGE = `usage: baton logprobs --model DIR [--lora DIR] (--ids FILE | --text TEXT) [--weights f32|f16|int4] [--temperature T]
+const FLAGS = {
+  ...MODEL_FLAGS,
+  ids: text({ arg: 'FILE', help: 'token ids: a JSON array or whitespace-separated integers ("-" reads stdin)' }),
+  text: text({ arg: 'TEXT', help: "text, tokenised with the model's tokenizer" }),
+  temperature: num({ arg: 'T', help: 'divide logits by T first, as GRPO does', default: 1, check: positive }),
+};
+
+const HELP = {
+  usage: `usage: baton logprobs --model DIR [--lora DIR] (--ids FILE | --text TEXT) [--weights f32|f16|int4] [--temperature T]
 
 Prints {"tokens":[...],"logprobs":[...]}: logprobs[i] = log p(tokens[i+1] | tokens[0..i]).
-
-options:
-${ENGINE_FLAGS_HELP}
-  --ids FILE             token ids: a JSON array or whitespace-separated integers ("-" reads stdin)
-  --text TEXT            text, tokenised with the model's tokenizer
-  --temperature T        divide logits by T first, as GRPO does (default 1)
-`;
+`,
+  flags: FLAGS,
+};
 
 /** Token ids from a JSON array or whitespace-separated integers. */
 export function parseIds(text: string, source: string): number[] {
@@ -39,21 +42,11 @@ function safeJson(text: string, source: string): unknown[] {
 }
 
 export async function logprobsCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, {
-    ...ENGINE_FLAGS,
-    ids: { type: 'string' },
-    text: { type: 'string' },
-    temperature: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  const choice = parseEngineFlags(values, io.cwd);
+  const args = parseFlags(argv, FLAGS);
+  if (args.help) return printHelp(io, HELP);
+  const { values } = args;
+  const choice = modelRefOf(values, io.cwd);
   if ((values.ids === undefined) === (values.text === undefined)) throw new CliError('give exactly one of --ids FILE and --text TEXT', 2);
-  const temperature = numberFlag('temperature', values.temperature, 1)!;
-  if (temperature <= 0) throw new CliError(`--temperature must be positive, got ${temperature}`, 2);
   let ids: number[] | undefined;
   if (values.ids !== undefined) {
     const text = await readTextFlag(io, 'ids', values.ids, { stdin: true });
@@ -64,7 +57,7 @@ export async function logprobsCommand(argv: string[], io: CliIo): Promise<number
   try {
     const tokens = ids ?? loaded.tokenizer!.encode(values.text!);
     if (tokens.length < 2) throw new CliError('need at least two tokens: a context and one token to score', 2);
-    const logprobs = await loaded.model.logprobs(tokens, { temperature });
+    const logprobs = await loaded.model.logprobs(tokens, { temperature: values.temperature });
     io.stdout(`${JSON.stringify({ tokens, logprobs: Array.from(logprobs) })}\n`);
     return 0;
   } finally {

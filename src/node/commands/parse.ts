@@ -4,53 +4,37 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DEFAULT_MAX_STEPS, parseWorkflow, type AccessMode } from '../../core/workflow/index.ts';
-import { CliError, intFlag, parseFlags, type CliIo } from '../io.ts';
+import { DEFAULT_MAX_STEPS, parseWorkflow } from '../../core/workflow/index.ts';
+import { atLeast, choice, CliError, int, parseFlags, printHelp, toggle, type CliIo } from '../cli/index.ts';
 
-const USAGE = `usage: baton parse [--workers N] [--max-steps K] [--access binary|positional] [--recursion] [FILE]
+const FLAGS = {
+  workers: int({ arg: 'N', help: 'pool size: model ids must be below N (default: no upper bound)', check: atLeast(1) }),
+  'max-steps': int({ arg: 'K', help: 'most steps allowed', default: DEFAULT_MAX_STEPS, check: atLeast(1) }),
+  access: choice(['binary', 'positional'], { arg: 'MODE', help: 'binary ("all" or [] only) or positional (also earlier step indices)', default: 'positional' }),
+  recursion: toggle({ help: 'a recursion round: three empty lists mean "keep the previous answer"' }),
+};
+
+const HELP = {
+  usage: `usage: baton parse [--workers N] [--max-steps K] [--access binary|positional] [--recursion] [FILE]
 
 Reads a Conductor completion from FILE (or stdin when FILE is absent or -) and prints one JSON line:
   {"ok":true,"workflow":{"steps":[{"worker":0,"subtask":"...","access":"all"}]}}
   {"ok":false,"error":"..."}
 access is "all" or a list of earlier step indices. Exit status 0 if it parses, 1 if not.
-
-options:
-  --workers N        pool size: model ids must be below N (default: no upper bound)
-  --max-steps K      most steps allowed (default ${DEFAULT_MAX_STEPS})
-  --access MODE      binary ("all" or [] only) or positional (also earlier step indices; default)
-  --recursion        a recursion round: three empty lists mean "keep the previous answer"
-`;
+`,
+  flags: FLAGS,
+};
 
 export async function parseCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(
-    argv,
-    {
-      workers: { type: 'string' },
-      'max-steps': { type: 'string' },
-      access: { type: 'string' },
-      recursion: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    true,
-  );
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  const workers = intFlag('workers', values.workers);
-  if (workers !== undefined && workers < 1) throw new CliError(`--workers must be at least 1, got ${workers}`, 2);
-  const maxSteps = intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS)!;
-  if (maxSteps < 1) throw new CliError(`--max-steps must be at least 1, got ${maxSteps}`, 2);
-  const access = values.access ?? 'positional';
-  if (access !== 'binary' && access !== 'positional') {
-    throw new CliError(`--access must be binary or positional, got "${access}"`, 2);
-  }
+  const args = parseFlags(argv, FLAGS, { positionals: true });
+  if (args.help) return printHelp(io, HELP);
+  const { values, positionals } = args;
   if (positionals.length > 1) throw new CliError(`give one completion file, or none to read stdin; got ${positionals.length}`, 2);
   const result = parseWorkflow(await readCompletion(positionals[0], io), {
-    workers,
-    maxSteps,
-    access: access as AccessMode,
-    recursion: values.recursion ?? false,
+    workers: values.workers,
+    maxSteps: values['max-steps'],
+    access: values.access,
+    recursion: values.recursion,
   });
   io.stdout(`${JSON.stringify(result)}\n`);
   return result.ok ? 0 : 1;

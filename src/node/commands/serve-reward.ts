@@ -1,95 +1,67 @@
 /**
- * `baton serve-reward`: the reward server (src/node/reward-server.ts) on a worker pool, for an outside RL
+ * `baton serve-reward`: the reward server (src/node/reward-server/) on a worker pool, for an outside RL
  * trainer. Prints {"url": ...} as one JSON line once it listens (port 0: the port it got); SIGINT or
  * SIGTERM stop it cleanly (requests in flight finish, or are answered 503 after --drain-timeout).
  */
 import { DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
-import { openEpisodesDir } from '../episode-dir.ts';
-import { CliError, intFlag, numberFlag, parseFlags, type CliIo } from '../io.ts';
-import { readPoolFlag } from '../pool-file.ts';
-import { isLoopback, startRewardServer, type RewardServer } from '../reward-server.ts';
-import { buildPool } from './run.ts';
-import { readReplayFlags } from '../replay-data.ts';
+import { atLeast, CliError, int, num, parseFlags, printHelp, text, type CliIo } from '../cli/index.ts';
+import { buildPool, POOL_FLAG, readPoolFlag, readReplayFlags, REPLAY_FLAG } from '../inputs/index.ts';
+import { isLoopback, startRewardServer, type RewardServer } from '../reward-server/index.ts';
+import { openEpisodesDir } from '../stores/index.ts';
 
-const DEFAULT_PORT = 8400;
-const DEFAULT_CONCURRENCY = 32;
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+const FLAGS = {
+  pool: POOL_FLAG,
+  host: text({ arg: 'H', help: 'address to listen on; beyond loopback a token is required', default: '127.0.0.1' }),
+  port: int({ arg: 'N', help: '0 picks a free port (printed)', default: 8400, check: (p) => (p >= 0 && p <= 65535 ? undefined : `must be 0-65535, got ${p}`) }),
+  token: text({ arg: 'T', help: 'bearer token requests must carry (default: $BATON_REWARD_TOKEN)' }),
+  concurrency: int({ arg: 'K', help: 'worker calls in flight across all requests; more wait their turn', default: 32, check: atLeast(1) }),
+  budget: num({ arg: 'USD', help: 'dollars all worker calls together may cost; then requests get 402', check: atLeast(0) }),
+  episodes: text({ arg: 'DIR', help: 'where the episodes are kept (default: $BATON_EPISODES_DIR, else ./episodes)' }),
+  'max-steps': int({ arg: 'N', help: 'most steps per workflow', default: DEFAULT_MAX_STEPS, check: atLeast(1) }),
+  attempts: int({ arg: 'N', help: 'tries per worker call, backoff 2-30 s between them (default 5)', check: atLeast(1) }),
+  seed: int({ arg: 'S', help: 'seed of every simulated worker' }),
+  replay: REPLAY_FLAG,
+  'max-body-bytes': int({ arg: 'N', help: 'largest request body', default: 4 * 1024 * 1024, check: atLeast(1) }),
+  'drain-timeout': int({ arg: 'MS', help: 'on SIGINT/SIGTERM, how long requests in flight may finish before they are stopped', default: 60_000, check: atLeast(0) }),
+};
 
-const USAGE = `usage: baton serve-reward --pool FILE|demo|experts [options]
+const HELP = {
+  usage: `usage: baton serve-reward --pool FILE|demo|experts [options]
 
 Serves the reward of Baton's GRPO loop over HTTP, for an outside RL trainer (TRL, verl; see baton export):
 POST /v1/reward {"items": [{"completion", "question", "answer", "kind", "choices"?}], "step"?: n}
 answers {"rewards": [...], "details": [...]} in order: 0 when the workflow does not parse, 0.5 when its
 answer is wrong, 1 when right; null with infraError where a worker failed (leave those out of training).
 Every run is kept as an episode tagged reward-server and step:N. GET /health reports the server's state.
-
-options:
-  --pool P               a pool file, demo (four simulated workers), experts (issue 11's experts pool) or
-                         routellm-mmlu (GPT-4 and Mixtral replaying their recorded MMLU answers)
-  --host H               address to listen on (default 127.0.0.1); beyond loopback a token is required
-  --port N               default ${DEFAULT_PORT}; 0 picks a free port (printed)
-  --token T              bearer token requests must carry (default: $BATON_REWARD_TOKEN)
-  --concurrency K        worker calls in flight across all requests; more wait their turn (default ${DEFAULT_CONCURRENCY})
-  --budget USD           dollars all worker calls together may cost; then requests get 402
-  --episodes DIR         where the episodes are kept (default: $BATON_EPISODES_DIR, else ./episodes)
-  --max-steps N          most steps per workflow (default ${DEFAULT_MAX_STEPS})
-  --attempts N           tries per worker call, backoff 2-30 s between them (default 5)
-  --seed S               seed of every simulated worker
-  --replay FILE          a RouteLLM responses CSV for "replay" workers (repeatable; default: data/routellm)
-  --max-body-bytes N     largest request body (default ${DEFAULT_MAX_BODY})
-  --drain-timeout MS     on SIGINT/SIGTERM, how long requests in flight may finish before they are stopped (default 60000)
-`;
-
-const positive = (flag: string, value: number | undefined, min: number) => {
-  if (value !== undefined && !(value >= min)) throw new CliError(`--${flag} must be at least ${min}, got ${value}`, 2);
-  return value;
+`,
+  flags: FLAGS,
 };
 
 export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']): Promise<number> {
-  const { values } = parseFlags(argv, {
-    pool: { type: 'string' },
-    host: { type: 'string' },
-    port: { type: 'string' },
-    token: { type: 'string' },
-    concurrency: { type: 'string' },
-    budget: { type: 'string' },
-    episodes: { type: 'string' },
-    'max-steps': { type: 'string' },
-    attempts: { type: 'string' },
-    seed: { type: 'string' },
-    replay: { type: 'string', multiple: true },
-    'max-body-bytes': { type: 'string' },
-    'drain-timeout': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
+  const args = parseFlags(argv, FLAGS);
+  if (args.help) return printHelp(io, HELP);
+  const { values } = args;
   if (!values.pool) throw new CliError('--pool is required (see baton serve-reward --help)', 2);
-  const host = values.host ?? '127.0.0.1';
+  const { host, port, attempts } = values;
   const token = values.token ?? io.env.BATON_REWARD_TOKEN;
   if (token !== undefined && token.trim() === '') throw new CliError('--token is empty', 2);
   if (!isLoopback(host) && token === undefined) {
     throw new CliError(`refusing to listen on ${host} without a token: anyone who reaches it could spend your worker budget. Give --token (or $BATON_REWARD_TOKEN), or listen on 127.0.0.1.`, 2);
   }
-  const port = intFlag('port', values.port, DEFAULT_PORT)!;
-  if (port < 0 || port > 65535) throw new CliError(`--port must be 0-65535, got ${port}`, 2);
-  const attempts = positive('attempts', intFlag('attempts', values.attempts), 1);
   const settings = {
     host,
     port,
     ...(token !== undefined ? { token } : {}),
-    concurrency: positive('concurrency', intFlag('concurrency', values.concurrency, DEFAULT_CONCURRENCY), 1)!,
-    ...(values.budget !== undefined ? { budgetUsd: positive('budget', numberFlag('budget', values.budget), 0) } : {}),
-    maxSteps: positive('max-steps', intFlag('max-steps', values['max-steps'], DEFAULT_MAX_STEPS), 1)!,
-    maxBodyBytes: positive('max-body-bytes', intFlag('max-body-bytes', values['max-body-bytes'], DEFAULT_MAX_BODY), 1)!,
-    drainMs: positive('drain-timeout', intFlag('drain-timeout', values['drain-timeout'], 60_000), 0)!,
+    concurrency: values.concurrency,
+    ...(values.budget !== undefined ? { budgetUsd: values.budget } : {}),
+    maxSteps: values['max-steps'],
+    maxBodyBytes: values['max-body-bytes'],
+    drainMs: values['drain-timeout'],
   };
 
   const specs = await readPoolFlag(io, values.pool);
   const replay = await readReplayFlags(io, values.replay, specs);
-  const pool = await buildPool(specs, io.env, replay, intFlag('seed', values.seed), attempts !== undefined ? { retry: { attempts } } : {});
+  const pool = await buildPool(specs, io.env, replay, values.seed, attempts !== undefined ? { retry: { attempts } } : {});
   const store = await openEpisodesDir(values.episodes, io, true);
   let server: RewardServer;
   try {

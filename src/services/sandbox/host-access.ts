@@ -15,7 +15,7 @@
  *   _linkedBinding, dlopen).
  * Pyodide itself needs none of these once loaded. Host files need nothing more: Pyodide mounts no host
  * folder unless asked (mountNodeFS, which only pyodide_js offers). Host processes are cut by the Node
- * thread's entry (src/node/sandbox-thread.ts): Emscripten's system() reaches child_process through a
+ * thread's entry (src/node/sandbox/sandbox-thread.ts): Emscripten's system() reaches child_process through a
  * require of its own, which nothing here can take away.
  */
 import type { PyodideAPI } from 'pyodide';

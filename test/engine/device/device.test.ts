@@ -129,7 +129,7 @@ describe('a lost device', () => {
     // In a process of its own: Dawn over SwiftShader sometimes aborts while tearing down a destroyed
     // device's threads at exit, which would take the test runner's worker down with it. The outcome is
     // printed before that teardown, and is what this test checks.
-    const script = `const { createNodeGpu } = await import('./src/node/webgpu.ts');
+    const script = `const { createNodeGpu } = await import('./src/node/models/webgpu.ts');
       const { swigluForward } = await import('./src/engine/kernels/index.ts');
       const gpu = await createNodeGpu();
       const buf = gpu.device.createBuffer(16, 'x');

@@ -1,7 +1,7 @@
 /**
  * The task sets a training run names (`baton train --tasks`, the Train page), each with its held-out
- * split, read through a host's DataFiles (core/bench/datasets). Tests: test/unit/node/task-file.test.ts
- * (from data/ on disk), test/unit/node/replay-data.test.ts (routellm-mmlu).
+ * split, read through a host's DataFiles (core/bench/datasets). Tests: test/unit/node/inputs/task-file.test.ts
+ * (from data/ on disk), test/unit/node/inputs/replay-data.test.ts (routellm-mmlu).
  */
 import type { TaskSplit } from '../../task.ts';
 import { builtInTasks, readShippedReplay, type DataFiles } from '../datasets/data-files.ts';

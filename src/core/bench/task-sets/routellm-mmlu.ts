@@ -1,7 +1,7 @@
 /**
  * The questions of the routellm-mmlu pool (core/providers/replay): the MMLU questions both its workers
  * were recorded on, in MMLU's standard prompt, so a Conductor can read the subject from the header.
- * Test: test/unit/node/replay-data.test.ts.
+ * Test: test/unit/node/inputs/replay-data.test.ts.
  */
 import { normalizeQuestion, replayColumn, ROUTELLM_MMLU_POOL, type ReplayTable } from '../../providers/replay/index.ts';
 import { hashString } from '../../random.ts';

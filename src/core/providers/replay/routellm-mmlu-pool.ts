@@ -3,7 +3,7 @@
  * of GPT-4 (gpt-4-1106-preview) and Mixtral-8x7B-Instruct over the MMLU test set, as a pool of two replay
  * workers at their list prices. Which worker is worth its price depends on the subject, so a Conductor
  * must read it from the question's header (core/bench's routellmMmluTaskSet writes it there).
- * Test: test/unit/node/replay-data.test.ts.
+ * Test: test/unit/node/inputs/replay-data.test.ts.
  */
 import type { WorkerSpec } from '../types.ts';
 

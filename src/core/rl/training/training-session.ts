@@ -6,7 +6,7 @@
  * sampling; then runGrpo (or runOfflineGrpo on stored groups) over it, with the host's sinks for
  * checkpoints, episodes and metrics. What differs between hosts comes through training-host.ts's ports.
  * Test: test/unit/core/rl/training/training-session.test.ts; on the engine, through baton train
- * (test/engine/node/commands/train.test.ts).
+ * (test/engine/node/commands/train/train.test.ts).
  */
 import type { WorkerModel, WorkerSpec } from '../../providers/index.ts';
 import { seededRandom } from '../../random.ts';

@@ -22,7 +22,7 @@ import { GpuModel } from '../../../../src/engine/index.ts';
 import { filesFromDir } from '../../../../src/engine/model/files-node.ts';
 import { openModel } from '../../../../src/engine/model/index.ts';
 import { loadTokenizer } from '../../../../src/engine/tokenizer/index.ts';
-import { requestNodeAdapter } from '../../../../src/node/webgpu.ts';
+import { requestNodeAdapter } from '../../../../src/node/models/webgpu.ts';
 import { writeTinyModel } from '../../../support/tiny-model.ts';
 import { useTestDevice } from '../../../support/webgpu.ts';
 import { serveWithRanges } from '../../browser/range-server.ts';

@@ -11,7 +11,7 @@ import {
   type TrainedFormat,
 } from '../../../../src/core/rl/index.ts';
 import { FIXED_SUBTASKS } from '../../../../src/core/workflow/constrain/index.ts';
-import { TRAINING } from '../../../../src/node/make-demo-conductor.ts';
+import { TRAINING } from '../../../../bench/make-demo-conductor.ts';
 
 describe('a Conductor\'s trained format (conductor.json)', () => {
   it('round-trips, and gives the prompt and the constraint it was trained under', () => {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { gradeCommand } from '../../../../src/node/commands/grade.ts';
-import { CliError, type CliIo } from '../../../../src/node/io.ts';
+import { CliError, type CliIo } from '../../../../src/node/cli/io.ts';
 
 function fakeIo(stdin = '') {
   const out: string[] = [];

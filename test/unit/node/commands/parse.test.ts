@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CliError, type CliIo } from '../../../../src/node/io.ts';
+import { CliError, type CliIo } from '../../../../src/node/cli/io.ts';
 import { parseCommand } from '../../../../src/node/commands/parse.ts';
 
 function fakeIo(stdin: string) {

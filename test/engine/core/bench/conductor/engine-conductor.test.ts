@@ -14,7 +14,7 @@ import { EnginePolicy, GpuModel } from '../../../../../src/engine/index.ts';
 import { filesFromDir } from '../../../../../src/engine/model/files-node.ts';
 import { openModel } from '../../../../../src/engine/model/index.ts';
 import { loadTokenizer, type Tokenizer } from '../../../../../src/engine/tokenizer/index.ts';
-import { DEMO_SEED } from '../../../../../src/node/make-demo-conductor.ts';
+import { DEMO_SEED } from '../../../../../bench/make-demo-conductor.ts';
 import { DEMO_ENGINE_MODEL, engineConductor, shortExpertsTaskSet, type EngineModelChoice, type EngineRunContext, type LoadedConductorModel } from '../../../../../src/core/bench/index.ts';
 import { useTestDevice } from '../../../../support/webgpu.ts';
 

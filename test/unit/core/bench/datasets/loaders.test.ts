@@ -76,7 +76,7 @@ describe('dataset loaders on the real files', () => {
     expect(aime.filter((t) => !/^[1-9]\d*$/.test(t.answer ?? '')).map((t) => t.itemId)).toEqual([]);
   });
 
-  it('reads every HumanEval task (graded by running them: test/unit/node/node-code-runner.test.ts)', () => {
+  it('reads every HumanEval task (graded by running them: test/unit/node/sandbox/node-code-runner.test.ts)', () => {
     const humaneval = loadHumanEval(readGzippedData('humaneval/HumanEval.jsonl.gz'));
     expect(humaneval).toHaveLength(164);
     expect(humaneval[163]).toMatchObject({ itemId: 'HumanEval/163', kind: 'code' });

@@ -1,6 +1,6 @@
 /**
  * KillableCodeRunner's scheduling over real Node worker threads running a few lines of JavaScript instead
- * of Python (Python's own runs are tested in test/unit/node/node-code-runner.test.ts): threads reused after
+ * of Python (Python's own runs are tested in test/unit/node/sandbox/node-code-runner.test.ts): threads reused after
  * normal runs, killed and replaced at the time limit, a thread that cannot start reported as a crash,
  * jobs beyond the thread count waiting their turn.
  */

@@ -1,0 +1,23 @@
+/** What the commands share of the CLI: their input and output, usage errors, the flag tables, and the CLI as one bundled file. */
+export { bundleCli, webgpuVersion } from './bundle.ts';
+export {
+  atLeast,
+  choice,
+  flag,
+  int,
+  notNegative,
+  num,
+  optionsHelp,
+  parseFlags,
+  positive,
+  positiveInteger,
+  printHelp,
+  text,
+  texts,
+  toggle,
+  type CommandHelp,
+  type Flag,
+  type FlagTable,
+  type FlagValues,
+} from './flags.ts';
+export { CliError, processIo, readTextFlag, type CliIo } from './io.ts';

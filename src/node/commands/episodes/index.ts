@@ -1,0 +1,1 @@
+export { episodesCommand } from './episodes.ts';

@@ -1,0 +1,1 @@
+export { evalCommand } from './eval.ts';

@@ -1,0 +1,1 @@
+export { exportCommand } from './export.ts';

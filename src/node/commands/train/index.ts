@@ -1,0 +1,1 @@
+export { trainCommand } from './train.ts';
