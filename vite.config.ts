@@ -16,9 +16,7 @@ function devCsp(): Plugin {
     name: 'baton-dev-csp',
     apply: 'serve',
     transformIndexHtml: (html) =>
-      html
-        .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
-        .replace("connect-src 'self'", `connect-src 'self' ${DEV_CONNECT_SOURCES.join(' ')}`),
+      html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("connect-src 'self'", `connect-src 'self' ${DEV_CONNECT_SOURCES.join(' ')}`),
   };
 }
 

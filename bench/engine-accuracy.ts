@@ -14,7 +14,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { filesFromDir } from '../src/engine/model/files-node.ts';
 import { openModel } from '../src/engine/model/index.ts';
-import { createRefKvCache, loadRefModel, refForward, refLogprobs, type RefModel, GpuModel, streamSeed, type WeightFormat } from '../src/engine/runtime/index.ts';
+import {
+  createRefKvCache,
+  loadRefModel,
+  refForward,
+  refLogprobs,
+  type RefModel,
+  GpuModel,
+  streamSeed,
+  type WeightFormat,
+} from '../src/engine/runtime/index.ts';
 import { createNodeGpu } from '../src/node/models/index.ts';
 import { storedWeightsRef } from '../test/support/stored-weights-ref.ts';
 import { writeTinyModel, type TinyModelOptions } from '../test/support/tiny-model.ts';
@@ -90,7 +99,8 @@ async function check(model: GpuModel, ref: RefModel) {
   const sampling = { temperature: 0.9, topP: 0.95, seed: 5 };
   const group = await model.generateGroup(PROMPT, { n: 3, maxNewTokens: 6, stopTokens: [], sampling });
   const separate: number[][] = [];
-  for (let i = 0; i < 3; i++) separate.push((await model.generate(PROMPT, { maxNewTokens: 6, stopTokens: [], sampling: { ...sampling, seed: streamSeed(5, i) } })).tokens);
+  for (let i = 0; i < 3; i++)
+    separate.push((await model.generate(PROMPT, { maxNewTokens: 6, stopTokens: [], sampling: { ...sampling, seed: streamSeed(5, i) } })).tokens);
   return {
     prefill,
     decode,
@@ -113,7 +123,13 @@ try {
       for (const lanes of values.lanes!.split(',').map(Number)) {
         const model = await GpuModel.load(gpu.device, opened, { weights: format, matmulLanes: lanes });
         try {
-          results.push({ model: name, format, scales: format === 'int4' ? model.weights.dtype : undefined, lanes, ...(await check(model, storedWeightsRef(ref, model.weights))) });
+          results.push({
+            model: name,
+            format,
+            scales: format === 'int4' ? model.weights.dtype : undefined,
+            lanes,
+            ...(await check(model, storedWeightsRef(ref, model.weights))),
+          });
         } finally {
           model.destroy();
         }
@@ -122,7 +138,15 @@ try {
   }
   const passed = results.every((r) => r.prefill.ok && r.decode.ok && r.logprobs.ok && r.greedyChainEqual && r.groupEqualsSeparateRuns);
   const caps = gpu.device.caps;
-  console.log(JSON.stringify({ bench: 'engine-accuracy', adapter: { kind: gpu.kind, ...caps.adapter, shaderF16: caps.shaderF16 }, tolerance: TOLERANCE, passed, results }));
+  console.log(
+    JSON.stringify({
+      bench: 'engine-accuracy',
+      adapter: { kind: gpu.kind, ...caps.adapter, shaderF16: caps.shaderF16 },
+      tolerance: TOLERANCE,
+      passed,
+      results,
+    }),
+  );
   if (!passed) process.exitCode = 1;
 } finally {
   gpu.close();

@@ -80,7 +80,11 @@ async function measure(gpu: NodeGpu, opened: OpenedModel, format: WeightFormat, 
   const before = device.memory.current;
   device.memory.resetPeak();
   const loadStart = performance.now();
-  const model = await GpuModel.load(device, opened, { weights: format, ...(lanes ? { matmulLanes: lanes } : {}), ...(values['gpu-sampling'] ? { gpuSampling: true } : {}) });
+  const model = await GpuModel.load(device, opened, {
+    weights: format,
+    ...(lanes ? { matmulLanes: lanes } : {}),
+    ...(values['gpu-sampling'] ? { gpuSampling: true } : {}),
+  });
   const loadS = (performance.now() - loadStart) / 1000;
   try {
     const V = opened.config.vocabSize;
@@ -180,7 +184,15 @@ try {
       for (const lanes of values.lanes?.split(',').map(Number) ?? [undefined]) {
         results.push({
           model: name,
-          shape: { hidden: c.hiddenSize, layers: c.numLayers, heads: c.numHeads, kvHeads: c.numKvHeads, intermediate: c.intermediateSize, vocab: c.vocabSize, tied: c.tieWordEmbeddings },
+          shape: {
+            hidden: c.hiddenSize,
+            layers: c.numLayers,
+            heads: c.numHeads,
+            kvHeads: c.numKvHeads,
+            intermediate: c.intermediateSize,
+            vocab: c.vocabSize,
+            tied: c.tieWordEmbeddings,
+          },
           ...(await measure(gpu, opened, format, lanes)),
         });
       }

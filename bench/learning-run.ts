@@ -71,14 +71,38 @@ export async function runLearning(r: LearningRun, io: CliIo): Promise<LearningRe
   };
   const heldOutFile = await writeTasks('held-out.jsonl', heldOut);
   const train = r.subjects ? await writeTasks('train.jsonl', split.train) : r.tasks;
-  const args = ['train', '--model', base, '--pool', r.pool, '--tasks', train, '--held-out', heldOutFile, '--constrain', '--prompt', 'compact', '--max-steps', String(r.maxSteps), '--seed', String(r.seed), '--out', out];
+  const args = [
+    'train',
+    '--model',
+    base,
+    '--pool',
+    r.pool,
+    '--tasks',
+    train,
+    '--held-out',
+    heldOutFile,
+    '--constrain',
+    '--prompt',
+    'compact',
+    '--max-steps',
+    String(r.maxSteps),
+    '--seed',
+    String(r.seed),
+    '--out',
+    out,
+  ];
   const code = await main([...args, ...r.flags], io);
   if (code !== 0) throw new Error(`baton train exited with ${code}`);
-  const metrics = (await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as GrpoStepMetrics);
+  const metrics = (await readFile(join(out, 'metrics.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as GrpoStepMetrics);
   const instant = await instantPool(r.pool);
   const baselines = await hindsightBaselines(routingWorkflows(instant.length, r.maxSteps), heldOut, instant);
   const perStep = metrics[0] ? metrics[0].completions + metrics[0].excluded : 0;
-  const curve = metrics.filter((m) => m.heldOutAccuracy !== undefined).map((m) => ({ step: m.step, samples: m.step * perStep, heldOutAccuracy: m.heldOutAccuracy! }));
+  const curve = metrics
+    .filter((m) => m.heldOutAccuracy !== undefined)
+    .map((m) => ({ step: m.step, samples: m.step * perStep, heldOutAccuracy: m.heldOutAccuracy! }));
   const final = curve.at(-1)?.heldOutAccuracy ?? Number.NaN;
   return {
     metrics,
@@ -94,7 +118,10 @@ export function selectSubjects(split: TaskSplit, subjects: readonly string[] | u
   if (!subjects) return split;
   const known = new Set(split.train.map(mmluSubject));
   const unknown = subjects.filter((s) => !known.has(s));
-  if (unknown.length > 0) throw new Error(`No question is in the subject${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the task set's subjects are ${[...known].sort().join(', ')}.`);
+  if (unknown.length > 0)
+    throw new Error(
+      `No question is in the subject${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the task set's subjects are ${[...known].sort().join(', ')}.`,
+    );
   const keep = (t: Task) => subjects.includes(mmluSubject(t));
   return { train: split.train.filter(keep), heldOut: split.heldOut.filter(keep) };
 }
@@ -131,7 +158,10 @@ export async function mmluCostWeight(seed: number, share = 0.5): Promise<number>
 /** The Conductor's held-out routing in a routellm-mmlu run (from its episodes) beside the baselines on the same questions. */
 export async function mmluRoutingReport(runDir: string, heldOut: readonly Task[], lambda: number): Promise<CostRoutingReport> {
   const outcomes = await routingOutcomes(heldOut, await instantPool('routellm-mmlu'), FIXED_SUBTASKS[0], mmluSubject);
-  const episodes = (await readFile(join(runDir, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Episode);
+  const episodes = (await readFile(join(runDir, 'episodes.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Episode);
   const byStep = new Map<number, Episode[]>();
   for (const e of episodes) {
     if (!e.tags.includes('held-out') || !e.reward || e.reward.infraError) continue;
@@ -148,7 +178,12 @@ export async function mmluRoutingReport(runDir: string, heldOut: readonly Task[]
       randomAtShare: randomRoutingAccuracy(outcomes, STRONG, strongShare),
     };
   });
-  return { lambda, conductor, singles: singleWorkerPoints(outcomes, STRONG), perSubject: routingPoint(outcomes, perGroupRouting(outcomes, lambda).choice, STRONG) };
+  return {
+    lambda,
+    conductor,
+    singles: singleWorkerPoints(outcomes, STRONG),
+    perSubject: routingPoint(outcomes, perGroupRouting(outcomes, lambda).choice, STRONG),
+  };
 }
 
 /** The held-out accuracy curve over samples seen, with the hindsight baselines as horizontal lines. */

@@ -99,9 +99,21 @@ export async function makeDemoConductor(dir: string, io: CliIo): Promise<Learnin
         tasks: TRAINING.tasks,
         maxSteps: TRAINING.maxSteps,
         flags: [
-          '--subtasks', 'fixed', '--max-completion-tokens', String(TRAINING.maxCompletionTokens),
-          '--steps', String(TRAINING.steps), '--questions', String(TRAINING.questions), '--group', String(TRAINING.group),
-          '--lr', String(TRAINING.lr), '--full', '--eval-every', String(TRAINING.evalEvery),
+          '--subtasks',
+          'fixed',
+          '--max-completion-tokens',
+          String(TRAINING.maxCompletionTokens),
+          '--steps',
+          String(TRAINING.steps),
+          '--questions',
+          String(TRAINING.questions),
+          '--group',
+          String(TRAINING.group),
+          '--lr',
+          String(TRAINING.lr),
+          '--full',
+          '--eval-every',
+          String(TRAINING.evalEvery),
         ],
         seed: DEMO_SEED,
         dir: work,
@@ -121,5 +133,7 @@ export async function makeDemoConductor(dir: string, io: CliIo): Promise<Learnin
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const dir = resolve(process.argv[2] ?? 'public/demo-conductor');
   const result = await makeDemoConductor(dir, processIo());
-  console.log(`wrote the demo Conductor to ${dir}: held-out accuracy ${result.curve.map((p) => p.heldOutAccuracy).join(' -> ')}, ${(100 * result.gapClosed).toFixed(0)}% of the gap from random routing to the best per kind closed`);
+  console.log(
+    `wrote the demo Conductor to ${dir}: held-out accuracy ${result.curve.map((p) => p.heldOutAccuracy).join(' -> ')}, ${(100 * result.gapClosed).toFixed(0)}% of the gap from random routing to the best per kind closed`,
+  );
 }

@@ -50,7 +50,20 @@ async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'baton-bench-reward-'));
   const server = spawn(
     process.execPath,
-    [resolve('bin/baton.js'), 'serve-reward', '--pool', values.pool!, '--port', '0', '--concurrency', values.concurrency!, '--episodes', join(dir, 'eps'), '--seed', '1'],
+    [
+      resolve('bin/baton.js'),
+      'serve-reward',
+      '--pool',
+      values.pool!,
+      '--port',
+      '0',
+      '--concurrency',
+      values.concurrency!,
+      '--episodes',
+      join(dir, 'eps'),
+      '--seed',
+      '1',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let log = '';
@@ -70,7 +83,9 @@ async function main() {
     Array.from({ length: REQUESTS + BAD }, async (_, n) => {
       const bad = n % (BAD_EVERY + 1) === BAD_EVERY;
       const r = n - Math.floor(n / (BAD_EVERY + 1));
-      const body = bad ? JSON.stringify({ items: [{ completion: 'x', question: 'q', answer: '1', kind: 'poem' }] }) : JSON.stringify({ step: r, items: Array.from({ length: ITEMS }, (_, i) => item(r, i)) });
+      const body = bad
+        ? JSON.stringify({ items: [{ completion: 'x', question: 'q', answer: '1', kind: 'poem' }] })
+        : JSON.stringify({ step: r, items: Array.from({ length: ITEMS }, (_, i) => item(r, i)) });
       const t0 = performance.now();
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       const json = await res.json();
@@ -90,7 +105,10 @@ async function main() {
   const exitCode = await new Promise<number | null>((ok) => server.once('exit', ok));
   if (exitCode !== 0) process.stderr.write(log);
   const days = await readdir(join(dir, 'eps'));
-  const episodes = (await Promise.all(days.map(async (f) => (await readFile(join(dir, 'eps', f), 'utf8')).split('\n').filter(Boolean).length))).reduce((a, b) => a + b, 0);
+  const episodes = (await Promise.all(days.map(async (f) => (await readFile(join(dir, 'eps', f), 'utf8')).split('\n').filter(Boolean).length))).reduce(
+    (a, b) => a + b,
+    0,
+  );
   await rm(dir, { recursive: true, force: true });
 
   const sorted = latencies.sort((a, b) => a - b);

@@ -21,7 +21,10 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 }
 
 const text = gunzipSync(readFileSync(new URL('../data/humaneval/HumanEval.jsonl.gz', import.meta.url))).toString('utf8');
-const solutions = text.trim().split('\n').map((line) => (JSON.parse(line) as { canonical_solution: string }).canonical_solution);
+const solutions = text
+  .trim()
+  .split('\n')
+  .map((line) => (JSON.parse(line) as { canonical_solution: string }).canonical_solution);
 const tasks = loadHumanEval(text);
 
 const runner = createNodeCodeRunner();
@@ -45,7 +48,13 @@ await runner.close();
 console.log(
   JSON.stringify({
     coldStartMs: round(cold.ms),
-    humaneval: { tasks: tasks.length, correct, medianMs: round(median(humaneval)), p95Ms: round(p95(humaneval)), totalMs: round(humaneval.reduce((a, b) => a + b, 0)) },
+    humaneval: {
+      tasks: tasks.length,
+      correct,
+      medianMs: round(median(humaneval)),
+      p95Ms: round(p95(humaneval)),
+      totalMs: round(humaneval.reduce((a, b) => a + b, 0)),
+    },
     stdio: { tests: 20, passed: stdioRun.value.correct, perTestMs: Number((stdioRun.ms / 20).toFixed(1)) },
     timeLimitKill: { limitMs: 1000, tookMs: round(kill.ms), status: kill.value.status, nextJobMs: round(afterKill.ms) },
   }),

@@ -72,7 +72,10 @@ try {
     const V = opened.config.vocabSize;
     const random = seededRandom(7);
     const prompt = Array.from({ length: P }, () => Math.floor(random() * V));
-    const sequences: ScoredSequence[] = Array.from({ length: G }, () => ({ ids: [...prompt, ...Array.from({ length: C }, () => Math.floor(random() * V))], completionStart: P }));
+    const sequences: ScoredSequence[] = Array.from({ length: G }, () => ({
+      ids: [...prompt, ...Array.from({ length: C }, () => Math.floor(random() * V))],
+      completionStart: P,
+    }));
     const dLogp = sequences.map(() => Float64Array.from({ length: C }, () => (random() - 0.5) / (G * C)));
     for (const format of values.formats!.split(',') as WeightFormat[]) {
       if (format === 'f16' && !device.caps.shaderF16) continue;

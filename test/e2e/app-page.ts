@@ -40,7 +40,9 @@ export async function openApp({ viewport, hash = '#/ask', allow = [], browserArg
   await session.context.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __csp: string[] }).__csp = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} ${e.sample}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.effectiveDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} ${e.sample}`),
+    );
   });
   const page = session.context.pages()[0] ?? (await session.context.newPage());
   if (prepare) {

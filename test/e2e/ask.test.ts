@@ -48,7 +48,9 @@ test('a run over the demo workers with a known plan: exact steps, answer, grade 
   ]);
   expect(await page.getByTestId('step-details').count()).toBe(2);
   // The answer's Markdown renders asynchronously, just after the episode is saved.
-  await expect.poll(() => page.getByTestId('final-answer').innerText(), POLL).toBe('I checked the earlier answer, 389, and it looks right to me.\n\nAnswer: 389');
+  await expect
+    .poll(() => page.getByTestId('final-answer').innerText(), POLL)
+    .toBe('I checked the earlier answer, 389, and it looks right to me.\n\nAnswer: 389');
   expect(await page.getByTestId('grade').textContent()).toBe('wrong · reward 0.5');
   expect(await page.getByTestId('run-totals').innerText()).toMatch(/^Steps done\n2\nTokens\n790\n/);
   // A wrong answer's reward of 0.5 is explained; the demo's dollars are said to be simulated.

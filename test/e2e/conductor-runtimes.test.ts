@@ -120,46 +120,66 @@ test('web-llm offline: q4f32 models only on a GPU without shader-f16, a clear er
   expect(await app.cspViolations()).toEqual([]);
 });
 
-test('a slow engine model download is cancelled from the Conductor page: the request is cut, nothing half-read is kept, the model before stays', { timeout: 240_000 }, async () => {
-  app = await openApp({ hash: '#/conductor', allow: [slow.url] });
-  const { page } = app;
-  await page.getByTestId('default-note').getByText(/software renderer/).waitFor();
-  const form = page.getByRole('form', { name: 'Engine model' });
-  const status = page.getByTestId('engine-status');
-  // First a model of one's own from the app's origin, quickly: the choice a cancelled load must leave alone.
-  await page.getByLabel('Model from').selectOption('url');
-  await page.getByLabel('Model base URL').fill(`${app.url}/demo-conductor/`);
-  await form.getByRole('button', { name: 'Load and use' }).click();
-  await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(/Loaded in this tab: http/);
-  await expect.poll(() => page.getByRole('radio', { name: "Your model on Baton's engine" }).isChecked(), POLL).toBe(true);
-  const chosen = await storedConductor(page);
-  expect(chosen).toEqual({ kind: 'engine-model', model: { source: { from: 'url', url: `${app.url}/demo-conductor/` }, weights: 'auto' } });
+test(
+  'a slow engine model download is cancelled from the Conductor page: the request is cut, nothing half-read is kept, the model before stays',
+  { timeout: 240_000 },
+  async () => {
+    app = await openApp({ hash: '#/conductor', allow: [slow.url] });
+    const { page } = app;
+    await page
+      .getByTestId('default-note')
+      .getByText(/software renderer/)
+      .waitFor();
+    const form = page.getByRole('form', { name: 'Engine model' });
+    const status = page.getByTestId('engine-status');
+    // First a model of one's own from the app's origin, quickly: the choice a cancelled load must leave alone.
+    await page.getByLabel('Model from').selectOption('url');
+    await page.getByLabel('Model base URL').fill(`${app.url}/demo-conductor/`);
+    await form.getByRole('button', { name: 'Load and use' }).click();
+    await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(/Loaded in this tab: http/);
+    await expect.poll(() => page.getByRole('radio', { name: "Your model on Baton's engine" }).isChecked(), POLL).toBe(true);
+    const chosen = await storedConductor(page);
+    expect(chosen).toEqual({ kind: 'engine-model', model: { source: { from: 'url', url: `${app.url}/demo-conductor/` }, weights: 'auto' } });
 
-  const before = slow.cutShort;
-  await page.getByLabel('Model base URL').fill(`${slow.url}/`);
-  await form.getByRole('button', { name: 'Load and use' }).click();
-  await expect.poll(() => status.getByTestId('load-progress-text').textContent().catch(() => ''), { timeout: 60_000 }).toMatch(/^Downloading model\.safetensors: \d/);
-  await page.screenshot({ path: join(OUT, 'conductor-engine-cancel-desktop.png'), fullPage: true });
-  await status.getByRole('button', { name: 'Cancel' }).click();
-  const cancelledAt = Date.now();
-  await status.getByText('Load cancelled. The Conductor chosen before is still the one in use.').waitFor({ timeout: 5_000 });
-  expect(Date.now() - cancelledAt).toBeLessThan(3_000);
-  await expect.poll(() => slow.cutShort, POLL).toBe(before + 1);
+    const before = slow.cutShort;
+    await page.getByLabel('Model base URL').fill(`${slow.url}/`);
+    await form.getByRole('button', { name: 'Load and use' }).click();
+    await expect
+      .poll(
+        () =>
+          status
+            .getByTestId('load-progress-text')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 60_000 },
+      )
+      .toMatch(/^Downloading model\.safetensors: \d/);
+    await page.screenshot({ path: join(OUT, 'conductor-engine-cancel-desktop.png'), fullPage: true });
+    await status.getByRole('button', { name: 'Cancel' }).click();
+    const cancelledAt = Date.now();
+    await status.getByText('Load cancelled. The Conductor chosen before is still the one in use.').waitFor({ timeout: 5_000 });
+    expect(Date.now() - cancelledAt).toBeLessThan(3_000);
+    await expect.poll(() => slow.cutShort, POLL).toBe(before + 1);
 
-  expect(await status.getByTestId('load-progress-text').count()).toBe(0);
-  // The model loaded before is still loaded and still the choice.
-  expect(await status.getByTestId('engine-loaded').textContent()).toContain(`Loaded in this tab: ${app.url}/demo-conductor/`);
-  expect(await page.getByRole('radio', { name: "Your model on Baton's engine" }).isChecked()).toBe(true);
-  expect(await storedConductor(page)).toEqual(chosen);
-  expect((await cachedModelUrls(page)).filter((u) => u.startsWith(slow.url) && u.endsWith('model.safetensors'))).toEqual([]);
-  expect(app.errors).toEqual([]);
-});
+    expect(await status.getByTestId('load-progress-text').count()).toBe(0);
+    // The model loaded before is still loaded and still the choice.
+    expect(await status.getByTestId('engine-loaded').textContent()).toContain(`Loaded in this tab: ${app.url}/demo-conductor/`);
+    expect(await page.getByRole('radio', { name: "Your model on Baton's engine" }).isChecked()).toBe(true);
+    expect(await storedConductor(page)).toEqual(chosen);
+    expect((await cachedModelUrls(page)).filter((u) => u.startsWith(slow.url) && u.endsWith('model.safetensors'))).toEqual([]);
+    expect(app.errors).toEqual([]);
+  },
+);
 
 test('a load keeps its progress and Cancel when the user leaves the Conductor page and comes back', { timeout: 240_000 }, async () => {
   app = await openApp({ hash: '#/conductor', allow: [slow.url] });
   const { page } = app;
   const status = page.getByTestId('engine-status');
-  const progress = () => status.getByTestId('load-progress-text').textContent().catch(() => '');
+  const progress = () =>
+    status
+      .getByTestId('load-progress-text')
+      .textContent()
+      .catch(() => '');
   await page.getByLabel('Model from').selectOption('url');
   await page.getByLabel('Model base URL').fill(`${slow.url}/`);
   await page.getByRole('form', { name: 'Engine model' }).getByRole('button', { name: 'Load and use' }).click();
@@ -188,9 +208,9 @@ test('the Ask page shows a run loading its Conductor model, with a Cancel that s
   const before = slow.cutShort;
   await page.getByRole('button', { name: 'Run' }).click();
   const status = page.getByTestId('conductor-status');
-  await expect.poll(() => status.textContent().catch(() => ''), { timeout: 60_000 }).toMatch(
-    new RegExp(`Loading the Conductor model first: ${slow.url}/ \\(Baton's engine\\)\\.\\s*Downloading model\\.safetensors: \\d`),
-  );
+  await expect
+    .poll(() => status.textContent().catch(() => ''), { timeout: 60_000 })
+    .toMatch(new RegExp(`Loading the Conductor model first: ${slow.url}/ \\(Baton's engine\\)\\.\\s*Downloading model\\.safetensors: \\d`));
   await expect.poll(() => status.getByTestId('load-progress-text').textContent(), POLL).toMatch(/ of \d+ KB, [\d.]+ KB\/s, about \d+ s left$/);
   await page.screenshot({ path: join(OUT, 'ask-conductor-loading-desktop.png'), fullPage: true });
   await status.getByRole('button', { name: 'Cancel' }).click();

@@ -62,7 +62,15 @@ afterEach(async () => {
 });
 
 /** A fetch from the page: 'reached' (any response, opaque included) or 'refused'. */
-const reach = (page: Page, url: string) => page.evaluate((u) => fetch(u, { mode: 'no-cors' }).then(() => 'reached', () => 'refused'), url);
+const reach = (page: Page, url: string) =>
+  page.evaluate(
+    (u) =>
+      fetch(u, { mode: 'no-cors' }).then(
+        () => 'reached',
+        () => 'refused',
+      ),
+    url,
+  );
 const policies = (page: Page) =>
   page.evaluate(() => [...document.querySelectorAll<HTMLMetaElement>('meta[http-equiv="Content-Security-Policy"]')].map((m) => m.content));
 const posts = () => server.requests.filter((r) => r.method === 'POST').length;

@@ -26,7 +26,10 @@ afterEach(() => app?.session.close());
 test('the demo engine Conductor runs in the worker, its workflow parses, the episode keeps its tokens', { timeout: 400_000 }, async () => {
   app = await openApp({ hash: '#/conductor' });
   const { page } = app;
-  await page.getByTestId('default-note').getByText(/software renderer/).waitFor();
+  await page
+    .getByTestId('default-note')
+    .getByText(/software renderer/)
+    .waitFor();
   await page.getByRole('radio', { name: "Demo model on Baton's engine" }).check();
   expect(await page.getByRole('radio', { name: "Demo model on Baton's engine" }).isChecked()).toBe(true);
 
@@ -70,7 +73,9 @@ test('the demo engine Conductor runs in the worker, its workflow parses, the epi
   const status = page.getByTestId('engine-status');
   await expect.poll(() => status.textContent(), POLL).toMatch(/Loaded in this tab: demo-conductor[\s\S]*f32 weights/);
   // Read from the demo's conductor.json, as every engine Conductor's format is.
-  expect(await page.getByTestId('engine-format').textContent()).toMatch(/runs as it was trained .*: the short prompt, the lists alone, plans of at most 1 step, fixed subtask texts, its most likely plan; the reasoning box below does not apply/);
+  expect(await page.getByTestId('engine-format').textContent()).toMatch(
+    /runs as it was trained .*: the short prompt, the lists alone, plans of at most 1 step, fixed subtask texts, its most likely plan; the reasoning box below does not apply/,
+  );
   expect(await status.textContent()).toMatch(/Downloaded models kept by this browser: \d+(\.\d+)? KB from 1 source/);
 
   // The same files as "your model" from a URL, int4 on the GPU, through the form.
@@ -94,7 +99,10 @@ test('the demo engine Conductor runs in the worker, its workflow parses, the epi
 test('the Conductor page at phone width: no sideways scrolling', async () => {
   app = await openApp({ hash: '#/conductor', viewport: { width: 390, height: 844 } });
   const { page } = app;
-  await page.getByTestId('default-note').getByText(/software renderer/).waitFor();
+  await page
+    .getByTestId('default-note')
+    .getByText(/software renderer/)
+    .waitFor();
   await page.waitForLoadState('networkidle');
   await mkdir(OUT, { recursive: true });
   await page.screenshot({ path: join(OUT, 'engine-conductor-phone.png'), fullPage: true });

@@ -79,7 +79,13 @@ async function spoiltCopy(name: string, spoil: (folder: string) => Promise<void>
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'baton-engine-loads-'));
   const tiny = await writeTinyModel(join(dir, 'tiny-qwen'), { architecture: 'qwen2', dtype: 'BF16', seed: 7, tokenizer: 'small' });
-  adapter = await writeRandomAdapter(join(dir, 'tiny-lora'), { model: tiny.config, r: 4, alpha: 8, targetModules: ['q_proj', 'v_proj', 'o_proj', 'down_proj'], seed: 8 });
+  adapter = await writeRandomAdapter(join(dir, 'tiny-lora'), {
+    model: tiny.config,
+    r: 4,
+    alpha: 8,
+    targetModules: ['q_proj', 'v_proj', 'o_proj', 'down_proj'],
+    seed: 8,
+  });
   await spoiltCopy('no-config', (f) => rm(join(f, 'config.json')));
   await spoiltCopy('truncated', async (f) => truncate(join(f, 'model.safetensors'), 200_000));
   await spoiltCopy('gpt2', async (f) => {
@@ -140,7 +146,11 @@ function storedConductor(page: Page): Promise<unknown> {
 const conductorPage = (page: Page) => page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Conductor' }).click();
 
 /** Fills the engine form ("Model from", the source, lists only) and presses Load and use. */
-async function loadOwnModel(page: Page, from: { folder: string } | { url: string } | { repo: string }, adapter?: { folder: string } | { repo: string }): Promise<void> {
+async function loadOwnModel(
+  page: Page,
+  from: { folder: string } | { url: string } | { repo: string },
+  adapter?: { folder: string } | { repo: string },
+): Promise<void> {
   const form = page.getByRole('form', { name: 'Engine model' });
   if ('folder' in from) {
     await form.getByLabel('Model from').selectOption('picked');
@@ -174,7 +184,10 @@ async function settledStatus(page: Page): Promise<string> {
 test('a picked model folder loads and runs; wrong picks name the file or tensor and leave it in use', { timeout: 300_000 }, async () => {
   app = await openApp({ hash: '#/conductor' });
   const { page } = app;
-  await page.getByTestId('default-note').getByText(/software renderer/).waitFor();
+  await page
+    .getByTestId('default-note')
+    .getByText(/software renderer/)
+    .waitFor();
   await loadOwnModel(page, { folder: join(dir, 'tiny-qwen') });
   expect(await settledStatus(page)).toMatch(/Loaded in this tab: tiny-qwen \(2 layers, 64 wide, 1024 tokens, f32 weights\)/);
   await expect.poll(() => page.getByRole('radio', { name: "Your model on Baton's engine" }).isChecked(), POLL).toBe(true);
@@ -190,7 +203,10 @@ test('a picked model folder loads and runs; wrong picks name the file or tensor 
   const status = page.getByTestId('engine-status');
   const wrong: [string, RegExp][] = [
     ['no-config', /^config\.json is missing from no-config; check that the model directory is complete\. \(engine\/model-file\)$/],
-    ['truncated', /^model\.safetensors \(tensor [\w.]+\): data ends at byte \d+, past the end of the 200000-byte file\. The file is damaged or incomplete; download it again\. \(engine\/model-file\)$/],
+    [
+      'truncated',
+      /^model\.safetensors \(tensor [\w.]+\): data ends at byte \d+, past the end of the 200000-byte file\. The file is damaged or incomplete; download it again\. \(engine\/model-file\)$/,
+    ],
     ['gpt2', /^config\.json: architecture GPT2LMHeadModel is not supported; the engine runs Qwen2ForCausalLM, .*\(engine\/unsupported\)$/],
   ];
   for (const [name, message] of wrong) {
@@ -214,10 +230,13 @@ test('a picked model folder loads and runs; wrong picks name the file or tensor 
   expect(app.errors).toEqual([]);
 });
 
-test('a LoRA adapter from picked files is applied (the logprobs are the adapted model\'s) and switches off', { timeout: 300_000 }, async () => {
+test("a LoRA adapter from picked files is applied (the logprobs are the adapted model's) and switches off", { timeout: 300_000 }, async () => {
   app = await openApp({ hash: '#/conductor', allow: [host.url] });
   const { page } = app;
-  await page.getByTestId('default-note').getByText(/software renderer/).waitFor();
+  await page
+    .getByTestId('default-note')
+    .getByText(/software renderer/)
+    .waitFor();
   const url = `${host.url}/tiny-qwen/`;
   await loadOwnModel(page, { url }, { folder: join(dir, 'tiny-lora') });
   expect(await settledStatus(page)).toContain(`Loaded in this tab: ${url} with adapter tiny-lora (2 layers`);
@@ -248,7 +267,10 @@ test('a LoRA adapter from picked files is applied (the logprobs are the adapted 
 test('a Hub repo id: resolve/main/ addresses, a clear error offline, and a load when the Hub answers', { timeout: 120_000 }, async () => {
   app = await openApp({ hash: '#/conductor' });
   const { page } = app;
-  await page.getByTestId('default-note').getByText(/software renderer/).waitFor();
+  await page
+    .getByTestId('default-note')
+    .getByText(/software renderer/)
+    .waitFor();
   const asked: string[] = [];
   app.session.context.on('request', (r) => asked.push(r.url()));
 
@@ -267,7 +289,9 @@ test('a Hub repo id: resolve/main/ addresses, a clear error offline, and a load 
     /^Could not download [\w.]+ from https:\/\/huggingface\.co\/baton-test\/tiny-qwen\/resolve\/main\/ \(.+\); check the connection and the model address, then retry\. \(engine\/model-file\)$/,
   );
   expect(asked.filter((u) => u.startsWith('https://huggingface.co/')).length).toBeGreaterThan(0);
-  expect(asked.filter((u) => u.startsWith('https://huggingface.co/')).every((u) => u.startsWith('https://huggingface.co/baton-test/tiny-qwen/resolve/main/'))).toBe(true);
+  expect(
+    asked.filter((u) => u.startsWith('https://huggingface.co/')).every((u) => u.startsWith('https://huggingface.co/baton-test/tiny-qwen/resolve/main/')),
+  ).toBe(true);
   expect(await storedConductor(page)).toBeUndefined();
 
   // The Hub answers (this test stands in for it): model and adapter load from the addresses built, a pasted repo address too.
@@ -276,24 +300,42 @@ test('a Hub repo id: resolve/main/ addresses, a clear error offline, and a load 
     const [, repo, file] = /tiny-(qwen|lora)\/resolve\/main\/(.+)$/.exec(route.request().url())!;
     served.push(`${route.request().method()} tiny-${repo}/${file}`);
     const body = await readFile(join(dir, `tiny-${repo}`, file)).catch(() => undefined);
-    await route.fulfill(body ? { status: 200, body, headers: { 'access-control-allow-origin': '*' } } : { status: 404, headers: { 'access-control-allow-origin': '*' } });
+    await route.fulfill(
+      body ? { status: 200, body, headers: { 'access-control-allow-origin': '*' } } : { status: 404, headers: { 'access-control-allow-origin': '*' } },
+    );
   });
   await loadOwnModel(page, { repo: 'https://huggingface.co/baton-test/tiny-qwen' }, { repo: 'baton-test/tiny-lora' });
   expect(await settledStatus(page)).toMatch(/Loaded in this tab: baton-test\/tiny-qwen with adapter baton-test\/tiny-lora \(2 layers/);
-  for (const file of ['tiny-qwen/config.json', 'tiny-qwen/model.safetensors', 'tiny-qwen/tokenizer.json', 'tiny-lora/adapter_config.json', 'tiny-lora/adapter_model.safetensors']) {
+  for (const file of [
+    'tiny-qwen/config.json',
+    'tiny-qwen/model.safetensors',
+    'tiny-qwen/tokenizer.json',
+    'tiny-lora/adapter_config.json',
+    'tiny-lora/adapter_model.safetensors',
+  ]) {
     expect(served).toContain(`GET ${file}`);
   }
-  await expect.poll(() => storedConductor(page), POLL).toEqual({
-    kind: 'engine-model',
-    model: { source: { from: 'hub', repo: 'baton-test/tiny-qwen' }, weights: 'auto', adapter: { from: 'hub', repo: 'baton-test/tiny-lora' }, reasoning: false },
-  });
+  await expect
+    .poll(() => storedConductor(page), POLL)
+    .toEqual({
+      kind: 'engine-model',
+      model: {
+        source: { from: 'hub', repo: 'baton-test/tiny-qwen' },
+        weights: 'auto',
+        adapter: { from: 'hub', repo: 'baton-test/tiny-lora' },
+        reasoning: false,
+      },
+    });
   expect(app.errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
 });
 
 test('URL downloads are kept across a reload (no request to the server) until "Free the cache"', { timeout: 120_000 }, async () => {
   app = await openApp({ hash: '#/conductor', allow: [host.url] });
   const { page } = app;
-  await page.getByTestId('default-note').getByText(/software renderer/).waitFor();
+  await page
+    .getByTestId('default-note')
+    .getByText(/software renderer/)
+    .waitFor();
   const url = `${host.url}/tiny-qwen/`;
   host.requests = [];
   await loadOwnModel(page, { url });
@@ -339,7 +381,9 @@ test('Chromium without WebGPU: the page says so and what to do; the demo runs wi
   expect(byDefault.workflow?.steps.length).toBeGreaterThanOrEqual(1);
 
   // The demo engine model chosen earlier (on a GPU): runs use random routing instead, as the page says.
-  await page.evaluate(() => localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'engine-model', model: { source: { from: 'demo' }, weights: 'f32' } } })));
+  await page.evaluate(() =>
+    localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'engine-model', model: { source: { from: 'demo' }, weights: 'f32' } } })),
+  );
   await page.reload();
   await conductorPage(page);
   await page.getByText('Needs WebGPU, which this browser does not offer here: runs use random routing instead.').waitFor();
@@ -348,11 +392,18 @@ test('Chromium without WebGPU: the page says so and what to do; the demo runs wi
   expect(demo.status).not.toBe('infra-error');
 
   // A model of one's own cannot run: the run says why and what to choose instead.
-  await page.evaluate(() => localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'engine-model', model: { source: { from: 'hub', repo: 'a/b' }, weights: 'int4' } } })));
+  await page.evaluate(() =>
+    localStorage.setItem(
+      'baton.settings',
+      JSON.stringify({ conductor: { kind: 'engine-model', model: { source: { from: 'hub', repo: 'a/b' }, weights: 'int4' } } }),
+    ),
+  );
   await page.reload();
   await conductorPage(page);
   await page.getByText('Needs WebGPU, which this browser does not offer here (see below).', { exact: true }).waitFor();
   await ask(app, 'What is 4 + 4?');
-  await expect.poll(() => page.getByRole('alert').first().textContent(), POLL).toMatch(/WebGPU is not available in this tab, so the engine cannot run; choose random routing, a pool worker or a remote endpoint as Conductor/);
+  await expect
+    .poll(() => page.getByRole('alert').first().textContent(), POLL)
+    .toMatch(/WebGPU is not available in this tab, so the engine cannot run; choose random routing, a pool worker or a remote endpoint as Conductor/);
   expect(app.errors).toEqual([]);
 });

@@ -90,7 +90,10 @@ test('a database a v1 Baton left is upgraded in place: every episode kept, the s
   await expect.poll(() => page.getByTestId('episode-stats').textContent(), POLL).toMatch(new RegExp(`^\\s*${budget.length} episodes?`));
   expect(await page.getByTestId('episode-list').getByRole('link').count()).toBe(budget.length);
   await page.getByLabel('Status').selectOption('');
-  const exported = (await exportEpisodes(app)).trim().split('\n').map((line) => JSON.parse(line) as Episode);
+  const exported = (await exportEpisodes(app))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Episode);
   expect(exported.sort(byId)).toEqual([...episodes].sort(byId));
   expect(app.errors).toEqual([]);
 });
@@ -126,7 +129,10 @@ test('a full disk: each save says so where the user is, and nothing already stor
   expect(await page.getByTestId('episode-saved').count()).toBe(0);
 
   // Nothing stored before was lost, and nothing of the failed saves was kept.
-  const exported = (await exportEpisodes(app)).trim().split('\n').map((line) => JSON.parse(line) as Episode);
+  const exported = (await exportEpisodes(app))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Episode);
   expect(exported.sort(byId)).toEqual([...stored].sort(byId));
 
   // Once there is room again, the same import goes through.

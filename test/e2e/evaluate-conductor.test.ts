@@ -28,7 +28,10 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 /** The ids of the episodes the Episodes page lists (each links to #/episodes/<id>), sorted. */
 async function listedIds(page: Page): Promise<string[]> {
-  const hrefs = await page.getByTestId('episode-list').locator('a[href^="#/episodes/"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+  const hrefs = await page
+    .getByTestId('episode-list')
+    .locator('a[href^="#/episodes/"]')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
   return hrefs.map((h) => decodeURIComponent(h.slice('#/episodes/'.length))).sort();
 }
 
@@ -62,7 +65,10 @@ test('the demo Conductor beside a single worker: the report is what its episodes
   await expect.poll(() => ended(page), { timeout: 300_000, interval: 500 }).toBe('Done');
   expect(await page.getByTestId('eval-done').textContent()).toBe('6 of 6 runs');
   const phases = await page.evaluate(() => (window as unknown as { __phases: string[] }).__phases);
-  expect(phases.some((p) => /^Loading demo-conductor .*: (downloading|copying to the GPU), [\d.]+ of [\d.]+ (MB|tensors)…$/.test(p)), phases.join('\n')).toBe(true);
+  expect(
+    phases.some((p) => /^Loading demo-conductor .*: (downloading|copying to the GPU), [\d.]+ of [\d.]+ (MB|tensors)…$/.test(p)),
+    phases.join('\n'),
+  ).toBe(true);
 
   const runs = await evalRuns(page, id);
   expect(runs).toHaveLength(6);
@@ -100,23 +106,27 @@ test('the demo Conductor beside a single worker: the report is what its episodes
   expect(await app.cspViolations()).toEqual([]);
 });
 
-test('without WebGPU: the demo Conductor is left out with its reason, the single worker runs, the evaluation can be resumed', { timeout: 120_000 }, async () => {
-  app = await openApp({ hash: '#/evaluate', browserArgs: CHROMIUM_FLAGS.filter((f) => !f.includes('webgpu')) });
-  const { page } = app;
-  await page.getByRole('heading', { level: 1, name: 'Evaluate' }).waitFor();
-  const id = await runEvaluation(page, { limit: '2', methods: [DEMO, 'single:sim-euler'], concurrency: '2' });
-  await expect.poll(() => ended(page), RUN).toMatch(/^Stopped by an error/);
-  expect(await page.getByTestId('eval-error').textContent()).toBe(
-    `${DEMO} cannot run in this tab: This browser has WebGPU but found no usable graphics adapter (blocked, or drivers too old). The other methods ran; Resume tries again.`,
-  );
-  expect(await page.getByTestId('eval-done').textContent()).toBe('2 of 4 runs');
-  const runs = await evalRuns(page, id);
-  expect(runs.map((r) => r.method)).toEqual(['single:sim-euler', 'single:sim-euler']);
-  const row = page.locator(`[data-testid=evaluation-row][data-eval-id="${id}"]`);
-  await expect.poll(() => row.getByTestId('evaluation-status').textContent(), POLL).toBe('Failed');
-  expect(await row.getByRole('button', { name: 'Resume' }).isEnabled()).toBe(true);
-  const table = page.locator(`[data-testid=evaluation-report][data-eval-id="${id}"] [data-testid=report-table]`);
-  expect(await table.locator('tr[data-method="single:sim-euler"] [data-testid=accuracy]').textContent()).toBe(accuracyOf(runs));
-  await screenshot(page, 'evaluate-no-webgpu-desktop');
-  expect(app.errors).toEqual([]);
-});
+test(
+  'without WebGPU: the demo Conductor is left out with its reason, the single worker runs, the evaluation can be resumed',
+  { timeout: 120_000 },
+  async () => {
+    app = await openApp({ hash: '#/evaluate', browserArgs: CHROMIUM_FLAGS.filter((f) => !f.includes('webgpu')) });
+    const { page } = app;
+    await page.getByRole('heading', { level: 1, name: 'Evaluate' }).waitFor();
+    const id = await runEvaluation(page, { limit: '2', methods: [DEMO, 'single:sim-euler'], concurrency: '2' });
+    await expect.poll(() => ended(page), RUN).toMatch(/^Stopped by an error/);
+    expect(await page.getByTestId('eval-error').textContent()).toBe(
+      `${DEMO} cannot run in this tab: This browser has WebGPU but found no usable graphics adapter (blocked, or drivers too old). The other methods ran; Resume tries again.`,
+    );
+    expect(await page.getByTestId('eval-done').textContent()).toBe('2 of 4 runs');
+    const runs = await evalRuns(page, id);
+    expect(runs.map((r) => r.method)).toEqual(['single:sim-euler', 'single:sim-euler']);
+    const row = page.locator(`[data-testid=evaluation-row][data-eval-id="${id}"]`);
+    await expect.poll(() => row.getByTestId('evaluation-status').textContent(), POLL).toBe('Failed');
+    expect(await row.getByRole('button', { name: 'Resume' }).isEnabled()).toBe(true);
+    const table = page.locator(`[data-testid=evaluation-report][data-eval-id="${id}"] [data-testid=report-table]`);
+    expect(await table.locator('tr[data-method="single:sim-euler"] [data-testid=accuracy]').textContent()).toBe(accuracyOf(runs));
+    await screenshot(page, 'evaluate-no-webgpu-desktop');
+    expect(app.errors).toEqual([]);
+  },
+);

@@ -56,7 +56,10 @@ test('run, stop midway, resume, check the table against the episodes, reload, co
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download report JSON' }).click()]);
   let json = '';
   for await (const chunk of await download.createReadStream()) json += chunk;
-  expect(JSON.parse(json).methods.map((m: { method: string; runs: number }) => [m.method, m.runs])).toEqual([['single:sim-euler', 4], ['random', 4]]);
+  expect(JSON.parse(json).methods.map((m: { method: string; runs: number }) => [m.method, m.runs])).toEqual([
+    ['single:sim-euler', 4],
+    ['random', 4],
+  ]);
 
   await page.reload();
   await page.getByRole('heading', { level: 1, name: 'Evaluate' }).waitFor();
@@ -92,14 +95,18 @@ test("a user's JSONL: the bad line is reported by its number, stops the start, a
   const { page } = app;
   await page.getByRole('heading', { level: 1, name: 'Evaluate' }).waitFor();
   await page.getByLabel('Your file').check();
-  const jsonl = ['{"question":"What is 1 + 1?","answer":"2","id":"a"}', '{"question": "cut here', '{"question":"What is 2 + 5?","answer":"7","id":"b"}'].join('\n');
+  const jsonl = ['{"question":"What is 1 + 1?","answer":"2","id":"a"}', '{"question": "cut here', '{"question":"What is 2 + 5?","answer":"7","id":"b"}'].join(
+    '\n',
+  );
   await page.getByLabel(/^File \(JSONL/).setInputFiles({ name: 'mine.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
   await expect.poll(() => page.getByTestId('data-preview').textContent(), POLL).toMatch(/^2 items; 1 bad row/);
   expect(await page.getByTestId('bad-rows').locator('li').allTextContents()).toEqual([expect.stringMatching(/^line 2: not valid JSON/)]);
 
   await chooseMethods(page, ['single:sim-euler']);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect.poll(() => page.getByTestId('eval-error').textContent(), POLL).toMatch(/mine\.jsonl: 1 row cannot be used: line 2: not valid JSON.*Leave bad rows out/);
+  await expect
+    .poll(() => page.getByTestId('eval-error').textContent(), POLL)
+    .toMatch(/mine\.jsonl: 1 row cannot be used: line 2: not valid JSON.*Leave bad rows out/);
   expect(await page.getByTestId('evaluation-row').count()).toBe(0);
 
   await page.getByLabel('Leave bad rows out').check();

@@ -18,7 +18,15 @@ export async function chooseMethods(page: Page, methods: string[]): Promise<void
 }
 
 const field = (page: Page, label: string) => page.getByLabel(new RegExp(`^${label}\\b`));
-export const doneCount = async (page: Page) => Number(/^(\d+) of/.exec((await page.getByTestId('eval-done').textContent().catch(() => '')) ?? '')?.[1] ?? -1);
+export const doneCount = async (page: Page) =>
+  Number(
+    /^(\d+) of/.exec(
+      (await page
+        .getByTestId('eval-done')
+        .textContent()
+        .catch(() => '')) ?? '',
+    )?.[1] ?? -1,
+  );
 export const status = (page: Page) => page.getByTestId('eval-status').textContent();
 
 export interface EvalRun {

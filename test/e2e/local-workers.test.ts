@@ -59,7 +59,12 @@ test('the demo Conductor and local engine workers answer with the network off, a
   const online = requests.length;
   await page.getByLabel('Question', { exact: true }).fill('What is 2 + 5?');
   await page.getByRole('button', { name: 'Run' }).click();
-  await expect.poll(() => storedEpisodes<StoredEpisode>(app!.page).then((eps) => eps.filter((e) => e.task.question === 'What is 2 + 5?' && !e.error).length), { timeout: 300_000, interval: 500 }).toBe(1);
+  await expect
+    .poll(() => storedEpisodes<StoredEpisode>(app!.page).then((eps) => eps.filter((e) => e.task.question === 'What is 2 + 5?' && !e.error).length), {
+      timeout: 300_000,
+      interval: 500,
+    })
+    .toBe(1);
   await page.getByTestId('episode-saved').waitFor({ timeout: POLL.timeout });
   expect(requests.slice(online).map((r) => r.url())).toEqual([]);
 

@@ -29,7 +29,10 @@ async function clickLatencyMs(app: AppPage): Promise<number> {
   const started = Date.now();
   const wasOpen = await details.evaluate((d: HTMLDetailsElement) => d.open);
   await details.locator('summary').click({ timeout: 5_000 });
-  await details.evaluate((d: HTMLDetailsElement, open) => new Promise<void>((done) => (d.open === open ? done() : d.addEventListener('toggle', () => done(), { once: true }))), !wasOpen);
+  await details.evaluate(
+    (d: HTMLDetailsElement, open) => new Promise<void>((done) => (d.open === open ? done() : d.addEventListener('toggle', () => done(), { once: true }))),
+    !wasOpen,
+  );
   return Date.now() - started;
 }
 
@@ -50,7 +53,10 @@ test('a worker answering about a megabyte: the page answers clicks while it stre
   expect(await page.getByTestId('episode-saved').count()).toBe(0); // still streaming when clicked
 
   // The moment the step ends its whole answer is rendered as Markdown: the page must still answer.
-  await page.waitForFunction(() => document.querySelector('[data-testid=graph-step] .status')?.textContent === 'done', undefined, { polling: 10, timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=graph-step] .status')?.textContent === 'done', undefined, {
+    polling: 10,
+    timeout: 30_000,
+  });
   expect(await clickLatencyMs(app)).toBeLessThan(1_000);
   await page.getByTestId('episode-saved').waitFor({ timeout: 30_000 });
   expect(await page.getByTestId('grade').textContent()).toContain('correct');
@@ -96,7 +102,9 @@ test('odd questions: empty is refused, long, emoji, right-to-left and HTML ones 
     server.script({ text: PLAN }, { text: `You asked: ${question}` });
     await ask(app, question);
     await page.getByTestId('episode-saved').waitFor({ timeout: 30_000 });
-    expect(server.requests.filter((r) => r.method === 'POST').map((r) => JSON.stringify(r.body.messages).includes(JSON.stringify(question).slice(1, -1)))).toEqual([true, true]);
+    expect(
+      server.requests.filter((r) => r.method === 'POST').map((r) => JSON.stringify(r.body.messages).includes(JSON.stringify(question).slice(1, -1))),
+    ).toEqual([true, true]);
     expect(await page.getByTestId('step-details').locator('pre').first().textContent()).toContain(question);
     await expect.poll(() => page.getByTestId('final-answer').textContent(), POLL).toContain('You asked:');
     expect(await page.getByTestId('final-answer').locator('script, img, a[href^="javascript"]').count()).toBe(0);

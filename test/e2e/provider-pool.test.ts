@@ -30,7 +30,8 @@ const STEP_CHUNKS = [
   ['Checking: ', '17 × 20 = 340, ', '17 × 3 = 51, ', '340 + 51 ', 'is ', '<answer>391</answer>'],
   ['Both ', 'steps ', 'agree, ', 'so ', 'the answer is ', '<answer>391</answer>'],
 ];
-const PLAN = 'Solve, check, conclude.\nmodel_id = [0, 1, 2]\nsubtasks = ["Multiply.", "Check the product.", "State the answer."]\naccess_list = [[], [0], [0, 1]]';
+const PLAN =
+  'Solve, check, conclude.\nmodel_id = [0, 1, 2]\nsubtasks = ["Multiply.", "Check the product.", "State the answer."]\naccess_list = [[], [0], [0, 1]]';
 const MODELS = ['gpt-5', 'claude-sonnet-4-5', 'gemini-2.5-pro'];
 
 let server: FakeProviderServer;
@@ -88,7 +89,10 @@ test('answers stream into the graph, and each step and the run show the tokens a
   const partials = await running();
   STEP_CHUNKS.forEach((chunks, i) => {
     const whole = chunks.join('');
-    expect(partials[i]?.some((text) => text.length < whole.length && whole.startsWith(text)), `step ${i + 1} streamed`).toBe(true);
+    expect(
+      partials[i]?.some((text) => text.length < whole.length && whole.startsWith(text)),
+      `step ${i + 1} streamed`,
+    ).toBe(true);
   });
   const nodes = page.getByTestId('graph-step');
   for (const [i, chunks] of STEP_CHUNKS.entries()) {
@@ -104,14 +108,21 @@ test('answers stream into the graph, and each step and the run show the tokens a
   const totalUsd = usd(CONDUCTOR_USAGE, PRICES[0]) + STEP_USAGE.reduce((sum, u, i) => sum + usd(u, PRICES[i]), 0);
   expect(totalUsd).toBeCloseTo(0.59, 12);
   const totals = page.getByTestId('run-totals');
-  expect(await totals.locator('div', { hasText: 'Tokens' }).locator('dd').textContent()).toBe(String(tokens(CONDUCTOR_USAGE) + STEP_USAGE.reduce((n, u) => n + tokens(u), 0)));
+  expect(await totals.locator('div', { hasText: 'Tokens' }).locator('dd').textContent()).toBe(
+    String(tokens(CONDUCTOR_USAGE) + STEP_USAGE.reduce((n, u) => n + tokens(u), 0)),
+  );
   expect(await totals.locator('div', { hasText: 'Dollars' }).locator('dd').textContent()).toBe('$0.590');
   await page.screenshot({ path: join(import.meta.dirname, '__screenshots__', 'provider-pool-desktop.png') });
   expect(await page.getByTestId('grade').textContent()).toContain('correct');
 
   // Each call went to its own wire format with its own key, in its own header.
   const posts = server.requests.filter((r) => r.method === 'POST');
-  expect(posts.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions', '/v1/messages', '/v1beta/models/gemini-2.5-pro:streamGenerateContent']);
+  expect(posts.map((r) => r.path)).toEqual([
+    '/v1/chat/completions',
+    '/v1/chat/completions',
+    '/v1/messages',
+    '/v1beta/models/gemini-2.5-pro:streamGenerateContent',
+  ]);
   expect(posts.map((r) => r.headers.authorization ?? r.headers['x-api-key'] ?? r.headers['x-goog-api-key'])).toEqual([
     `Bearer ${KEYS.openai}`,
     `Bearer ${KEYS.openai}`,

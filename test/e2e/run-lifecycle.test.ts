@@ -47,7 +47,10 @@ test('Stop cuts a slow call within a second: the connection closes, the page is 
 
   const stopped = Date.now();
   await page.getByRole('button', { name: 'Stop' }).click();
-  await page.waitForFunction(() => document.querySelector('button[type=submit]')?.getAttribute('aria-disabled') === 'false', undefined, { timeout: 1_000, polling: 20 });
+  await page.waitForFunction(() => document.querySelector('button[type=submit]')?.getAttribute('aria-disabled') === 'false', undefined, {
+    timeout: 1_000,
+    polling: 20,
+  });
   const idleMs = Date.now() - stopped;
   await expect.poll(() => call.outcome, { timeout: 1_000, interval: 20 }).toBe('client-closed');
   expect(call.closedAt! - stopped).toBeLessThan(1_000);
@@ -115,7 +118,16 @@ test('export, then import into a fresh browser profile, gives back every episode
   try {
     const bad: [string, string | Buffer, RegExp][] = [
       ['notes.txt', 'These are my notes, not episodes.\n', /line 1: not valid JSON/],
-      ['array.json', JSON.stringify(exported.trim().split('\n').map((l) => JSON.parse(l))), /line 1: not an episode: expected an object, got an array/],
+      [
+        'array.json',
+        JSON.stringify(
+          exported
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l)),
+        ),
+        /line 1: not an episode: expected an object, got an array/,
+      ],
       ['shape.jsonl', '{"question": "What is 2 + 2?", "answer": "4"}\n', /line 1: id: expected a non-empty string, got nothing/],
       ['empty.jsonl', '', /Nothing imported: the file holds no episodes \(it is empty\)/],
       ['huge.jsonl', `{"id": "huge", "final": "${'x'.repeat(10_000_000)}"}`, /line 1: version: expected 1, got nothing/],

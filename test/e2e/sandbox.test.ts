@@ -69,7 +69,10 @@ test('grades a right answer, kills an infinite loop at its time limit, then grad
   // The JavaScript-level cuts hold in the web worker: a program that gets Pyodide's core through importlib
   // (no audit event) reaches a JavaScript object whose constructor's constructor no longer compiles code.
   const escape = `import importlib, sys\nsys.modules.pop("_pyodide_core")\ncore = importlib.import_module("_pyodide_core")\ncore.to_js([]).constructor.constructor("return fetch('${url}/escaped')")()()`;
-  expect(await grade(escape, 10_000)).toMatchObject({ correct: false, reason: expect.stringContaining('compiling code (a function constructor) is disabled in the Python sandbox') });
+  expect(await grade(escape, 10_000)).toMatchObject({
+    correct: false,
+    reason: expect.stringContaining('compiling code (a function constructor) is disabled in the Python sandbox'),
+  });
   expect(await grade('import sys\nsys.modules.pop("js")\nimport js', 10_000)).toMatchObject({ reason: expect.stringContaining('does not allow importing js') });
   // File descriptor 0 is the test's input, and output keeps its order.
   const stdio = JSON.stringify({ tests: [{ input: '2 3\n', output: 'a\nb\n5' }] });

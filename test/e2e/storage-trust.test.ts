@@ -139,12 +139,12 @@ test('a key kept for this tab only is never in IndexedDB, survives a reload, is 
   await page.reload();
   await tabKeyRow.waitFor();
 
-  server.script(
-    { text: 'One step.\nmodel_id = [0]\nsubtasks = ["Answer."]\naccess_list = [[]]' },
-    { text: 'It is <answer>4</answer>.' },
-  );
+  server.script({ text: 'One step.\nmodel_id = [0]\nsubtasks = ["Answer."]\naccess_list = [[]]' }, { text: 'It is <answer>4</answer>.' });
   await page.getByRole('link', { name: 'Conductor' }).click();
-  await page.locator('label', { has: page.getByRole('radio', { name: /A pool worker, prompted as Conductor/ }) }).getByRole('combobox').selectOption({ label: 'GPT-5' });
+  await page
+    .locator('label', { has: page.getByRole('radio', { name: /A pool worker, prompted as Conductor/ }) })
+    .getByRole('combobox')
+    .selectOption({ label: 'GPT-5' });
   await page.getByRole('radio', { name: /A pool worker, prompted as Conductor/ }).check();
   await page.getByRole('link', { name: 'Ask' }).click();
   await page.getByRole('button', { name: 'Run' }).click();

@@ -22,22 +22,49 @@ test('exports the run as set for a GPU server, as one zip', { timeout: 180_000 }
   await page.getByLabel(/^Samples per question\b/).fill('3');
   expect(cliRequests).toEqual([]);
 
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByRole('button', { name: 'Export for a GPU server' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 120_000 }),
+    page.getByRole('button', { name: 'Export for a GPU server' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('baton-train.zip');
   const chunks: Buffer[] = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
   const files = unzipSync(new Uint8Array(Buffer.concat(chunks)));
   const text = (name: string) => new TextDecoder().decode(files[`baton-train/${name}`]);
   expect(Object.keys(files).sort()).toEqual(
-    ['README.md', 'baton.mjs', 'config.json', 'held-out.jsonl', 'model/config.json', 'model/model.safetensors', 'model/tokenizer.json', 'model/tokenizer_config.json', 'pool.json', 'tasks.jsonl'].map((f) => `baton-train/${f}`),
+    [
+      'README.md',
+      'baton.mjs',
+      'config.json',
+      'held-out.jsonl',
+      'model/config.json',
+      'model/model.safetensors',
+      'model/tokenizer.json',
+      'model/tokenizer_config.json',
+      'pool.json',
+      'tasks.jsonl',
+    ].map((f) => `baton-train/${f}`),
   );
   expect(cliRequests.length).toBeGreaterThan(0);
 
   const webgpu = JSON.parse(await readFile('node_modules/webgpu/package.json', 'utf8')).version;
   expect(text('README.md')).toContain(`npm i webgpu@${webgpu} && node baton.mjs train --config config.json --out run`);
   expect(text('baton.mjs').length).toBeGreaterThan(1_000_000);
-  expect(JSON.parse(text('config.json'))).toMatchObject({ model: 'model', pool: 'pool.json', tasks: 'tasks.jsonl', 'held-out': 'held-out.jsonl', steps: 7, group: 3, constrain: true, prompt: 'compact', weights: 'f32' });
-  const tasks = text('tasks.jsonl').trim().split('\n').map((l) => JSON.parse(l));
+  expect(JSON.parse(text('config.json'))).toMatchObject({
+    model: 'model',
+    pool: 'pool.json',
+    tasks: 'tasks.jsonl',
+    'held-out': 'held-out.jsonl',
+    steps: 7,
+    group: 3,
+    constrain: true,
+    prompt: 'compact',
+    weights: 'f32',
+  });
+  const tasks = text('tasks.jsonl')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(tasks.length).toBeGreaterThan(20);
   expect(new Set(tasks.map((t) => t.kind))).toEqual(new Set(['number', 'mcq']));
   expect(text('held-out.jsonl').trim().split('\n')).toHaveLength(8);

@@ -32,7 +32,12 @@ async function download(page: Page, button: string): Promise<Buffer> {
 }
 
 /** Step numbers in the metrics table, newest first. */
-const tableSteps = (page: Page) => page.getByTestId('metrics-table').locator('tbody th').allTextContents().catch(() => [] as string[]);
+const tableSteps = (page: Page) =>
+  page
+    .getByTestId('metrics-table')
+    .locator('tbody th')
+    .allTextContents()
+    .catch(() => [] as string[]);
 
 /** Episodes the training stored in the app's IndexedDB. */
 async function trainingEpisodes(page: Page): Promise<{ tags: string[]; group?: string }[]> {
@@ -62,7 +67,16 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   // A field the run cannot read stops the Start with its reason; corrected, the run starts with it.
   await page.getByLabel('Calls in flight per provider').fill('simulated');
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect.poll(() => page.getByRole('alert').textContent().catch(() => ''), POLL).toMatch(/provider=N pairs .* got "simulated"/);
+  await expect
+    .poll(
+      () =>
+        page
+          .getByRole('alert')
+          .textContent()
+          .catch(() => ''),
+      POLL,
+    )
+    .toMatch(/provider=N pairs .* got "simulated"/);
   await page.getByLabel('Calls in flight per provider').fill('simulated=2');
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect.poll(() => page.getByTestId('train-status').textContent(), POLL).toMatch(/Starting|Training/);
@@ -115,10 +129,17 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   expect([...config.target_modules].sort()).toEqual(['q_proj', 'v_proj']);
   const weights = await download(page, 'Download adapter_model.safetensors');
   const headerLength = Number(weights.readBigUInt64LE(0));
-  const header = JSON.parse(weights.subarray(8, 8 + headerLength).toString('utf8')) as Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
-  const names = Object.keys(header).filter((n) => n !== '__metadata__').sort();
+  const header = JSON.parse(weights.subarray(8, 8 + headerLength).toString('utf8')) as Record<
+    string,
+    { dtype: string; shape: number[]; data_offsets: [number, number] }
+  >;
+  const names = Object.keys(header)
+    .filter((n) => n !== '__metadata__')
+    .sort();
   expect(names).toEqual(
-    [0, 1].flatMap((l) => ['q_proj', 'v_proj'].flatMap((m) => ['A', 'B'].map((ab) => `base_model.model.model.layers.${l}.self_attn.${m}.lora_${ab}.weight`))).sort(),
+    [0, 1]
+      .flatMap((l) => ['q_proj', 'v_proj'].flatMap((m) => ['A', 'B'].map((ab) => `base_model.model.model.layers.${l}.self_attn.${m}.lora_${ab}.weight`)))
+      .sort(),
   );
   // The shapes are the demo Conductor's: q_proj reads the hidden state, v_proj writes the key/value heads.
   const demo = JSON.parse(await readFile(join(import.meta.dirname, '../../public/demo-conductor/config.json'), 'utf8'));
@@ -128,7 +149,9 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   expect(weights.byteLength).toBe(8 + headerLength + end);
   // Trained: B started at zero (PEFT's init) and two updates moved it.
   const b = header['base_model.model.model.layers.0.self_attn.q_proj.lora_B.weight'];
-  const bValues = new Float32Array(weights.buffer.slice(weights.byteOffset + 8 + headerLength + b.data_offsets[0], weights.byteOffset + 8 + headerLength + b.data_offsets[1]));
+  const bValues = new Float32Array(
+    weights.buffer.slice(weights.byteOffset + 8 + headerLength + b.data_offsets[0], weights.byteOffset + 8 + headerLength + b.data_offsets[1]),
+  );
   expect(bValues.some((v) => v !== 0)).toBe(true);
 
   await page.getByRole('button', { name: 'Use as Conductor' }).click();
@@ -165,7 +188,16 @@ test('without WebGPU the Train page says so once, and a Start fails with that me
   const noGpu = /found no usable graphics adapter.*Training runs on the GPU through WebGPU, so it cannot run in this tab/;
   await expect.poll(() => page.getByTestId('memory-estimate').textContent(), POLL).toMatch(noGpu);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect.poll(() => page.getByRole('alert').textContent().catch(() => ''), POLL).toMatch(noGpu);
+  await expect
+    .poll(
+      () =>
+        page
+          .getByRole('alert')
+          .textContent()
+          .catch(() => ''),
+      POLL,
+    )
+    .toMatch(noGpu);
   expect(await page.getByTestId('train-status').textContent()).toBe('Stopped by an error');
   // One message, not two: the estimate line leaves it to the alert.
   expect(await page.getByText(noGpu).count()).toBe(1);

@@ -30,7 +30,13 @@ function makeTask(rng: Rng): Task {
   const dataset = pick(rng, FACTORY_DATASETS);
   const a = int(rng, 2, 99);
   const b = int(rng, 2, 99);
-  const task: Task = { question: `What is ${a} * ${b}? Answer with \\boxed{}.`, answer: String(a * b), kind: KIND_OF[dataset], dataset, itemId: `${dataset}-${int(rng, 0, 4999)}` };
+  const task: Task = {
+    question: `What is ${a} * ${b}? Answer with \\boxed{}.`,
+    answer: String(a * b),
+    kind: KIND_OF[dataset],
+    dataset,
+    itemId: `${dataset}-${int(rng, 0, 4999)}`,
+  };
   if (dataset === 'mmlu') task.choices = ['12', String(a * b), '7', 'none'];
   return task;
 }
@@ -49,7 +55,7 @@ function makeStep(rng: Rng, index: number, question: string): StepRecord {
     messages: [{ role: 'user', content: `<overall_task>${question}</overall_task> "quoted" ü 🎼` }],
     output: `Step ${index}: the answer is \\boxed{${int(rng, 1, 9999)}}\n`,
     usage: rng() < 0.3 ? { input, output, cached: int(rng, 0, input) } : { input, output },
-    costUsd: spec.price ? ((input * spec.price.input + output * spec.price.output) / 1e6) : null,
+    costUsd: spec.price ? (input * spec.price.input + output * spec.price.output) / 1e6 : null,
     latencyMs: int(rng, 150, 20000),
     attempts: rng() < 0.9 ? 1 : 2,
   };

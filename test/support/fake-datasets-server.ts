@@ -36,7 +36,11 @@ export async function startFakeDatasetsServer(datasets: Record<string, FakeDatas
       res.end(JSON.stringify(body));
     };
     const dataset = datasets[query.dataset ?? ''];
-    if (!dataset) return send(404, { error: "The dataset does not exist, or is not accessible without authentication (private or gated). Please check the spelling of the dataset name or retry with authentication." });
+    if (!dataset)
+      return send(404, {
+        error:
+          'The dataset does not exist, or is not accessible without authentication (private or gated). Please check the spelling of the dataset name or retry with authentication.',
+      });
     if (url.pathname === '/splits') {
       const splits = Object.entries(dataset.configs).flatMap(([config, s]) => Object.keys(s).map((split) => ({ dataset: query.dataset, config, split })));
       return send(200, { splits, pending: [], failed: [] });

@@ -106,7 +106,15 @@ export interface FakeProviderServer {
 
 /** Most of these requests the server held open at once, from their arrival and close times (settled first; a close counts before an arrival of the same ms). */
 export function peakConcurrency(requests: readonly RecordedRequest[]): number {
-  const events = requests.flatMap((r) => [[r.at, 1], [r.closedAt!, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const events = requests
+    .flatMap(
+      (r) =>
+        [
+          [r.at, 1],
+          [r.closedAt!, -1],
+        ] as const,
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let open = 0;
   let peak = 0;
   for (const [, d] of events) peak = Math.max(peak, (open += d));
@@ -246,7 +254,7 @@ interface Answer {
 
 function answerOf(reply: FakeReply, record: RecordedRequest): Answer {
   const text = reply.chunks ? reply.chunks.join('') : (reply.text ?? 'ok');
-  const chunks = reply.chunks ?? (text.match(/\S+\s*|\s+/g) ?? ['']);
+  const chunks = reply.chunks ?? text.match(/\S+\s*|\s+/g) ?? [''];
   const usage = reply.usage ?? { input: 10, output: chunks.length };
   const suffix = randomBytes(18).toString('base64url').replace(/[-_]/g, 'x');
   const id = { openai: `chatcmpl-${suffix}`, anthropic: `msg_01${suffix}`, google: suffix.slice(0, 22) }[record.protocol ?? 'openai'];
@@ -295,9 +303,8 @@ function defaultErrorMessage(status: number, model: string | undefined, key: str
 function errorBody(protocol: FakeProtocol, status: number, message: string): unknown {
   if (protocol === 'anthropic') {
     const type =
-      { 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 429: 'rate_limit_error', 529: 'overloaded_error' }[
-        status
-      ] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+      { 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 429: 'rate_limit_error', 529: 'overloaded_error' }[status] ??
+      (status >= 500 ? 'api_error' : 'invalid_request_error');
     return { type: 'error', error: { type, message } };
   }
   if (protocol === 'google') {
@@ -351,10 +358,7 @@ function wholeBody(protocol: FakeProtocol, a: Answer): unknown {
     };
   }
   if (protocol === 'anthropic') {
-    const content = [
-      ...(a.reasoning ? [{ type: 'thinking', thinking: a.reasoning, signature: 'fake-signature' }] : []),
-      { type: 'text', text },
-    ];
+    const content = [...(a.reasoning ? [{ type: 'thinking', thinking: a.reasoning, signature: 'fake-signature' }] : []), { type: 'text', text }];
     return {
       id: a.id,
       type: 'message',
@@ -508,9 +512,7 @@ function geminiChunk(a: Answer, parts: object[], last: boolean): unknown {
   const candidates = last ? a.usage.output - a.usage.reasoning : 0;
   const thoughts = a.usage.reasoning;
   return {
-    candidates: [
-      { content: { parts, role: 'model' }, index: 0, ...(last ? { finishReason: a.finish === 'length' ? 'MAX_TOKENS' : 'STOP' } : {}) },
-    ],
+    candidates: [{ content: { parts, role: 'model' }, index: 0, ...(last ? { finishReason: a.finish === 'length' ? 'MAX_TOKENS' : 'STOP' } : {}) }],
     usageMetadata: {
       promptTokenCount: a.usage.input,
       ...(last ? { candidatesTokenCount: candidates } : {}),

@@ -48,7 +48,12 @@ export function checkGradient(
   const indices = options.indices ?? Array.from({ length: x.length }, (_, i) => i);
   if (indices.length === 0) throw new Error(`${name}: no indices to check`);
   const numeric = numericGradient(loss, x, { ...options, indices });
-  checkTensor(`${name} (d/dx vs central differences)`, Float64Array.from(indices, (i) => analytic[i]), numeric, options.tolerance ?? FD_TOLERANCE);
+  checkTensor(
+    `${name} (d/dx vs central differences)`,
+    Float64Array.from(indices, (i) => analytic[i]),
+    numeric,
+    options.tolerance ?? FD_TOLERANCE,
+  );
 }
 
 /**

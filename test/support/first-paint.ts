@@ -37,7 +37,11 @@ export async function firstPaintOf(outDir: string): Promise<FirstPaint> {
   };
   visit('index.html');
 
-  const lazy = new Set(Object.values(manifest).map((c) => c.file).filter((f) => f.endsWith('.js') && !js.has(f)));
+  const lazy = new Set(
+    Object.values(manifest)
+      .map((c) => c.file)
+      .filter((f) => f.endsWith('.js') && !js.has(f)),
+  );
   const sizes = async (files: Iterable<string>): Promise<GzipSizes> =>
     Object.fromEntries(await Promise.all([...files].map(async (f) => [f, gzipSync(await readFile(join(outDir, f)), { level: 9 }).length] as const)));
   const [jsSizes, cssSizes, lazySizes] = await Promise.all([sizes(js), sizes(css), sizes(lazy)]);

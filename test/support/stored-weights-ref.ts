@@ -16,7 +16,12 @@ function stored(values: Float64Array | Float32Array, t: GpuTensor): Float64Array
 }
 
 export function storedWeightsRef(ref: RefModel, weights: ModelWeights): RefModel {
-  const tensors = [weights.embed, weights.norm, weights.lmHead, ...weights.layers.flatMap((l) => Object.values(l).filter((t): t is GpuTensor => t !== undefined))];
+  const tensors = [
+    weights.embed,
+    weights.norm,
+    weights.lmHead,
+    ...weights.layers.flatMap((l) => Object.values(l).filter((t): t is GpuTensor => t !== undefined)),
+  ];
   const out = new Map(ref.weights);
   for (const t of tensors) out.set(t.name, stored(ref.weights.get(t.name)!, t));
   return { ...ref, weights: out };

@@ -40,7 +40,7 @@ if (packages.length > 0 && process.getuid?.() === 0 && hasAptGet) {
 if (lacking.length > 0) {
   const how = hasAptGet
     ? "Debian's chromium package has them: sudo apt-get install -y chromium"
-    : 'Set CHROMIUM_PATH to a Chromium or Chrome executable (and, on Linux without a GPU, VK_ICD_FILENAMES to SwiftShader\'s vk_swiftshader_icd.json).';
+    : "Set CHROMIUM_PATH to a Chromium or Chrome executable (and, on Linux without a GPU, VK_ICD_FILENAMES to SwiftShader's vk_swiftshader_icd.json).";
   console.error(`npm test needs ${lacking.join(' and ')}, for the browser and engine tests.\n${how}`);
   process.exit(1);
 }

@@ -28,7 +28,11 @@ export function readPool(raw: unknown): WorkerSpec[] {
 
 /** A fresh id for a new worker: the model name as a slug, numbered when taken. */
 export function newWorkerId(model: string, taken: readonly string[]): string {
-  const base = model.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'worker';
+  const base =
+    model
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'worker';
   let id = base;
   for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
   return id;

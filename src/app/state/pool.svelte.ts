@@ -17,7 +17,13 @@ export class PoolState {
   }
 
   add(spec: Omit<WorkerSpec, 'id'>): WorkerSpec {
-    const worker = { ...structuredClone(spec), id: newWorkerId(spec.model, this.#workers.map((w) => w.id)) };
+    const worker = {
+      ...structuredClone(spec),
+      id: newWorkerId(
+        spec.model,
+        this.#workers.map((w) => w.id),
+      ),
+    };
     this.#workers.push(worker);
     this.#save();
     return worker;

@@ -1,5 +1,12 @@
 import { type AccessMode, DEFAULT_MAX_STEPS } from '../../core/workflow/index.ts';
-import { ENGINE_WEIGHTS, type ConductorChoice, type EngineAdapterSource, type EngineFilesSource, type EngineModelChoice, type EngineModelSource } from '../../client/index.ts';
+import {
+  ENGINE_WEIGHTS,
+  type ConductorChoice,
+  type EngineAdapterSource,
+  type EngineFilesSource,
+  type EngineModelChoice,
+  type EngineModelSource,
+} from '../../client/index.ts';
 
 export interface Settings {
   maxSteps: number;

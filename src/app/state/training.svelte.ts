@@ -94,7 +94,11 @@ export class TrainingState {
   /** The form as a run's settings; `pool` is the Workers page's, used by the 'pool' preset. A field that cannot be read throws 'run/config'. */
   config(pool: WorkerSpec[]): TrainingConfig {
     const model = modelSourceOf(this.form.model);
-    if (!model) throw new BatonError({ code: 'run/config', message: 'The model must be empty (the demo Conductor), a Hugging Face repo id (owner/name) or an https:// URL.' });
+    if (!model)
+      throw new BatonError({
+        code: 'run/config',
+        message: 'The model must be empty (the demo Conductor), a Hugging Face repo id (owner/name) or an https:// URL.',
+      });
     const { model: _, concurrency, recursionDepth, responseCache, fixedSubtasks, ...rest } = $state.snapshot(this.form);
     const limits = parseProviderConcurrency(concurrency);
     return {

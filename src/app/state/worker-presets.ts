@@ -37,12 +37,26 @@ export const WORKER_PRESETS: readonly WorkerPreset[] = [
   {
     name: 'Local Ollama',
     needs: 'Ollama running with OLLAMA_ORIGINS set to this page',
-    spec: { provider: 'openai-compatible', model: 'qwen2.5:7b', baseUrl: 'http://localhost:11434/v1', label: 'Ollama', maxTokens: 4096, price: { input: 0, output: 0 } },
+    spec: {
+      provider: 'openai-compatible',
+      model: 'qwen2.5:7b',
+      baseUrl: 'http://localhost:11434/v1',
+      label: 'Ollama',
+      maxTokens: 4096,
+      price: { input: 0, output: 0 },
+    },
   },
   {
     name: 'Local vLLM',
     needs: 'a vLLM server started with --allowed-origins',
-    spec: { provider: 'openai-compatible', model: 'Qwen/Qwen2.5-7B-Instruct', baseUrl: 'http://localhost:8000/v1', label: 'vLLM', maxTokens: 4096, price: { input: 0, output: 0 } },
+    spec: {
+      provider: 'openai-compatible',
+      model: 'Qwen/Qwen2.5-7B-Instruct',
+      baseUrl: 'http://localhost:8000/v1',
+      label: 'vLLM',
+      maxTokens: 4096,
+      price: { input: 0, output: 0 },
+    },
   },
   {
     name: "Demo model on Baton's engine (in this tab)",
@@ -73,7 +87,7 @@ export function conductorModelPreset(conductor: ConductorChoice): WorkerPreset |
   const name = describeSource(conductor.model.source);
   return {
     name: `Your engine model: ${name}${conductor.model.adapter ? ` + ${describeSource(conductor.model.adapter)}` : ''} (in this tab)`,
-    needs: 'no key: it runs in this tab on the Conductor\'s own load of the model',
+    needs: "no key: it runs in this tab on the Conductor's own load of the model",
     spec: { provider: 'engine', ...fields, label: name, maxTokens: 1024, price: { input: 0, output: 0 } },
   };
 }

@@ -45,6 +45,9 @@ export async function decryptSecret(box: EncryptedSecret, passphrase: string): P
     const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(box.iv) as BufferSource }, key, fromBase64(box.data) as BufferSource);
     return new TextDecoder().decode(plain);
   } catch {
-    throw new BatonError({ code: 'data/invalid', message: 'Wrong passphrase: the stored key could not be decrypted. Try again, or remove the key and add it anew.' });
+    throw new BatonError({
+      code: 'data/invalid',
+      message: 'Wrong passphrase: the stored key could not be decrypted. Try again, or remove the key and add it anew.',
+    });
   }
 }

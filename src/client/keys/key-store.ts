@@ -59,9 +59,7 @@ export class KeyStore {
   async set(slot: string, key: string, passphrase?: string): Promise<void> {
     const trimmed = pastedKey(key);
     const secret: KeyRecord['secret'] =
-      passphrase === undefined || passphrase === ''
-        ? { kind: 'plain', value: trimmed }
-        : { kind: 'encrypted', ...(await encryptSecret(trimmed, passphrase)) };
+      passphrase === undefined || passphrase === '' ? { kind: 'plain', value: trimmed } : { kind: 'encrypted', ...(await encryptSecret(trimmed, passphrase)) };
     await this.db.put(STORE, { slot, hint: trimmed.slice(-4), addedAt: new Date().toISOString(), secret });
   }
 

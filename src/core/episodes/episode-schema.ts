@@ -1,20 +1,6 @@
 import { BatonError } from '../errors/index.ts';
 import { TASK_KINDS } from '../task.ts';
-import {
-  accept,
-  array,
-  boolean,
-  count,
-  formatIssue,
-  literal,
-  nullable,
-  number,
-  object,
-  oneOf,
-  optional,
-  plainObject,
-  string,
-} from './checks.ts';
+import { accept, array, boolean, count, formatIssue, literal, nullable, number, object, oneOf, optional, plainObject, string } from './checks.ts';
 import { EPISODE_VERSION, type Episode } from './types.ts';
 
 /** Episode v1 as a structural check (mirrors types.ts; keep the two in step). */

@@ -52,7 +52,8 @@ export class IdbEpisodeStore implements EpisodeStore {
     } catch (e) {
       abortQuietly(tx);
       const cause = tx.error ?? e;
-      if (isQuotaError(cause) || isQuotaError(e)) throw storeFullError(
+      if (isQuotaError(cause) || isQuotaError(e))
+        throw storeFullError(
           cause,
           "this browser's storage for Baton",
           'Export your episodes (Export on the Episodes page), then delete old ones and try again.',
@@ -102,7 +103,8 @@ export class IdbEpisodeStore implements EpisodeStore {
     const rest = Object.entries(filter).filter(([k, v]) => v !== undefined && k !== query.served && k !== 'from' && k !== 'to');
     if (rest.length === 0) return this.db.countFromIndex(EPISODE_STORE, query.index, query.range);
     // One tag (an evaluation's is one too) is counted on the tag index.
-    const tag = rest.length === 1 ? (rest[0][0] === 'tag' ? filter.tag : rest[0][0] === 'evaluation' ? evaluationTag(filter.evaluation!) : undefined) : undefined;
+    const tag =
+      rest.length === 1 ? (rest[0][0] === 'tag' ? filter.tag : rest[0][0] === 'evaluation' ? evaluationTag(filter.evaluation!) : undefined) : undefined;
     if (tag !== undefined && query.index === 'byTime' && query.range === undefined) return this.db.countFromIndex(EPISODE_STORE, 'byTag', tag);
     let n = 0;
     for await (const _ of this.#scan(filter)) n++;

@@ -45,7 +45,11 @@ export function parseCsvLines(text: string): { line: number; fields: string[] }[
       endRow();
     } else field += c;
   }
-  if (quoted) throw new BatonError({ code: 'data/invalid', message: `CSV ends inside a quoted field opened on line ${rowLine} or later: the file is cut short or has an unmatched quote.` });
+  if (quoted)
+    throw new BatonError({
+      code: 'data/invalid',
+      message: `CSV ends inside a quoted field opened on line ${rowLine} or later: the file is cut short or has an unmatched quote.`,
+    });
   if (field !== '' || row.length > 0) endRow();
   return rows;
 }

@@ -11,7 +11,8 @@ export class CallSlots {
   readonly #waiting: { grant: () => void }[] = [];
 
   constructor(readonly limit: number) {
-    if (!(Number.isInteger(limit) && limit >= 1)) throw new BatonError({ code: 'run/config', message: `A concurrency limit must be a whole number of at least 1, got ${limit}.` });
+    if (!(Number.isInteger(limit) && limit >= 1))
+      throw new BatonError({ code: 'run/config', message: `A concurrency limit must be a whole number of at least 1, got ${limit}.` });
   }
 
   /** Calls holding a slot now. */

@@ -99,7 +99,8 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
     record.error = { code: error.code, message: error.message };
     records[record.index] = record;
     // No step number here: surfaces number steps differently, and stepOutcome names the steps from the records.
-    stopReason ??= error.code === 'run/aborted' ? 'the run was stopped' : error.code === 'run/budget' ? 'another step could pass the budget' : 'another step failed';
+    stopReason ??=
+      error.code === 'run/aborted' ? 'the run was stopped' : error.code === 'run/budget' ? 'another step could pass the budget' : 'another step failed';
     emit({ type: 'step-failed', round, index: record.index, step: record });
   };
 
@@ -112,10 +113,13 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
       return fail(base, new BatonError({ code: 'run/aborted', message: `Not started: ${reason}.` }));
     }
     if (!worker) {
-      return fail(base, new BatonError({
-        code: 'run/config',
-        message: `Step ${index + 1} asks for model id ${step.worker}, but the pool has ${ctx.pool.length} workers.`,
-      }));
+      return fail(
+        base,
+        new BatonError({
+          code: 'run/config',
+          message: `Step ${index + 1} asks for model id ${step.worker}, but the pool has ${ctx.pool.length} workers.`,
+        }),
+      );
     }
     const visible = visibleSteps(step.access, index).map((j) => ({
       worker: workflow.steps[j].worker,

@@ -3,7 +3,14 @@ export type { RunEvent, RunEventListener, RunEventType } from './events.ts';
 export { visibleSteps } from './access.ts';
 export { BudgetLedger, worstCaseCostUsd } from './budget.ts';
 export { CallSlots } from './call-slots.ts';
-export { DEFAULT_PROVIDER_CONCURRENCY, limitPerProvider, parseProviderConcurrency, PROVIDER_NAMES, providerConcurrencyText, type ProviderConcurrency } from './provider-slots.ts';
+export {
+  DEFAULT_PROVIDER_CONCURRENCY,
+  limitPerProvider,
+  parseProviderConcurrency,
+  PROVIDER_NAMES,
+  providerConcurrencyText,
+  type ProviderConcurrency,
+} from './provider-slots.ts';
 export { ResponseCache } from './response-cache.ts';
 export {
   DEFAULT_STEP_MAX_TOKENS,

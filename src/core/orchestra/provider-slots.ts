@@ -24,7 +24,10 @@ export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'anthropic', '
 export function parseProviderConcurrency(text: string): ProviderConcurrency {
   const invalid = (message: string) => new BatonError({ code: 'run/config', message });
   const limits: ProviderConcurrency = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const match = /^([a-z-]+)\s*=\s*(\d+)$/.exec(part);
     if (!match) throw invalid(`Calls in flight are provider=N pairs separated by commas (e.g. openai=4,anthropic=2), got "${part}".`);
     const [, provider, n] = match;
@@ -69,7 +72,12 @@ export function limitPerProvider(pool: readonly WorkerModel[], limits: ProviderC
     if (!PROVIDER_NAMES.includes(provider as ProviderName)) {
       throw new BatonError({ code: 'run/config', message: `No provider "${provider}" to limit: use one of ${PROVIDER_NAMES.join(', ')}.`, data: { provider } });
     }
-    if (!(Number.isInteger(limit) && limit! >= 1)) throw new BatonError({ code: 'run/config', message: `The concurrency of ${provider} must be a whole number of at least 1, got ${limit}.`, data: { provider } });
+    if (!(Number.isInteger(limit) && limit! >= 1))
+      throw new BatonError({
+        code: 'run/config',
+        message: `The concurrency of ${provider} must be a whole number of at least 1, got ${limit}.`,
+        data: { provider },
+      });
   }
   const caps = { ...DEFAULT_PROVIDER_CONCURRENCY, ...limits };
   const slots = new Map<ProviderName, CallSlots>();

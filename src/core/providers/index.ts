@@ -1,14 +1,4 @@
-export type {
-  CallRequest,
-  CallResult,
-  ChatMessage,
-  Price,
-  ProviderName,
-  SimulatedBehaviour,
-  Usage,
-  WorkerModel,
-  WorkerSpec,
-} from './types.ts';
+export type { CallRequest, CallResult, ChatMessage, Price, ProviderName, SimulatedBehaviour, Usage, WorkerModel, WorkerSpec } from './types.ts';
 export type { WorkerContext } from './create-worker.ts';
 /** The adapters (and the AI SDK behind them) load on first use: `const { createWorkerModel } = await loadProviders()`. */
 export { loadProviders } from './load-providers.ts';

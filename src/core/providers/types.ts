@@ -8,15 +8,7 @@ export interface ChatMessage {
   content: string;
 }
 
-export type ProviderName =
-  | 'openai'
-  | 'anthropic'
-  | 'google'
-  | 'openai-compatible'
-  | 'webllm'
-  | 'engine'
-  | 'simulated'
-  | 'replay';
+export type ProviderName = 'openai' | 'anthropic' | 'google' | 'openai-compatible' | 'webllm' | 'engine' | 'simulated' | 'replay';
 
 /** How a simulated worker behaves (see providers/simulated). Only for provider 'simulated'. */
 /** A probability per task kind, `default` for the rest. */

@@ -91,4 +91,3 @@ export function inequalityInterval(text: string): string | null {
   if (above) return `${above[1] === '>' ? '(' : '['}${above[2]},\\infty)`;
   return null;
 }
-

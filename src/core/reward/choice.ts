@@ -10,19 +10,21 @@ function letterRange(choices?: readonly string[]): string {
   return 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.slice(0, n);
 }
 
-const normalizeOption = (s: string) =>
-  s.toLowerCase().replace(/\$/g, '').replace(/\s+/g, ' ').trim().replace(/[.]$/, '');
+const normalizeOption = (s: string) => s.toLowerCase().replace(/\$/g, '').replace(/\s+/g, ' ').trim().replace(/[.]$/, '');
 
 /** The letter of the option whose text is exactly `text` (after light clean-up), or null. */
 function optionLetter(text: string, choices?: readonly string[]): string | null {
   if (!choices) return null;
   const k = choices.findIndex((c) => normalizeOption(c) === normalizeOption(text));
-  return k < 0 ? null : letterRange(choices)[k] ?? null;
+  return k < 0 ? null : (letterRange(choices)[k] ?? null);
 }
 
 /** The letter a marked answer names: it starts with the letter, or holds one standalone letter. */
 function letterOfMarked(answer: string, letters: string): string | null {
-  const s = answer.replace(/\\text(?:bf)?\s*\{([^}]*)\}/g, '$1').replace(/\*\*/g, '').trim();
+  const s = answer
+    .replace(/\\text(?:bf)?\s*\{([^}]*)\}/g, '$1')
+    .replace(/\*\*/g, '')
+    .trim();
   const single = /^\(?([a-zA-Z])\)?$/.exec(s);
   if (single && letters.includes(single[1].toUpperCase())) return single[1].toUpperCase();
   const leading = new RegExp(`^(?:option\\s+|choice\\s+)?\\(?([${letters}])(?:\\)|[.:,]|\\s|$)`).exec(s);

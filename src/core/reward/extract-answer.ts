@@ -56,8 +56,7 @@ function lastBoxes(text: string): string | null {
   const boxes = commandArguments(text, BOX_COMMANDS);
   if (boxes.length === 0) return null;
   let first = boxes.length - 1;
-  const joined = (before: CommandArgument, box: CommandArgument) =>
-    before.end <= box.start && BOX_JOINER.test(text.slice(before.end, box.start)); // not when nested
+  const joined = (before: CommandArgument, box: CommandArgument) => before.end <= box.start && BOX_JOINER.test(text.slice(before.end, box.start)); // not when nested
   while (first > 0 && joined(boxes[first - 1], boxes[first])) first--;
   return [...new Set(boxes.slice(first).map((b) => b.content.trim()))].join(', ');
 }
@@ -110,8 +109,7 @@ function stripThinking(text: string): string {
 export function extractAnswer(text: string, kind: TaskKind, choices?: readonly string[]): string | null {
   const response = stripThinking(text);
   const block = lastAnswerBlock(response);
-  const candidate =
-    block !== null ? (markedAnswer(block) ?? block) : (markedAnswer(response) ?? bareAnswer(response, kind));
+  const candidate = block !== null ? (markedAnswer(block) ?? block) : (markedAnswer(response) ?? bareAnswer(response, kind));
   if (kind === 'mcq') return extractChoice(candidate, response, choices);
   // Markdown emphasis and code ticks around an answer are decoration: `**18**`, `` `x+1` ``.
   const plain = candidate?.replace(/\*\*|`/g, '').trim();

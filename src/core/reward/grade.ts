@@ -40,16 +40,18 @@ function numberMatches(extracted: string, gold: string): boolean {
   // 1000001 pass for 1000000.
   const written = token === null ? null : canonicalDecimal(plainNumber(token));
   const goldWritten = canonicalDecimal(gold);
-  const same =
-    written !== null && goldWritten !== null
-      ? written === goldWritten
-      : goldValue !== null && value !== null && numbersClose(value, goldValue);
+  const same = written !== null && goldWritten !== null ? written === goldWritten : goldValue !== null && value !== null && numbersClose(value, goldValue);
   return same || mathEquivalent(extracted, gold);
 }
 
 // Case, spacing, and the quotes, emphasis or full stop around a short answer are not part of it.
 const collapse = (s: string) =>
-  s.trim().replace(/^["'\u201c\u2018`*_]+|["'\u201d\u2019`*_.]+$/g, '').trim().replace(/\s+/g, ' ').toLowerCase();
+  s
+    .trim()
+    .replace(/^["'\u201c\u2018`*_]+|["'\u201d\u2019`*_.]+$/g, '')
+    .trim()
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 
 function notGradable(task: Pick<Task, 'kind' | 'answer'>): BatonError {
   const why =

@@ -9,27 +9,67 @@
 type Token = { kind: 'num' | 'var' | 'cmd' | 'op'; text: string };
 
 const FUNCTIONS: Record<string, string> = {
-  sin: 'sin', cos: 'cos', tan: 'tan', sec: 'sec', csc: 'csc', cot: 'cot',
-  arcsin: 'asin', arccos: 'acos', arctan: 'atan', sinh: 'sinh', cosh: 'cosh', tanh: 'tanh',
-  ln: 'log', log: 'log10', exp: 'exp',
+  sin: 'sin',
+  cos: 'cos',
+  tan: 'tan',
+  sec: 'sec',
+  csc: 'csc',
+  cot: 'cot',
+  arcsin: 'asin',
+  arccos: 'acos',
+  arctan: 'atan',
+  sinh: 'sinh',
+  cosh: 'cosh',
+  tanh: 'tanh',
+  ln: 'log',
+  log: 'log10',
+  exp: 'exp',
 };
 // `\sin^{-1} x` is the inverse function, not a reciprocal.
 const INVERSES: Record<string, string> = { sin: 'asin', cos: 'acos', tan: 'atan', sec: 'asec', csc: 'acsc', cot: 'acot' };
 const CONSTANTS: Record<string, string> = { pi: 'pi', infty: 'Infinity', infinity: 'Infinity' };
 const GREEK = new Set([
-  'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'varepsilon', 'zeta', 'eta', 'theta', 'vartheta', 'kappa',
-  'lambda', 'mu', 'nu', 'xi', 'rho', 'sigma', 'tau', 'phi', 'varphi', 'chi', 'psi', 'omega',
-  'Gamma', 'Delta', 'Theta', 'Lambda', 'Sigma', 'Phi', 'Psi', 'Omega',
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'epsilon',
+  'varepsilon',
+  'zeta',
+  'eta',
+  'theta',
+  'vartheta',
+  'kappa',
+  'lambda',
+  'mu',
+  'nu',
+  'xi',
+  'rho',
+  'sigma',
+  'tau',
+  'phi',
+  'varphi',
+  'chi',
+  'psi',
+  'omega',
+  'Gamma',
+  'Delta',
+  'Theta',
+  'Lambda',
+  'Sigma',
+  'Phi',
+  'Psi',
+  'Omega',
 ]);
 const OPERATORS: Record<string, string> = { cdot: '*', times: '*', ast: '*', div: '/' };
-const UNICODE: Record<string, string> = { '·': '\\cdot ', '×': '\\times ', '÷': '\\div ', '−': '-', 'π': '\\pi ', '√': '\\sqrt ', '∞': '\\infty ' };
+const UNICODE: Record<string, string> = { '·': '\\cdot ', '×': '\\times ', '÷': '\\div ', '−': '-', π: '\\pi ', '√': '\\sqrt ', '∞': '\\infty ' };
 
 class Unsupported extends Error {}
 
 function tokenize(latex: string): Token[] {
   const tokens: Token[] = [];
   const text = latex.replace(/[·×÷−π√∞]/g, (c) => UNICODE[c]);
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const rest = text.slice(i);
     const m =
       /^\s+/.exec(rest) ??

@@ -11,10 +11,41 @@ const TEXT_COMMANDS = ['text', 'textbf', 'textit', 'textrm', 'texttt', 'mathrm',
 // Unit words that may follow a numeric answer; dropped only after a number or closing bracket.
 // One- and two-letter ones could be a variable (`2m`), so they need a space before them.
 const UNIT_WORDS = [
-  'square', 'sq', 'cubic', 'units?', 'inch(?:es)?', 'feet', 'foot', 'yards?', 'miles?', 'centimeters?',
-  'millimeters?', 'meters?', 'kilometers?', 'degrees?', 'radians?', 'seconds?', 'minutes?', 'hours?', 'days?',
-  'weeks?', 'months?', 'years?', 'cents?', 'dollars?', 'pounds?', 'ounces?', 'grams?', 'liters?', 'mph',
-  'cm', 'mm', 'km', 'kg', 'ft', 'lbs?',
+  'square',
+  'sq',
+  'cubic',
+  'units?',
+  'inch(?:es)?',
+  'feet',
+  'foot',
+  'yards?',
+  'miles?',
+  'centimeters?',
+  'millimeters?',
+  'meters?',
+  'kilometers?',
+  'degrees?',
+  'radians?',
+  'seconds?',
+  'minutes?',
+  'hours?',
+  'days?',
+  'weeks?',
+  'months?',
+  'years?',
+  'cents?',
+  'dollars?',
+  'pounds?',
+  'ounces?',
+  'grams?',
+  'liters?',
+  'mph',
+  'cm',
+  'mm',
+  'km',
+  'kg',
+  'ft',
+  'lbs?',
 ];
 const SHORT_UNIT_WORDS = ['in', 'yd', 'mi', 'm', 's', 'g', 'oz', 'hrs?', 'min', 'sec'];
 const UNIT = `(?:${UNIT_WORDS.join('|')}|(?<=\\s)(?:${SHORT_UNIT_WORDS.join('|')}))`;
@@ -77,10 +108,7 @@ function stripDelimiters(text: string): string {
   let out = text.trim();
   for (;;) {
     const inner =
-      /^\$\$([\s\S]*)\$\$$/.exec(out)?.[1] ??
-      /^\$([\s\S]*)\$$/.exec(out)?.[1] ??
-      /^\\\(([\s\S]*)\\\)$/.exec(out)?.[1] ??
-      /^\\\[([\s\S]*)\\\]$/.exec(out)?.[1];
+      /^\$\$([\s\S]*)\$\$$/.exec(out)?.[1] ?? /^\$([\s\S]*)\$$/.exec(out)?.[1] ?? /^\\\(([\s\S]*)\\\)$/.exec(out)?.[1] ?? /^\\\[([\s\S]*)\\\]$/.exec(out)?.[1];
     if (inner === undefined) return out;
     out = inner.trim();
   }
@@ -141,8 +169,11 @@ export function normalizeLatex(answer: string): string {
   s = s.replace(/^[a-zA-Z]\s*\\in\s*/, '');
   s = s.replace(/\\varnothing|\\\{\s*\\\}/g, '\\emptyset');
   // Spaces carry no meaning in math mode, except that `\cot x` must not become `\cotx`; NUL marks the kept ones.
-  // eslint-disable-next-line no-control-regex
-  s = s.replace(/(\\[a-zA-Z]+)\s+(?=[a-zA-Z0-9])/g, '$1\u0000').replace(/\s+/g, '').replace(/\u0000/g, ' ');
+  s = s
+    .replace(/(\\[a-zA-Z]+)\s+(?=[a-zA-Z0-9])/g, '$1\u0000')
+    .replace(/\s+/g, '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u0000/g, ' ');
   s = s.replace(/([_^])\{(\w)\}(?!\w)/g, '$1$2');
   s = s.replace(/^\(([A-Ea-e])\)$/, (_, letter: string) => letter.toUpperCase());
   return s;

@@ -7,7 +7,10 @@ const NUMBER = /-?(?:\$\s?)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\/\d+)?|-?\.\
 
 /** The value of a number token, or null (`1,234.5` -> 1234.5, `3/4` -> 0.75). */
 export function parseNumber(token: string): number | null {
-  const cleaned = token.replace(/\\\$/g, '').replace(/−/g, '-').replace(/[$,\s]/g, '');
+  const cleaned = token
+    .replace(/\\\$/g, '')
+    .replace(/−/g, '-')
+    .replace(/[$,\s]/g, '');
   const m = /^(-?(?:\d+(?:\.\d*)?|\.\d+))(?:\/(\d+(?:\.\d*)?))?%?$/.exec(cleaned);
   if (!m) return null;
   const value = m[2] === undefined ? Number(m[1]) : Number(m[1]) / Number(m[2]);
@@ -40,6 +43,9 @@ export function canonicalDecimal(text: string): string | null {
 
 /** `$1,200` -> `1200`: a number token without currency sign and thousands separators; other text as it is. */
 export function plainNumber(text: string): string {
-  const cleaned = text.replace(/\\\$/g, '').replace(/−/g, '-').replace(/[$,\s]/g, '');
+  const cleaned = text
+    .replace(/\\\$/g, '')
+    .replace(/−/g, '-')
+    .replace(/[$,\s]/g, '');
   return /^-?(?:\d+(?:\.\d+)?|\.\d+)$/.test(cleaned) ? cleaned : text;
 }

@@ -41,7 +41,11 @@ export interface EpisodeGroup extends GrpoBatchGroup {
 /** How many malformed lines the error lists before "and N more". */
 const LISTED = 5;
 
-export async function groupsFromEpisodes(text: string, source: string, tokenizer: EpisodeTokenizer): Promise<{ groups: EpisodeGroup[]; report: EpisodeGroupsReport }> {
+export async function groupsFromEpisodes(
+  text: string,
+  source: string,
+  tokenizer: EpisodeTokenizer,
+): Promise<{ groups: EpisodeGroup[]; report: EpisodeGroupsReport }> {
   const bad: string[] = [];
   const byGroup = new Map<string, Episode[]>();
   const report: EpisodeGroupsReport = { episodes: 0, groups: 0, ungrouped: 0, unrewarded: 0, infraFailed: 0, singletons: 0, equalRewards: 0, retokenised: 0 };
@@ -60,7 +64,11 @@ export async function groupsFromEpisodes(text: string, source: string, tokenizer
   }
   if (bad.length > 0) {
     const more = bad.length > LISTED ? `; and ${bad.length - LISTED} more` : '';
-    throw new BatonError({ code: 'data/invalid', message: `${source}: ${bad.length} line${bad.length === 1 ? ' is' : 's are'} not an episode: ${bad.slice(0, LISTED).join('; ')}${more}`, data: { lines: bad.length } });
+    throw new BatonError({
+      code: 'data/invalid',
+      message: `${source}: ${bad.length} line${bad.length === 1 ? ' is' : 's are'} not an episode: ${bad.slice(0, LISTED).join('; ')}${more}`,
+      data: { lines: bad.length },
+    });
   }
   const groups: EpisodeGroup[] = [];
   for (const [id, members] of byGroup) {

@@ -131,7 +131,12 @@ function batchOf(groups: readonly RolloutGroup[]): GrpoBatch {
       .filter((g) => g.samples.length > 0)
       .map((g) => ({
         promptIds: g.promptIds,
-        completions: g.samples.map((s) => ({ ids: s.completion.tokens, reward: s.reward, oldLogprobs: s.completion.logprobs, ...(s.mask ? { mask: s.mask } : {}) })),
+        completions: g.samples.map((s) => ({
+          ids: s.completion.tokens,
+          reward: s.reward,
+          oldLogprobs: s.completion.logprobs,
+          ...(s.mask ? { mask: s.mask } : {}),
+        })),
       })),
   };
 }
@@ -139,7 +144,8 @@ function batchOf(groups: readonly RolloutGroup[]): GrpoBatch {
 export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunResult> {
   const { policy, tasks, signal } = deps;
   const pool = limitPerProvider(deps.pool, cfg.concurrency);
-  if (cfg.questionsPerStep > tasks.length) config(`${cfg.questionsPerStep} questions per step but only ${tasks.length} training tasks: lower --questions or add tasks.`);
+  if (cfg.questionsPerStep > tasks.length)
+    config(`${cfg.questionsPerStep} questions per step but only ${tasks.length} training tasks: lower --questions or add tasks.`);
   if (cfg.poolSize !== undefined && !(Number.isInteger(cfg.poolSize) && cfg.poolSize >= 1 && cfg.poolSize <= pool.length)) {
     config(`poolSize must be a whole number from 1 to the pool's ${pool.length} workers, got ${cfg.poolSize}.`);
   }
@@ -190,7 +196,17 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       const workers = stepPool();
       // Every question's group runs at once, so the per-provider caps, not the loop, pace the calls.
       const groups: RolloutGroup[] = await Promise.all(
-        picked.map((t, q) => rollout(tasks[t], views[q].map((i) => workers[i]), cfg.groupSize, cfg.temperature, seeds[q], `grpo-${cfg.seed}/step-${next}/q-${q}`, [`step:${next}`, 'train'])),
+        picked.map((t, q) =>
+          rollout(
+            tasks[t],
+            views[q].map((i) => workers[i]),
+            cfg.groupSize,
+            cfg.temperature,
+            seeds[q],
+            `grpo-${cfg.seed}/step-${next}/q-${q}`,
+            [`step:${next}`, 'train'],
+          ),
+        ),
       );
       deps.onEpisodes?.(groups.flatMap((g) => [...g.samples.map((s) => s.episode), ...g.excluded]));
       const batch = batchOf(groups);
@@ -204,7 +220,8 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
       let heldOut: HeldOut | undefined;
       if (cfg.evalEvery && deps.heldOut.length > 0 && step % cfg.evalEvery === 0) {
         const evalPool = stepPool();
-        const sample = (task: Task, i: number) => rollout(task, evalPool, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']);
+        const sample = (task: Task, i: number) =>
+          rollout(task, evalPool, 1, cfg.evalTemperature ?? 0, cfg.seed + i, `grpo-${cfg.seed}/eval-${step}/q-${i}`, [`step:${step}`, 'held-out']);
         // The update is applied by now: a stop during the evaluation still records the step (unmeasured) and checkpoints it.
         heldOut = await heldOutAccuracy(deps, sample).catch((e) => {
           if (signal?.aborted) return undefined;

@@ -113,7 +113,10 @@ export function grpoTokenWeights(lengths: readonly number[], options: Pick<GrpoL
 export function grpoLoss(
   sequences: readonly GrpoLossSequence[],
   options: GrpoLossOptions,
-  weights: ArrayLike<number> = grpoTokenWeights(sequences.map((s) => countedTokens(s.logprobs.length, s.mask)), options),
+  weights: ArrayLike<number> = grpoTokenWeights(
+    sequences.map((s) => countedTokens(s.logprobs.length, s.mask)),
+    options,
+  ),
 ): GrpoLossResult {
   checkInputs(sequences, options, weights);
   const low = 1 - options.epsilonLow;

@@ -67,7 +67,7 @@ export async function grpoStep(policy: DifferentiablePolicy, batch: GrpoBatch, o
 /** [start, end) slices of at most `micro` sequences, each within one group. */
 export function microBatches(sequences: readonly GrpoSequence[], micro: number): [number, number][] {
   const slices: [number, number][] = [];
-  for (let start = 0; start < sequences.length; ) {
+  for (let start = 0; start < sequences.length;) {
     let end = start + 1;
     while (end < sequences.length && end - start < micro && sequences[end].group === sequences[start].group) end++;
     slices.push([start, end]);

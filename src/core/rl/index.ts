@@ -6,12 +6,30 @@ export { GRPO_LOSS_TYPES, grpoLoss, grpoTokenWeights } from './grpo-loss.ts';
 export type { GrpoClipRatio, GrpoLossOptions, GrpoLossResult, GrpoLossSequence, GrpoLossType } from './grpo-loss.ts';
 export { flattenGrpoBatch, groupRewards, parseGrpoBatch, validateGrpoBatch } from './grpo-batch.ts';
 export type { GrpoBatch, GrpoBatchCompletion, GrpoBatchGroup, GrpoSequence } from './grpo-batch.ts';
-export type { LoraTrainingState, LrSchedule, OptimizerOptions, TrainablePolicy, TrainingState, TrainStepOptions, TrainStepResult, WeightsTrainingState } from './trainable-policy.ts';
+export type {
+  LoraTrainingState,
+  LrSchedule,
+  OptimizerOptions,
+  TrainablePolicy,
+  TrainingState,
+  TrainStepOptions,
+  TrainStepResult,
+  WeightsTrainingState,
+} from './trainable-policy.ts';
 export { isWeightsState, loraState } from './trainable-policy.ts';
 export type { DifferentiablePolicy, GradientStep, ScoredSequence, SequenceScores } from './differentiable-policy.ts';
 export { grpoStep, microBatches } from './grpo-step.ts';
 export { trainablePolicy, type StatefulTrainer } from './trainable.ts';
-export { askPrompt, completionMask, rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup, type RolloutOptions, type RolloutSample } from './rollout.ts';
+export {
+  askPrompt,
+  completionMask,
+  rolloutGroup,
+  type ConductorPromptFor,
+  type ConstraintForPool,
+  type RolloutGroup,
+  type RolloutOptions,
+  type RolloutSample,
+} from './rollout.ts';
 export { scoreCompletion, trainingReward, type RewardComponents, type ScoredCompletion, type ScoreOptions } from './score-completion.ts';
 export { runGrpo, stepRandom, type GrpoConfig, type GrpoDeps, type GrpoRunResult } from './grpo-loop.ts';
 export type { CheckpointStore, GrpoCheckpoint } from './run-checkpoints.ts';

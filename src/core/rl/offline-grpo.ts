@@ -53,12 +53,17 @@ export interface OfflineGrpoDeps {
 }
 
 /** The groups step `step` (1-based) trains on: the next groupsPerStep in order, wrapping round. */
-export const offlineStepGroups = (step: number, perStep: number, count: number): number[] => Array.from({ length: Math.min(perStep, count) }, (_, j) => ((step - 1) * perStep + j) % count);
+export const offlineStepGroups = (step: number, perStep: number, count: number): number[] =>
+  Array.from({ length: Math.min(perStep, count) }, (_, j) => ((step - 1) * perStep + j) % count);
 
-export async function runOfflineGrpo(cfg: OfflineGrpoConfig, deps: OfflineGrpoDeps): Promise<{ metrics: OfflineStepMetrics[]; step: number; stopped: boolean }> {
+export async function runOfflineGrpo(
+  cfg: OfflineGrpoConfig,
+  deps: OfflineGrpoDeps,
+): Promise<{ metrics: OfflineStepMetrics[]; step: number; stopped: boolean }> {
   const { policy, groups, signal } = deps;
   if (groups.length === 0) throw new BatonError({ code: 'run/config', message: 'No group to learn from: every group had one member or equal rewards.' });
-  if (!(Number.isInteger(cfg.groupsPerStep) && cfg.groupsPerStep >= 1)) throw new BatonError({ code: 'run/config', message: `groups per step must be a whole number >= 1, got ${cfg.groupsPerStep}.` });
+  if (!(Number.isInteger(cfg.groupsPerStep) && cfg.groupsPerStep >= 1))
+    throw new BatonError({ code: 'run/config', message: `groups per step must be a whole number >= 1, got ${cfg.groupsPerStep}.` });
   const run = await RunCheckpoints.open(cfg.seed, policy, deps.resume, deps.checkpoints);
   const { stopped } = await run.runUntilStopped(signal, async () => {
     while (run.step < cfg.steps) {

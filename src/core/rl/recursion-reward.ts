@@ -18,13 +18,23 @@ export const PAPER_RECURSION_MIX = 0.25;
  * The episode with reward.value = (1 - mix) r0 + mix r1 where a later round ran after a first round that
  * parsed and finished; r0 and r1 stay in reward.details. Other episodes come back as they are.
  */
-export async function mixRecursionReward(episode: Episode, task: Task, options: { mix: number; rewardScheme?: Readonly<RewardScheme>; codeRunner?: CodeRunner }): Promise<Episode> {
+export async function mixRecursionReward(
+  episode: Episode,
+  task: Task,
+  options: { mix: number; rewardScheme?: Readonly<RewardScheme>; codeRunner?: CodeRunner },
+): Promise<Episode> {
   const reward = episode.reward;
   if (!reward || reward.infraError || episode.rounds.length === 0 || !episode.workflow) return episode;
   // What grading would have read had the run stopped after round 0: its last non-empty response.
   const answer = [...episode.steps].reverse().find((s) => !s.error && s.output.trim() !== '')?.output ?? '';
   const grade = await gradeTask(answer, task, options.codeRunner ? { codeRunner: options.codeRunner } : {});
-  const first = computeReward({ parsed: true, correct: grade.correct, infraError: false, costUsd: episode.totals.costUsd }, options.rewardScheme ?? PAPER_REWARD);
+  const first = computeReward(
+    { parsed: true, correct: grade.correct, infraError: false, costUsd: episode.totals.costUsd },
+    options.rewardScheme ?? PAPER_REWARD,
+  );
   const value = (1 - options.mix) * first.value + options.mix * reward.value;
-  return { ...episode, reward: { ...reward, value, details: { ...reward.details, firstRoundValue: first.value, finalValue: reward.value, recursionMix: options.mix } } };
+  return {
+    ...episode,
+    reward: { ...reward, value, details: { ...reward.details, firstRoundValue: first.value, finalValue: reward.value, recursionMix: options.mix } },
+  };
 }

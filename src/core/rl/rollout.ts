@@ -86,7 +86,11 @@ export interface RolloutGroup {
 export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], policy: Policy, options: RolloutOptions): Promise<RolloutGroup> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const access = options.access ?? 'binary';
-  const messages = (options.prompt ?? askPrompt)(task, pool.map((w) => w.spec), { maxSteps, access });
+  const messages = (options.prompt ?? askPrompt)(
+    task,
+    pool.map((w) => w.spec),
+    { maxSteps, access },
+  );
   const constrained = options.constraint?.(pool.length);
   const completions = await policy.generateGroup(messages, {
     n: options.n,
@@ -143,7 +147,13 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
     if (reward === undefined || components === undefined) excluded.push(episode);
     else {
       const c = completions[i];
-      samples.push({ completion: c, reward, components, episode, ...(constrained ? { mask: completionMask(constrained.constraint, c.tokens, options.maxCompletionTokens) } : {}) });
+      samples.push({
+        completion: c,
+        reward,
+        components,
+        episode,
+        ...(constrained ? { mask: completionMask(constrained.constraint, c.tokens, options.maxCompletionTokens) } : {}),
+      });
     }
   });
   return { task, promptIds: completions[0]?.promptIds ?? [], samples, excluded };

@@ -44,7 +44,8 @@ export class RunCheckpoints<M> {
 
   /** The run from `resume` (its trainer state loaded into the policy), or from step 0. */
   static async open<M>(seed: number, policy: StatefulPolicy, resume?: GrpoCheckpoint<M>, store?: CheckpointStore<M>): Promise<RunCheckpoints<M>> {
-    if (resume && resume.seed !== seed) throw new BatonError({ code: 'run/config', message: `The checkpoint was made with seed ${resume.seed}, not ${seed}: resume with the same seed.` });
+    if (resume && resume.seed !== seed)
+      throw new BatonError({ code: 'run/config', message: `The checkpoint was made with seed ${resume.seed}, not ${seed}: resume with the same seed.` });
     if (resume) await policy.importState(resume.state);
     return new RunCheckpoints(seed, policy, store, resume);
   }

@@ -85,7 +85,9 @@ export async function scoreCompletion(task: Task, pool: readonly WorkerModel[], 
   const run = await runEpisode({
     task,
     pool: [...pool],
-    conductor: recursion ? recursiveConductor(completion, recursion.nextRound, options.conductorModel) : createFixedConductor(completion, options.conductorModel),
+    conductor: recursion
+      ? recursiveConductor(completion, recursion.nextRound, options.conductorModel)
+      : createFixedConductor(completion, options.conductorModel),
     ...(options.prompt ? { prompt: options.prompt } : {}),
     options: {
       ...(recursion ? { recursionDepth: recursion.depth } : {}),
@@ -101,7 +103,11 @@ export async function scoreCompletion(task: Task, pool: readonly WorkerModel[], 
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const episode = recursion
-    ? await mixRecursionReward(run, task, { mix: recursion.mix ?? PAPER_RECURSION_MIX, ...(options.rewardScheme ? { rewardScheme: options.rewardScheme } : {}), ...(options.codeRunner ? { codeRunner: options.codeRunner } : {}) })
+    ? await mixRecursionReward(run, task, {
+        mix: recursion.mix ?? PAPER_RECURSION_MIX,
+        ...(options.rewardScheme ? { rewardScheme: options.rewardScheme } : {}),
+        ...(options.codeRunner ? { codeRunner: options.codeRunner } : {}),
+      })
     : run;
   return { episode, ...trainingReward(episode) };
 }

@@ -30,7 +30,8 @@ export interface TrainBundleInput {
 }
 
 const encoder = new TextEncoder();
-const taskLine = (t: Task) => `${JSON.stringify({ question: t.question, answer: t.answer ?? '', kind: t.kind, ...(t.choices ? { choices: t.choices } : {}), ...(t.dataset ? { dataset: t.dataset } : {}), ...(t.itemId ? { itemId: t.itemId } : {}) })}\n`;
+const taskLine = (t: Task) =>
+  `${JSON.stringify({ question: t.question, answer: t.answer ?? '', kind: t.kind, ...(t.choices ? { choices: t.choices } : {}), ...(t.dataset ? { dataset: t.dataset } : {}), ...(t.itemId ? { itemId: t.itemId } : {}) })}\n`;
 
 /** A worker spec as a pool file holds it: keys never travel. */
 function withoutKey(spec: WorkerSpec): WorkerSpec {
@@ -43,7 +44,8 @@ function readme(input: TrainBundleInput, keyNames: string[], run: string): strin
     'files' in input.model
       ? 'The model is in `model/`.'
       : `Put the model directory (config.json, safetensors weights, tokenizer.json, tokenizer_config.json) in \`model/\` first: it is ${input.model.source}.`;
-  const keys = keyNames.length === 0 ? 'The pool needs no keys.' : `The pool reads its keys from the environment: ${keyNames.map((k) => `\`${k}\``).join(', ')}.`;
+  const keys =
+    keyNames.length === 0 ? 'The pool needs no keys.' : `The pool reads its keys from the environment: ${keyNames.map((k) => `\`${k}\``).join(', ')}.`;
   return `# A Baton training run for a GPU server
 
 \`baton.mjs\` is Baton's command-line tool in one file; it needs Node 20 or later and the \`webgpu\` package (Dawn).
@@ -67,7 +69,11 @@ function replayCsvOf({ pool, replay, tasks, heldOut }: TrainBundleInput): string
   const replayed = pool.filter((w) => w.provider === 'replay');
   if (replayed.length === 0) return undefined;
   if (!replay) throw new BatonError({ code: 'run/config', message: 'The pool has replay workers but no recorded answers were given to bundle.' });
-  return routeLlmCsv(replay, replayed.map((w) => replayColumn(replay, w.model)), [...tasks, ...heldOut].map((t) => t.question));
+  return routeLlmCsv(
+    replay,
+    replayed.map((w) => replayColumn(replay, w.model)),
+    [...tasks, ...heldOut].map((t) => t.question),
+  );
 }
 
 /** The bundle's files by path. */

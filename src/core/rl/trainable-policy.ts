@@ -102,7 +102,10 @@ export const isWeightsState = (state: TrainingState): state is WeightsTrainingSt
 /** The adapter of a LoRA run's state; a full fine-tuning state has none to give. */
 export function loraState(state: TrainingState): LoraTrainingState {
   if (isWeightsState(state)) {
-    throw new BatonError({ code: 'run/config', message: 'This training state holds every weight of a full fine-tuning run, not a LoRA adapter; use its model directory instead.' });
+    throw new BatonError({
+      code: 'run/config',
+      message: 'This training state holds every weight of a full fine-tuning run, not a LoRA adapter; use its model directory instead.',
+    });
   }
   return state;
 }

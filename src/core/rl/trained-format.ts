@@ -38,9 +38,11 @@ export function parseTrainedFormat(text: string, source: string): TrainedFormat 
   if (typeof f !== 'object' || f === null) throw bad('must be a JSON object');
   if (f.prompt !== 'ask' && f.prompt !== 'compact') throw bad(`"prompt" must be "ask" or "compact", got ${JSON.stringify(f.prompt)}`);
   if (typeof f.constrain !== 'boolean') throw bad('"constrain" must be true or false');
-  if (!(Number.isInteger(f.maxSteps) && (f.maxSteps as number) >= 1)) throw bad(`"maxSteps" must be a whole number of at least 1, got ${JSON.stringify(f.maxSteps)}`);
+  if (!(Number.isInteger(f.maxSteps) && (f.maxSteps as number) >= 1))
+    throw bad(`"maxSteps" must be a whole number of at least 1, got ${JSON.stringify(f.maxSteps)}`);
   if (f.fixedSubtasks !== undefined && typeof f.fixedSubtasks !== 'boolean') throw bad('"fixedSubtasks" must be true or false');
-  if (f.maxSubtaskChars !== undefined && !(Number.isInteger(f.maxSubtaskChars) && (f.maxSubtaskChars as number) >= 1)) throw bad('"maxSubtaskChars" must be a whole number of at least 1');
+  if (f.maxSubtaskChars !== undefined && !(Number.isInteger(f.maxSubtaskChars) && (f.maxSubtaskChars as number) >= 1))
+    throw bad('"maxSubtaskChars" must be a whole number of at least 1');
   return {
     prompt: f.prompt,
     constrain: f.constrain,

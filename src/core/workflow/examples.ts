@@ -44,9 +44,17 @@ export const EXAMPLES: readonly WorkedExample[] = [
     reasoning:
       'Code goes well as plan, implement, verify. The planner chooses the algorithm, the implementer follows the plan, and the verifier reads the code, tests edge cases and outputs the final version.',
     steps: [
-      { worker: 0, subtask: 'Describe an O(n log n) algorithm for the length of the longest strictly increasing subsequence. Do not write code yet.', access: [] },
+      {
+        worker: 0,
+        subtask: 'Describe an O(n log n) algorithm for the length of the longest strictly increasing subsequence. Do not write code yet.',
+        access: [],
+      },
       { worker: 2, subtask: 'Implement the plan above in Python as def longest_increasing(nums: list[int]) -> int. Output only the code.', access: [0] },
-      { worker: 1, subtask: 'Test the code above on an empty list, equal elements and a decreasing list. Fix any bug and output the complete final code.', access: [1] },
+      {
+        worker: 1,
+        subtask: 'Test the code above on an empty list, equal elements and a decreasing list. Fix any bug and output the complete final code.',
+        access: [1],
+      },
     ],
   },
   {
@@ -57,13 +65,18 @@ export const EXAMPLES: readonly WorkedExample[] = [
   },
   {
     domain: 'physics',
-    question: 'A ball is thrown straight up at 14 m/s. Ignoring air resistance and taking g = 9.8 m/s^2, how high does it rise and after how long does it land?',
+    question:
+      'A ball is thrown straight up at 14 m/s. Ignoring air resistance and taking g = 9.8 m/s^2, how high does it rise and after how long does it land?',
     reasoning:
       'Solving the problem two different ways and comparing the results is a strong check. The two solvers work independently; the last step compares them and states the answer.',
     steps: [
       { worker: 1, subtask: 'Use the kinematic equations to find the maximum height and the total time in the air.', access: [] },
       { worker: 2, subtask: 'Find the maximum height from energy conservation and the flight time from the symmetry of the motion.', access: [] },
-      { worker: 0, subtask: 'Compare the two solutions above. If they differ, find the error. State the height in metres and the time in seconds.', access: [0, 1] },
+      {
+        worker: 0,
+        subtask: 'Compare the two solutions above. If they differ, find the error. State the height in metres and the time in seconds.',
+        access: [0, 1],
+      },
     ],
   },
   {
@@ -72,7 +85,11 @@ export const EXAMPLES: readonly WorkedExample[] = [
     reasoning: 'One model writes; an editor checks the constraint that is easy to break and returns the final poem.',
     steps: [
       { worker: 3, subtask: 'Write a four-line poem about autumn. Every line must start with the letter S.', access: [] },
-      { worker: 1, subtask: 'Check that the poem above has exactly four lines, each starting with S. Rewrite any line that fails and output only the final poem.', access: [0] },
+      {
+        worker: 1,
+        subtask: 'Check that the poem above has exactly four lines, each starting with S. Rewrite any line that fails and output only the final poem.',
+        access: [0],
+      },
     ],
   },
   {
@@ -81,7 +98,11 @@ export const EXAMPLES: readonly WorkedExample[] = [
     reasoning: 'A short deduction: one model orders the people, a second checks the order against every fact before answering.',
     steps: [
       { worker: 1, subtask: 'Use the facts to order Anna, Ben, Cara and Dan from youngest to oldest, then name the second youngest.', access: [] },
-      { worker: 0, subtask: 'Check the order above against each of the three facts. Fix it if needed and give only the name of the second youngest.', access: [0] },
+      {
+        worker: 0,
+        subtask: 'Check the order above against each of the three facts. Fix it if needed and give only the name of the second youngest.',
+        access: [0],
+      },
     ],
   },
   {

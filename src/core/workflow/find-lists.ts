@@ -48,10 +48,7 @@ const BEFORE_LIST = '(?:[\\s*`]|(?<=`)[A-Za-z]+)*';
 const OPEN = '[[(]'; // a tuple is read as a list
 
 function labelPattern(name: ListName): RegExp {
-  return new RegExp(
-    `(?<![A-Za-z0-9])${LABELS[name]}(?![A-Za-z0-9])${DECORATION}${ANNOTATION}${SEPARATOR}${BEFORE_LIST}${OPEN}`,
-    'gi',
-  );
+  return new RegExp(`(?<![A-Za-z0-9])${LABELS[name]}(?![A-Za-z0-9])${DECORATION}${ANNOTATION}${SEPARATOR}${BEFORE_LIST}${OPEN}`, 'gi');
 }
 
 const PATTERNS = Object.fromEntries(LIST_NAMES.map((n) => [n, labelPattern(n)])) as Record<ListName, RegExp>;

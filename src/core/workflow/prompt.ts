@@ -58,7 +58,7 @@ function formatText(maxSteps: number, mode: AccessMode): string {
     'model_id: for each step, the number of the model that does it.',
     'subtasks: for each step, the instructions that model receives, as a string. Write them for that model: say exactly what to do and what to output.',
     access,
-    'The last step\'s response is the final answer, so the last step must produce a complete answer in the form the question asks for. ' +
+    "The last step's response is the final answer, so the last step must produce a complete answer in the form the question asks for. " +
       'Easy questions need one or two steps; hard ones gain from independent attempts and a step that checks them.',
   ].join('\n');
 }
@@ -94,8 +94,7 @@ export interface RecursionTurnOptions {
   access?: AccessMode;
 }
 
-export const RECURSION_PREFILL =
-  'Let me check the final response against the question and decide whether to keep it or to plan another round.';
+export const RECURSION_PREFILL = 'Let me check the final response against the question and decide whether to keep it or to plan another round.';
 
 /**
  * The whole conversation for the next round: the prior prompt with the prefill and completion joined

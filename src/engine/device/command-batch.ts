@@ -36,12 +36,7 @@ export class CommandBatch {
     this.#label = label;
   }
 
-  run<O, B extends string, U extends string>(
-    kernel: KernelSpec<O, B, U>,
-    options: O,
-    buffers: Record<B, BufferArg>,
-    uniforms: Record<U, number>,
-  ): this {
+  run<O, B extends string, U extends string>(kernel: KernelSpec<O, B, U>, options: O, buffers: Record<B, BufferArg>, uniforms: Record<U, number>): this {
     this.#ops.push({ kind: 'dispatch', kernel: kernel as unknown as Dispatch['kernel'], options, buffers, uniforms });
     return this;
   }
@@ -111,7 +106,10 @@ export class CommandBatch {
       if (grid.some((n) => n === 0)) continue;
       if (profile) {
         const i = profiled.push(op.uniforms.N === undefined ? op.kernel.name : `${op.kernel.name} N=${op.uniforms.N}`) - 1;
-        pass = encoder.beginComputePass({ label: this.#label, timestampWrites: { querySet: profile.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } });
+        pass = encoder.beginComputePass({
+          label: this.#label,
+          timestampWrites: { querySet: profile.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 },
+        });
       }
       pass ??= encoder.beginComputePass({ label: this.#label });
       pass.setPipeline(pipelineOf.get(op)!);

@@ -164,7 +164,8 @@ export class EngineDevice {
   async read(buffer: GPUBuffer, byteOffset = 0, byteLength = buffer.size - byteOffset, into?: ArrayBufferView): Promise<ArrayBuffer> {
     this.check();
     const size = Math.ceil(byteLength / 4) * 4;
-    const staging = this.#staging.get(size)?.pop() ?? this.#track(this.gpu.createBuffer({ label: 'readback', size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST }));
+    const staging =
+      this.#staging.get(size)?.pop() ?? this.#track(this.gpu.createBuffer({ label: 'readback', size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST }));
     let reusable = false;
     try {
       const encoder = this.gpu.createCommandEncoder({ label: 'readback' });

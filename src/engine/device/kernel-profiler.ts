@@ -18,7 +18,10 @@ export class KernelProfiler {
   readonly #totals = new Map<string, { ns: number; count: number }>();
 
   /** A timestamp query set for `dispatches` dispatches and a way to read it back once submitted. */
-  begin(gpu: GPUDevice, dispatches: number): { querySet: GPUQuerySet; resolve(encoder: GPUCommandEncoder): void; collect(names: readonly string[]): Promise<void> } {
+  begin(
+    gpu: GPUDevice,
+    dispatches: number,
+  ): { querySet: GPUQuerySet; resolve(encoder: GPUCommandEncoder): void; collect(names: readonly string[]): Promise<void> } {
     const count = 2 * dispatches;
     const querySet = gpu.createQuerySet({ type: 'timestamp', count });
     const resolved = gpu.createBuffer({ size: 8 * count, usage: BufferUsage.QUERY_RESOLVE | BufferUsage.COPY_SRC });
@@ -47,9 +50,7 @@ export class KernelProfiler {
 
   /** Totals since the last reset, slowest first. */
   report(): KernelTime[] {
-    return [...this.#totals]
-      .map(([name, t]) => ({ name, ms: t.ns / 1e6, count: t.count }))
-      .sort((a, b) => b.ms - a.ms);
+    return [...this.#totals].map(([name, t]) => ({ name, ms: t.ns / 1e6, count: t.count })).sort((a, b) => b.ms - a.ms);
   }
 
   reset(): void {

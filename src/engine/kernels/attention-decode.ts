@@ -68,7 +68,11 @@ export function decodeLanes(headDim: number, lanes: number): number {
 function wgsl(o: AttentionDecodeOptions): string {
   const D = o.headDim;
   if (D % 4 !== 0) {
-    throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
+    throw new BatonError({
+      code: 'engine/unsupported',
+      message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`,
+      data: { headDim: D },
+    });
   }
   const L = o.lanes;
   const cols = WG / L; // columns per pass

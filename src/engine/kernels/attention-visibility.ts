@@ -26,7 +26,8 @@ export function packedVisibility(blocks: readonly PackedBlock[]): Uint32Array {
   const rows = blocks.reduce((n, b) => n + b.shared + b.segments.reduce((a, c) => a + c, 0), 0);
   const rule = new Uint32Array(rows * VISIBILITY_WIDTH);
   let t = 0;
-  const put = (prefixStart: number, prefixEnd: number, segmentStart: number, seenUntil: number) => rule.set([prefixStart, prefixEnd, segmentStart, seenUntil], VISIBILITY_WIDTH * t++);
+  const put = (prefixStart: number, prefixEnd: number, segmentStart: number, seenUntil: number) =>
+    rule.set([prefixStart, prefixEnd, segmentStart, seenUntil], VISIBILITY_WIDTH * t++);
   for (const { shared, segments } of blocks) {
     const start = t;
     const end = start + shared + segments.reduce((a, c) => a + c, 0);

@@ -54,7 +54,11 @@ const ATTENTION_UNIFORMS: readonly UniformSpec<AttentionUniforms>[] = [
 
 function forwardWgsl(spec: KernelSpec<AttentionOptions, string, AttentionUniforms>, D: number): string {
   if (D % 4 !== 0) {
-    throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
+    throw new BatonError({
+      code: 'engine/unsupported',
+      message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`,
+      data: { headDim: D },
+    });
   }
   const types: Record<string, string> = { q: 'f32', k: 'vec4<f32>', v: 'f32', slots: 'u32', out: 'f32' };
   return `${header(spec, types)}
@@ -192,7 +196,11 @@ export function visibleKeysLoop(body: string): string {
 
 function trainingForwardWgsl(spec: KernelSpec<AttentionOptions, string, TrainingAttentionUniforms>, D: number): string {
   if (D % 4 !== 0) {
-    throw new BatonError({ code: 'engine/unsupported', message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`, data: { headDim: D } });
+    throw new BatonError({
+      code: 'engine/unsupported',
+      message: `Baton's engine needs a head size that is a multiple of 4; this model's is ${D}.`,
+      data: { headDim: D },
+    });
   }
   const types: Record<string, string> = { q: 'vec4<f32>', k: 'vec4<f32>', v: 'vec4<f32>', visibility: 'vec4<u32>', out: 'vec4<f32>', lse: 'f32' };
   return `${header(spec, types)}

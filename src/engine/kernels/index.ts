@@ -18,7 +18,14 @@ export { swigluBackward, swigluForward } from './swiglu.ts';
 export { grid2d, header } from './wgsl.ts'; // for kernels outside this folder (optim/)
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
 export { attentionDecodeRef, type AttentionDecodeRef, type AttentionDecodeShape } from './attention-decode.ref.ts';
-export { attentionBackwardRef, attentionForwardRef, attentionRef, type AttentionForward, type AttentionGradients, type AttentionShape } from './attention.ref.ts';
+export {
+  attentionBackwardRef,
+  attentionForwardRef,
+  attentionRef,
+  type AttentionForward,
+  type AttentionGradients,
+  type AttentionShape,
+} from './attention.ref.ts';
 export { embeddingBackwardRef, embeddingRef } from './embedding.ref.ts';
 export { embeddingInt4Ref } from './embedding-int4.ref.ts';
 export { entropyRef, logprobsBackwardRef, logprobsRef, logSoftmaxRef } from './logprobs.ref.ts';

@@ -21,7 +21,11 @@ export function logSoftmaxRef(x: Vec, rows: number, cols: number): Float64Array 
 
 /** log softmax(logits / temperature) of each row (R, V): GRPO divides logits by the sampling temperature. */
 function tempered(logits: Vec, R: number, V: number, temperature: number): Float64Array {
-  return logSoftmaxRef(Float64Array.from(logits, (z) => z / temperature), R, V);
+  return logSoftmaxRef(
+    Float64Array.from(logits, (z) => z / temperature),
+    R,
+    V,
+  );
 }
 
 /** logp (R) of each row's target token under softmax(logits / temperature); logits (R, V). */

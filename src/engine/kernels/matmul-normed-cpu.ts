@@ -36,7 +36,8 @@ function wgsl(o: MatmulNormedCpuOptions): string {
   const cols = range(COLUMNS);
   const each = (f: (r: number, c: number) => string) => rows.flatMap((r) => cols.map((c) => f(r, c))).join('\n      ');
   // x[m, k] * g[k] of row r at vec4 k (x's rows are K / 4 vec4s), its square summed as it is loaded.
-  const xg = (r: number, k: string, name = 'xg') => `let ${name}x${r} = x[row${r} * K4 + ${k}]; ss${r} += dot(${name}x${r}, ${name}x${r}); let ${name}${r} = ${name}x${r} * vec4<f32>(g[${k}]);`;
+  const xg = (r: number, k: string, name = 'xg') =>
+    `let ${name}x${r} = x[row${r} * K4 + ${k}]; ss${r} += dot(${name}x${r}, ${name}x${r}); let ${name}${r} = ${name}x${r} * vec4<f32>(g[${k}]);`;
   const terms = int4
     ? `for (var u = 0u; u < p.K / 32u; u++) {
     ${cols.map((c) => `let s${c} = f32(scales[col${c} * (p.K / ${o.groupSize}u) + u * 32u / ${o.groupSize}u]); let words${c} = w[col${c} * (p.K / 32u) + u];`).join('\n    ')}
@@ -83,7 +84,11 @@ export const matmulNormedCpu: KernelSpec<MatmulNormedCpuOptions, Binding, Unifor
     { name: 'scales', access: 'read' }, // int4: (N, K / G); bound but unread for float weights
     { name: 'out', access: 'read_write' }, // (M, ldo) f32
   ],
-  uniforms: [...MATMUL_UNIFORMS.filter((u) => u.name !== 'alpha'), { name: 'eps', type: 'f32' }] as KernelSpec<MatmulNormedCpuOptions, Binding, Uniform>['uniforms'],
+  uniforms: [...MATMUL_UNIFORMS.filter((u) => u.name !== 'alpha'), { name: 'eps', type: 'f32' }] as KernelSpec<
+    MatmulNormedCpuOptions,
+    Binding,
+    Uniform
+  >['uniforms'],
   wgsl,
   grid: (u, o) => {
     const [gx, gy] = grid2d(ceilDiv(u.N, WG * COLUMNS));

@@ -142,10 +142,20 @@ export function biasBehindNorm(vec: boolean, col: string): string {
  * x, g, w and scales; whether x is read as vec4s; xs, x's row width in its array's elements; and the loop
  * (matmul.ts's or matmul-int4.ts's) adding lane `lane`'s share of (x[m0 + r] * g) . w[n] into acc[r].
  */
-export function normedDot(o: NormedWeights): { types: Record<'x' | 'g' | 'w' | 'scales', string>; vec: boolean; xs: string; loop: (n: string, acc: string) => string } {
+export function normedDot(o: NormedWeights): {
+  types: Record<'x' | 'g' | 'w' | 'scales', string>;
+  vec: boolean;
+  xs: string;
+  loop: (n: string, acc: string) => string;
+} {
   const int4 = o.groupSize > 0;
   const vec = int4 || o.vec4;
-  const types = { x: vec ? 'vec4<f32>' : 'f32', g: vec ? `vec4<${o.normDtype}>` : o.normDtype, w: int4 ? 'vec4<u32>' : vec ? `vec4<${o.dtype}>` : o.dtype, scales: o.dtype };
+  const types = {
+    x: vec ? 'vec4<f32>' : 'f32',
+    g: vec ? `vec4<${o.normDtype}>` : o.normDtype,
+    w: int4 ? 'vec4<u32>' : vec ? `vec4<${o.dtype}>` : o.dtype,
+    scales: o.dtype,
+  };
   const xg = (row: string, col: string, width: string) => `(x[(${row}) * ${width} + ${col}] * ${vec ? 'vec4<f32>' : 'f32'}(g[${col}]))`;
   const loop = (n: string, acc: string) => {
     const names: LoopNames = { n, acc, x: xg };

@@ -22,14 +22,7 @@ export function rmsnormRef(x: Vec, weight: Vec, rows: number, dim: number, eps: 
  *   dx[i] = inv * dy[i] w[i] - inv^3 / dim * x[i] * sum_j dy[j] w[j] x[j]
  *   dweight[i] = sum over rows of dy[i] x[i] inv
  */
-export function rmsnormBackwardRef(
-  dy: Vec,
-  x: Vec,
-  weight: Vec,
-  rows: number,
-  dim: number,
-  eps: number,
-): { dx: Float64Array; dweight: Float64Array } {
+export function rmsnormBackwardRef(dy: Vec, x: Vec, weight: Vec, rows: number, dim: number, eps: number): { dx: Float64Array; dweight: Float64Array } {
   const dx = new Float64Array(rows * dim);
   const dweight = new Float64Array(dim);
   for (let r = 0; r < rows; r++) {
@@ -42,7 +35,7 @@ export function rmsnormBackwardRef(
     const inv = 1 / Math.sqrt(ss / dim + eps);
     for (let i = 0; i < dim; i++) {
       const xi = x[r * dim + i];
-      dx[r * dim + i] = inv * dy[r * dim + i] * weight[i] - ((inv ** 3 / dim) * xi * dot);
+      dx[r * dim + i] = inv * dy[r * dim + i] * weight[i] - (inv ** 3 / dim) * xi * dot;
       dweight[i] += dy[r * dim + i] * xi * inv;
     }
   }

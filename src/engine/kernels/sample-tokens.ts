@@ -106,23 +106,24 @@ const TOP_P = radixSelect({
   minus: 'above = v;',
 });
 
-export const sampleTokens: KernelSpec<SampleTokensOptions, 'logits' | 'draws' | 'mask' | 'out', 'R' | 'V' | 'rowStride' | 'invTemperature' | 'topK' | 'topP'> = {
-  name: 'sampleTokens',
-  bindings: [
-    { name: 'logits', access: 'read' }, // (rows, V)
-    { name: 'draws', access: 'read' }, // (R) uniform draws in [0, 1)
-    { name: 'mask', access: 'read' }, // (R, ceil(V / 32)) u32 bitsets
-    { name: 'out', access: 'read_write' }, // (R, 2) u32: token id, logprob's f32 bits
-  ],
-  uniforms: [
-    { name: 'R', type: 'u32' },
-    { name: 'V', type: 'u32' },
-    { name: 'rowStride', type: 'u32' },
-    { name: 'invTemperature', type: 'f32' },
-    { name: 'topK', type: 'u32' },
-    { name: 'topP', type: 'f32' },
-  ],
-  wgsl: (o) => `${header(sampleTokens, { logits: 'f32', draws: 'f32', mask: 'u32', out: 'u32' })}
+export const sampleTokens: KernelSpec<SampleTokensOptions, 'logits' | 'draws' | 'mask' | 'out', 'R' | 'V' | 'rowStride' | 'invTemperature' | 'topK' | 'topP'> =
+  {
+    name: 'sampleTokens',
+    bindings: [
+      { name: 'logits', access: 'read' }, // (rows, V)
+      { name: 'draws', access: 'read' }, // (R) uniform draws in [0, 1)
+      { name: 'mask', access: 'read' }, // (R, ceil(V / 32)) u32 bitsets
+      { name: 'out', access: 'read_write' }, // (R, 2) u32: token id, logprob's f32 bits
+    ],
+    uniforms: [
+      { name: 'R', type: 'u32' },
+      { name: 'V', type: 'u32' },
+      { name: 'rowStride', type: 'u32' },
+      { name: 'invTemperature', type: 'f32' },
+      { name: 'topK', type: 'u32' },
+      { name: 'topP', type: 'f32' },
+    ],
+    wgsl: (o) => `${header(sampleTokens, { logits: 'f32', draws: 'f32', mask: 'u32', out: 'u32' })}
 const NONE = ${NO_TOKEN}u;
 var<workgroup> maxes: array<vec2<f32>, ${WG}>; // (max z, max allowed z)
 var<workgroup> sums: array<f32, ${WG}>;
@@ -249,5 +250,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     out[2u * r + 1u] = bitcast<u32>(select(logits[base + min(token, p.V - 1u)] * p.invTemperature - lse, 0.0, token == NONE));
   }
 }`,
-  grid: (u) => grid2d(u.R),
-};
+    grid: (u) => grid2d(u.R),
+  };

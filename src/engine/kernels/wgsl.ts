@@ -19,11 +19,7 @@ const MAX_GROUPS = 65535;
  * `enable f16;` (only for f16), one storage declaration per spec binding with the element type
  * given, the `Params` struct of the spec's uniforms bound as `p`.
  */
-export function header<O, B extends string, U extends string>(
-  spec: KernelSpec<O, B, U>,
-  elementTypes: Record<B, string>,
-  dtype: Dtype = 'f32',
-): string {
+export function header<O, B extends string, U extends string>(spec: KernelSpec<O, B, U>, elementTypes: Record<B, string>, dtype: Dtype = 'f32'): string {
   const lines = dtype === 'f16' ? ['enable f16;'] : [];
   spec.bindings.forEach((b, i) => {
     const access = b.access === 'read' ? 'read' : 'read_write';

@@ -96,11 +96,7 @@ function architectureOf(json: Json, file: string): Architecture {
 /** v5 keeps theta and scaling together in `rope_parameters`; v4 splits them. */
 function ropeOf(json: Json, file: string): { theta: number; scaling?: RopeScaling } {
   const params = (json.rope_parameters ?? json.rope_scaling) as Json | null | undefined;
-  const theta = positiveNumber(
-    (json.rope_parameters as Json | undefined)?.rope_theta ?? json.rope_theta ?? 10000,
-    'rope_theta',
-    file,
-  );
+  const theta = positiveNumber((json.rope_parameters as Json | undefined)?.rope_theta ?? json.rope_theta ?? 10000, 'rope_theta', file);
   if (params == null) return { theta };
   const kind = params.rope_type ?? params.type ?? 'default';
   if (kind === 'default') return { theta };
@@ -113,11 +109,7 @@ function ropeOf(json: Json, file: string): { theta: number; scaling?: RopeScalin
         factor: positiveNumber(params.factor, 'factor', file),
         lowFreqFactor: positiveNumber(params.low_freq_factor, 'low_freq_factor', file),
         highFreqFactor: positiveNumber(params.high_freq_factor, 'high_freq_factor', file),
-        originalMaxPositionEmbeddings: positiveNumber(
-          params.original_max_position_embeddings,
-          'original_max_position_embeddings',
-          file,
-        ),
+        originalMaxPositionEmbeddings: positiveNumber(params.original_max_position_embeddings, 'original_max_position_embeddings', file),
       },
     };
   }

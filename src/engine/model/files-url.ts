@@ -81,7 +81,10 @@ const SNIFF_BYTES = 64;
  * than any file.
  */
 function startsLikeHtml(path: string, head: Uint8Array): boolean {
-  const text = new TextDecoder().decode(head.subarray(0, SNIFF_BYTES)).replace(/^\uFEFF/, '').trimStart();
+  const text = new TextDecoder()
+    .decode(head.subarray(0, SNIFF_BYTES))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return path.endsWith('.json') ? text.startsWith('<') : /^<(?:!doctype|html)/i.test(text);
 }
 

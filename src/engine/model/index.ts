@@ -5,17 +5,7 @@
  */
 export { parseModelConfig, ropeInvFreq } from './config.ts';
 export type { Architecture, ModelConfig, RopeScaling } from './config.ts';
-export {
-  BYTES_PER_ELEMENT,
-  decodeTensor,
-  elementCount,
-  f16ToF32,
-  f32ToBf16,
-  f32ToF16,
-  headerLength,
-  parseHeader,
-  writeSafetensors,
-} from './safetensors.ts';
+export { BYTES_PER_ELEMENT, decodeTensor, elementCount, f16ToF32, f32ToBf16, f32ToF16, headerLength, parseHeader, writeSafetensors } from './safetensors.ts';
 export type { DType, TensorInfo, TensorToWrite } from './safetensors.ts';
 export { clampRange, filesFromMemory, missingFile, readJson } from './files.ts';
 export type { ModelFiles } from './files.ts';
@@ -29,15 +19,6 @@ export type { OpenedModel } from './open-model.ts';
 export { expectedShapes, weightNames } from './weight-names.ts';
 export { initialWeight, randomWeight } from './random-weights.ts';
 export type { LayerWeightNames, WeightNames } from './weight-names.ts';
-export {
-  ADAPTER_CONFIG,
-  ADAPTER_WEIGHTS,
-  initLoraAdapter,
-  isTargeted,
-  linearModules,
-  loraScale,
-  readPeftAdapter,
-  writePeftAdapter,
-} from './lora.ts';
+export { ADAPTER_CONFIG, ADAPTER_WEIGHTS, initLoraAdapter, isTargeted, linearModules, loraScale, readPeftAdapter, writePeftAdapter } from './lora.ts';
 export type { LinearModule, LoraAdapter, LoraConfig, LoraWeights } from './lora.ts';
 export { addLoraDelta, mergeLora } from './merge-lora.ts';

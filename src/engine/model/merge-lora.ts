@@ -29,11 +29,7 @@ export function addLoraDelta(w: Float32Array, lora: LoraWeights, r: number, scal
  * Writes each weight file of `tensors` with the adapter merged in, through `write(file, bytes)`; returns
  * the adapted module paths. Every adapter module must exist in the base with its shape.
  */
-export async function mergeLora(
-  tensors: TensorSource,
-  adapter: LoraAdapter,
-  write: (file: string, bytes: Uint8Array) => Promise<void>,
-): Promise<string[]> {
+export async function mergeLora(tensors: TensorSource, adapter: LoraAdapter, write: (file: string, bytes: Uint8Array) => Promise<void>): Promise<string[]> {
   const scale = loraScale(adapter.config);
   for (const [path, lora] of adapter.weights) {
     const info = tensors.tensors.get(`${path}.weight`);

@@ -78,12 +78,7 @@ export function parseHeader(header: Uint8Array, file: string, fileSize?: number)
     const shape = e.shape;
     if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) corrupt(file, 'bad shape.', name);
     const offsets = e.data_offsets;
-    if (
-      !Array.isArray(offsets) ||
-      offsets.length !== 2 ||
-      !offsets.every((o) => Number.isInteger(o) && o >= 0) ||
-      offsets[1] < offsets[0]
-    ) {
+    if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((o) => Number.isInteger(o) && o >= 0) || offsets[1] < offsets[0]) {
       corrupt(file, 'bad data_offsets.', name);
     }
     const byteLength = offsets[1] - offsets[0];

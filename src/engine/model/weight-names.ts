@@ -40,9 +40,7 @@ export function weightNames(config: ModelConfig): WeightNames {
       k: `${p}.self_attn.k_proj.weight`,
       v: `${p}.self_attn.v_proj.weight`,
       o: `${p}.self_attn.o_proj.weight`,
-      ...(config.attentionBias
-        ? { qBias: `${p}.self_attn.q_proj.bias`, kBias: `${p}.self_attn.k_proj.bias`, vBias: `${p}.self_attn.v_proj.bias` }
-        : {}),
+      ...(config.attentionBias ? { qBias: `${p}.self_attn.q_proj.bias`, kBias: `${p}.self_attn.k_proj.bias`, vBias: `${p}.self_attn.v_proj.bias` } : {}),
       ...(config.qkNorm ? { qNorm: `${p}.self_attn.q_norm.weight`, kNorm: `${p}.self_attn.k_norm.weight` } : {}),
       postNorm: `${p}.post_attention_layernorm.weight`,
       gate: `${p}.mlp.gate_proj.weight`,

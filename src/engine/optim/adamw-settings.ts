@@ -25,7 +25,8 @@ export function resolveSettings(options: AdamWOptions): AdamWSettings {
     schedule: options.schedule ?? { kind: 'constant' },
   };
   const check = (field: keyof AdamWSettings, ok: boolean, want: string) => {
-    if (!ok) throw new BatonError({ code: 'run/config', message: `AdamW: ${field} is ${String(s[field])}; it must be ${want}.`, data: { field, value: s[field] } });
+    if (!ok)
+      throw new BatonError({ code: 'run/config', message: `AdamW: ${field} is ${String(s[field])}; it must be ${want}.`, data: { field, value: s[field] } });
   };
   check('lr', Number.isFinite(s.lr) && s.lr >= 0, 'a finite number >= 0');
   check('beta1', s.beta1 >= 0 && s.beta1 < 1, 'in [0, 1)');

@@ -87,7 +87,10 @@ function readMetadata(headerBytes: Uint8Array): Pick<OptimizerState, 'step' | 's
   // parseHeader has already checked that the header is a JSON object.
   const meta = (JSON.parse(new TextDecoder().decode(headerBytes)) as { __metadata__?: Record<string, string> }).__metadata__ ?? {};
   if (meta.format !== FORMAT || meta.version !== VERSION) {
-    throw invalid(`this file is not Baton AdamW state version ${VERSION} (format ${meta.format}, version ${meta.version}).`, { format: meta.format, version: meta.version });
+    throw invalid(`this file is not Baton AdamW state version ${VERSION} (format ${meta.format}, version ${meta.version}).`, {
+      format: meta.format,
+      version: meta.version,
+    });
   }
   const step = Number(meta.step);
   if (!Number.isInteger(step) || step < 0) throw invalid(`step is ${meta.step}, not a step count.`, { step: meta.step });

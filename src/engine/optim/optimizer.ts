@@ -153,7 +153,10 @@ export class AdamW {
    * hyper-parameters replace the ones this optimiser was made with, so the run continues as it was.
    */
   importState(bytes: Uint8Array): void {
-    const state = readOptimizerState(bytes, this.#slots.map((s) => s.p));
+    const state = readOptimizerState(
+      bytes,
+      this.#slots.map((s) => s.p),
+    );
     state.moments.forEach((moments, i) => {
       this.#device.write(this.#slots[i].m, moments.m);
       this.#device.write(this.#slots[i].v, moments.v);
@@ -174,7 +177,8 @@ export class AdamW {
 }
 
 function checkParameters(parameters: readonly TrainedParameter[]): void {
-  const fail = (message: string, data: Record<string, unknown>) => new BatonError({ code: 'internal', message: `AdamW: ${message} This is a bug in the caller.`, data });
+  const fail = (message: string, data: Record<string, unknown>) =>
+    new BatonError({ code: 'internal', message: `AdamW: ${message} This is a bug in the caller.`, data });
   if (parameters.length === 0) throw fail('no parameters to train.', {});
   const seen = new Set<string>();
   for (const p of parameters) {

@@ -77,7 +77,9 @@ export class EnginePolicy implements Policy {
       sampling: options.sampling,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(onToken ? { onToken } : {}),
-      ...(constraint ? { allowedTokens: (index: number, tokens: readonly number[]) => constraint.mask(states[index], options.maxNewTokens - tokens.length) } : {}),
+      ...(constraint
+        ? { allowedTokens: (index: number, tokens: readonly number[]) => constraint.mask(states[index], options.maxNewTokens - tokens.length) }
+        : {}),
       stopWhen: (index: number, tokens: readonly number[]) => {
         if (constraint) {
           states[index] = constraint.advance(states[index], tokens[tokens.length - 1]);
@@ -103,7 +105,10 @@ export class EnginePolicy implements Policy {
   }
 
   logprobs(ids: readonly number[], options: LogprobOptions = {}): Promise<Float32Array> {
-    return this.model.logprobs(ids, { ...(options.temperature === undefined ? {} : { temperature: options.temperature }), baseOnly: options.reference ?? false });
+    return this.model.logprobs(ids, {
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      baseOnly: options.reference ?? false,
+    });
   }
 }
 

@@ -78,7 +78,16 @@ function qkvRope(p: LayerPass, layer: number, f: FusedLayer): void {
   p.batch.run(
     matmulNormedRope,
     normedOptions(f.qkv, f.inputNormBias, T, lanes, f.qkvBias !== undefined),
-    { x: p.x, g: wholeBuffer(f.inputNormBias), w: chunk.buffer, scales: chunk.scales ?? chunk.buffer, cs: p.input.rope, q: p.q, kc: cache.k[layer], vc: cache.v[layer] },
+    {
+      x: p.x,
+      g: wholeBuffer(f.inputNormBias),
+      w: chunk.buffer,
+      scales: chunk.scales ?? chunk.buffer,
+      cs: p.input.rope,
+      q: p.q,
+      kc: cache.k[layer],
+      vc: cache.v[layer],
+    },
     {
       M: T,
       N: f.qkv.rows / 2,
@@ -107,7 +116,16 @@ function decodeAttention(p: LayerPass, layer: number, f: FusedLayer): void {
   p.batch.run(
     attentionDecode,
     { dtype, normDtype, groupSize, vec4, bias, headDim: D, lanes: decodeLanes(D, lanes) },
-    { x: p.x, g: wholeBuffer(f.inputNormBias), w: chunk.buffer, scales: chunk.scales ?? chunk.buffer, cs: p.input.rope, kc: cache.k[layer], vc: cache.v[layer], out: att },
+    {
+      x: p.x,
+      g: wholeBuffer(f.inputNormBias),
+      w: chunk.buffer,
+      scales: chunk.scales ?? chunk.buffer,
+      cs: p.input.rope,
+      kc: cache.k[layer],
+      vc: cache.v[layer],
+      out: att,
+    },
     { M: T, K: f.qkv.cols, H, KV, eps, startPos, slotStride: cache.slotBytes / 4, slotsAt: T * D, scale: 1 / Math.sqrt(D) },
   );
   p.linear({ x: att, weight: p.weights.layers[layer].o, out: p.x, accumulate: true });
@@ -117,13 +135,30 @@ function decodeAttention(p: LayerPass, layer: number, f: FusedLayer): void {
  * outs[i] = rmsnorm(x; norm) parts[i]^T (+ bias), all parts from the one concatenated `weight`
  * (widths of the first two given; the third, possibly empty, is the rest), then each adapted part's LoRA delta.
  */
-function split(p: LayerPass, norm: GpuTensor, weight: GpuTensor, bias: GpuTensor | undefined, parts: readonly GpuTensor[], outs: readonly GPUBuffer[], [N1, N2]: readonly [number, number]): void {
+function split(
+  p: LayerPass,
+  norm: GpuTensor,
+  weight: GpuTensor,
+  bias: GpuTensor | undefined,
+  parts: readonly GpuTensor[],
+  outs: readonly GPUBuffer[],
+  [N1, N2]: readonly [number, number],
+): void {
   const { T, lanes } = p.input;
   const chunk = weight.chunks[0];
   p.batch.run(
     matmulNormedSplit,
     normedOptions(weight, norm, T, lanes, bias !== undefined),
-    { x: p.x, g: wholeBuffer(norm), w: chunk.buffer, scales: chunk.scales ?? chunk.buffer, b: bias ? wholeBuffer(bias) : chunk.buffer, out1: outs[0], out2: outs[1], out3: outs[2] },
+    {
+      x: p.x,
+      g: wholeBuffer(norm),
+      w: chunk.buffer,
+      scales: chunk.scales ?? chunk.buffer,
+      b: bias ? wholeBuffer(bias) : chunk.buffer,
+      out1: outs[0],
+      out2: outs[1],
+      out3: outs[2],
+    },
     { M: T, N: weight.rows, K: weight.cols, ldo: 0, col0: 0, N1, N2, eps: p.config.rmsNormEps },
   );
   parts.forEach((part, i) => {

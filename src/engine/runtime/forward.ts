@@ -67,7 +67,14 @@ export interface LayerPass {
 }
 
 /** Embeds the ids into a new pass's residual stream x. */
-export function beginPass(batch: CommandBatch, scratch: Scratch, config: ModelConfig, weights: ModelWeights, lora: GpuLora | undefined, input: ForwardInputs): LayerPass {
+export function beginPass(
+  batch: CommandBatch,
+  scratch: Scratch,
+  config: ModelConfig,
+  weights: ModelWeights,
+  lora: GpuLora | undefined,
+  input: ForwardInputs,
+): LayerPass {
   const { hiddenSize: C, numHeads: H, numKvHeads: KV, headDim: D, intermediateSize: I, rmsNormEps: eps } = config;
   const { T, lanes } = input;
   const dtype = weights.dtype;
@@ -97,7 +104,8 @@ export function beginPass(batch: CommandBatch, scratch: Scratch, config: ModelCo
       const adapted = loraOf(a.weight);
       linearForward(batch, { ...a, M: T, lanes, ...(adapted ? { lora: adapted } : {}) });
     },
-    rmsnorm: (x, w, out, rows, width) => batch.run(rmsnormForward, { dtype, threads: rmsnormThreads(width) }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps }),
+    rmsnorm: (x, w, out, rows, width) =>
+      batch.run(rmsnormForward, { dtype, threads: rmsnormThreads(width) }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps }),
   };
 }
 
@@ -120,7 +128,13 @@ export function encodeAttention(p: LayerPass, layer: number, roped = false): voi
   const att = p.scratch.floats(T * H * D, 'attention');
   const Tq = T / p.input.slots.length;
   const { startPos, slotBuffer: slots } = p.input;
-  if (!roped) p.batch.run(ropeCacheForward, {}, { q, k, v: p.v, cs: p.input.rope, slots, kc: cache.k[layer], vc: cache.v[layer] }, { T, Tq, H, KV, D, startPos, slotStride: cache.slotBytes / 4 });
+  if (!roped)
+    p.batch.run(
+      ropeCacheForward,
+      {},
+      { q, k, v: p.v, cs: p.input.rope, slots, kc: cache.k[layer], vc: cache.v[layer] },
+      { T, Tq, H, KV, D, startPos, slotStride: cache.slotBytes / 4 },
+    );
   p.batch.run(
     attentionForward,
     { headDim: D },

@@ -46,7 +46,9 @@ export class FusedWeights {
       if (parts.some((p) => p === undefined)) return undefined;
       const ts = parts as GpuTensor[];
       const [first] = ts;
-      const sameKind = ts.every((t) => t.chunks.length === 1 && t.cols === first.cols && t.dtype === first.dtype && t.int4?.groupSize === first.int4?.groupSize);
+      const sameKind = ts.every(
+        (t) => t.chunks.length === 1 && t.cols === first.cols && t.dtype === first.dtype && t.int4?.groupSize === first.int4?.groupSize,
+      );
       if (!sameKind) return undefined;
       const bytesOf = (t: GpuTensor) => storedBytes(t);
       const sizes = ts.map(bytesOf);
@@ -70,7 +72,10 @@ export class FusedWeights {
     /** Biases are (1, N) rows: joined end to end as one (1, sum N) row. */
     const concatBias = (name: string, parts: readonly (GpuTensor | undefined)[]): GpuTensor | undefined | null => {
       if (parts.every((p) => p === undefined)) return undefined;
-      const row = concat(name, parts.map((p) => p && { ...p, rows: p.cols, cols: 1 }));
+      const row = concat(
+        name,
+        parts.map((p) => p && { ...p, rows: p.cols, cols: 1 }),
+      );
       return row ? { ...row, rows: 1, cols: row.rows } : null;
     };
     const layers = weights.layers.map((l, i): FusedLayer | undefined => {

@@ -97,7 +97,15 @@ export class GpuModel {
   #lora: GpuLora | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(device: EngineDevice, config: ModelConfig, weights: ModelWeights, maxBindingBytes: number, lanes: number, fused: FusedWeights | undefined, gpuSampling: boolean) {
+  private constructor(
+    device: EngineDevice,
+    config: ModelConfig,
+    weights: ModelWeights,
+    maxBindingBytes: number,
+    lanes: number,
+    fused: FusedWeights | undefined,
+    gpuSampling: boolean,
+  ) {
     this.device = device;
     this.#gpuSampling = gpuSampling;
     this.#fused = fused;
@@ -198,7 +206,12 @@ export class GpuModel {
         const chunkTargets = r0 === 0 ? targets : scratch.floats(rows, 'targets chunk');
         const chunkOut = r0 === 0 ? out : scratch.floats(rows, 'logprobs chunk');
         if (r0 > 0) batch.copy(targets, r0 * 4, chunkTargets, 0, rows * 4);
-        batch.run(logprobsForward, { threads: logprobsThreads(V) }, { logits, targets: chunkTargets, out: chunkOut }, { R: rows, V, invTemperature: 1 / temperature });
+        batch.run(
+          logprobsForward,
+          { threads: logprobsThreads(V) },
+          { logits, targets: chunkTargets, out: chunkOut },
+          { R: rows, V, invTemperature: 1 / temperature },
+        );
         if (r0 > 0) batch.copy(chunkOut, 0, out, r0 * 4, rows * 4);
       }
       return { buffer: out, floats: R };
@@ -240,7 +253,12 @@ export class GpuModel {
    * GPU sampling, every mode (greedy, temperature, top-k, top-p, token masks) reads back a token and
    * its logprob per completion; without, the logits come back and the CPU samplers pick.
    */
-  async #decode(prompt: readonly number[], sampling: SamplingOptions | undefined, seeds: readonly number[], options: Omit<GroupGenerateOptions, 'n' | 'sampling'>): Promise<Generation[]> {
+  async #decode(
+    prompt: readonly number[],
+    sampling: SamplingOptions | undefined,
+    seeds: readonly number[],
+    options: Omit<GroupGenerateOptions, 'n' | 'sampling'>,
+  ): Promise<Generation[]> {
     const { maxNewTokens, signal } = options;
     if (!Number.isInteger(maxNewTokens) || maxNewTokens < 1) {
       throw new BatonError({ code: 'run/config', message: `maxNewTokens must be a positive integer, got ${maxNewTokens}.` });
@@ -315,7 +333,15 @@ export class GpuModel {
    * Samples one token per row of `logits` on the GPU (kernels/sample-tokens.ts) with draws `u` and
    * optional per-row masks; rowStride 0 samples every row from the first row of logits.
    */
-  #sampleHead(batch: CommandBatch, scratch: Scratch, logits: GPUBuffer, rowStride: number, u: readonly number[], masks: readonly (Uint32Array | undefined)[], sampling: SamplingOptions | undefined) {
+  #sampleHead(
+    batch: CommandBatch,
+    scratch: Scratch,
+    logits: GPUBuffer,
+    rowStride: number,
+    u: readonly number[],
+    masks: readonly (Uint32Array | undefined)[],
+    sampling: SamplingOptions | undefined,
+  ) {
     const { temperature = 0, topK = 0, topP = 1 } = sampling ?? {};
     const greedy = temperature === 0;
     const V = this.config.vocabSize;
@@ -373,7 +399,15 @@ export class GpuModel {
     const logits = scratch.floats(rows * V, 'logits');
     if (this.#fused) {
       // The fused forward leaves the residual stream: the final norm is folded into the head.
-      normedLinearForward(batch, { x, M: rows, norm: this.weights.norm, eps: this.config.rmsNormEps, weight: this.weights.lmHead, out: logits, lanes: this.#lanes });
+      normedLinearForward(batch, {
+        x,
+        M: rows,
+        norm: this.weights.norm,
+        eps: this.config.rmsNormEps,
+        weight: this.weights.lmHead,
+        out: logits,
+        lanes: this.#lanes,
+      });
     } else {
       linearForward(batch, { x, M: rows, weight: this.weights.lmHead, out: logits, lanes: this.#lanes });
     }
@@ -401,7 +435,12 @@ export class GpuModel {
    * ids.length / slots.length tokens of each sequence in turn, each continuing its own cache slot.
    * `baseOnly` runs without the LoRA adapter; `into` receives the head's output instead of a new array.
    */
-  #pass(ids: readonly number[], cache: KvCache, head: Head, options: { slots?: readonly number[]; baseOnly?: boolean; into?: Float32Array } = {}): Promise<Float32Array> {
+  #pass(
+    ids: readonly number[],
+    cache: KvCache,
+    head: Head,
+    options: { slots?: readonly number[]; baseOnly?: boolean; into?: Float32Array } = {},
+  ): Promise<Float32Array> {
     const slots = options.slots ?? [0];
     const { vocabSize: V, headDim: D } = this.config;
     if (ids.length === 0) return Promise.reject(new BatonError({ code: 'data/invalid', message: 'No tokens to run: give at least one token id.' }));

@@ -101,7 +101,11 @@ export async function uploadInt4Tensor(
 ): Promise<GpuTensor> {
   const info = source.tensors.get(name);
   if (!info || info.shape.length !== 2) {
-    throw new BatonError({ code: 'engine/model-file', message: `tensor ${name} is missing or not a matrix; int4 applies to linear-layer weights.`, data: { tensor: name } });
+    throw new BatonError({
+      code: 'engine/model-file',
+      message: `tensor ${name} is missing or not a matrix; int4 applies to linear-layer weights.`,
+      data: { tensor: name },
+    });
   }
   const [rows, cols] = info.shape;
   const q = quantizeInt4(await source.read(name), rows, cols, scaleDtype, INT4_GROUP_SIZE);
@@ -147,7 +151,8 @@ export function tensorBytes(t: GpuTensor): number {
 
 /** The one buffer of a tensor that is never split (norms, biases: a single row). */
 export function wholeBuffer(t: GpuTensor): GPUBuffer {
-  if (t.chunks.length !== 1) throw new BatonError({ code: 'engine/unsupported', message: `tensor ${t.name} is split in ${t.chunks.length} chunks where one buffer is needed.` });
+  if (t.chunks.length !== 1)
+    throw new BatonError({ code: 'engine/unsupported', message: `tensor ${t.name} is split in ${t.chunks.length} chunks where one buffer is needed.` });
   return t.chunks[0].buffer;
 }
 

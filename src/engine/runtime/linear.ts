@@ -30,7 +30,17 @@ export function matmulLanes(caps: Capabilities): number {
   return caps.software ? 1 : 32;
 }
 
-function product(batch: CommandBatch, lanes: number, x: GPUBuffer, M: number, w: GpuTensor, out: GPUBuffer, accumulate: boolean, alpha: number, bias?: GpuTensor): void {
+function product(
+  batch: CommandBatch,
+  lanes: number,
+  x: GPUBuffer,
+  M: number,
+  w: GpuTensor,
+  out: GPUBuffer,
+  accumulate: boolean,
+  alpha: number,
+  bias?: GpuTensor,
+): void {
   const common = { dtype: w.dtype, bias: bias !== undefined, accumulate, rowsPerThread: Math.min(M, MAX_ROWS_PER_THREAD), lanes };
   for (const chunk of w.chunks) {
     const b = bias ? wholeBuffer(bias) : chunk.buffer;
@@ -59,7 +69,15 @@ export function addLoraUp(batch: CommandBatch, lanes: number, xa: GPUBuffer, M: 
 
 /** Options of a matmulNormed kernel (kernels/matmul-normed.ts) over weight `w` and norm weight `norm`. */
 export function normedOptions(w: GpuTensor, norm: GpuTensor, M: number, lanes: number, bias: boolean): MatmulNormedOptions {
-  return { dtype: w.dtype, normDtype: norm.dtype, groupSize: w.int4?.groupSize ?? 0, vec4: w.cols % 4 === 0, bias, rowsPerThread: Math.min(M, MAX_ROWS_PER_THREAD), lanes };
+  return {
+    dtype: w.dtype,
+    normDtype: norm.dtype,
+    groupSize: w.int4?.groupSize ?? 0,
+    vec4: w.cols % 4 === 0,
+    bias,
+    rowsPerThread: Math.min(M, MAX_ROWS_PER_THREAD),
+    lanes,
+  };
 }
 
 export interface NormedLinearArgs {

@@ -33,9 +33,12 @@ export async function uploadLora(device: EngineDevice, adapter: LoraAdapter, con
       const m = known.get(path);
       if (!m) throw mismatch(`module ${path} is not a linear layer of this model.`, { module: path });
       if (w.inFeatures !== m.inFeatures || w.outFeatures !== m.outFeatures || w.A.length !== r * m.inFeatures || w.B.length !== m.outFeatures * r) {
-        throw mismatch(`module ${path} has shapes A ${w.A.length}, B ${w.B.length} where rank ${r} and layer (${m.outFeatures}, ${m.inFeatures}) need ${r * m.inFeatures} and ${m.outFeatures * r}.`, {
-          module: path,
-        });
+        throw mismatch(
+          `module ${path} has shapes A ${w.A.length}, B ${w.B.length} where rank ${r} and layer (${m.outFeatures}, ${m.inFeatures}) need ${r * m.inFeatures} and ${m.outFeatures * r}.`,
+          {
+            module: path,
+          },
+        );
       }
       modules.set(path, {
         A: await uploadValues(device, `${path}.lora_A`, w.A, r, m.inFeatures, 'f32'),

@@ -54,12 +54,7 @@ export function checkDtype(device: EngineDevice, dtype: Dtype): void {
   }
 }
 
-export async function loadModelWeights(
-  device: EngineDevice,
-  source: TensorSource,
-  config: ModelConfig,
-  options: LoadWeightsOptions,
-): Promise<ModelWeights> {
+export async function loadModelWeights(device: EngineDevice, source: TensorSource, config: ModelConfig, options: LoadWeightsOptions): Promise<ModelWeights> {
   checkDtype(device, options.dtype);
   const names = weightNames(config);
   const fits = (name: string) => {

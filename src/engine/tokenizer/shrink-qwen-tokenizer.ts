@@ -32,8 +32,6 @@ export function shrinkQwenTokenizer(tokenizerJson: Json, tokenizerConfig: Json, 
   });
   const renumber = (id: number) => shrunkQwenId(id, vocab);
   for (const t of json.added_tokens) t.id = renumber(t.id);
-  config.added_tokens_decoder = Object.fromEntries(
-    Object.entries(config.added_tokens_decoder).map(([id, t]) => [String(renumber(Number(id))), t]),
-  );
+  config.added_tokens_decoder = Object.fromEntries(Object.entries(config.added_tokens_decoder).map(([id, t]) => [String(renumber(Number(id))), t]));
   return { json: json as unknown as Json, config: config as unknown as Json };
 }

@@ -22,7 +22,15 @@
  * Calls must not overlap each other or the model's own passes (grpoStep and the RL loop await each).
  */
 import { BatonError } from '../../core/errors/index.ts';
-import type { DifferentiablePolicy, GradientStep, OptimizerOptions, ScoredSequence, SequenceScores, TrainingState, WeightsTrainingState } from '../../core/rl/index.ts';
+import type {
+  DifferentiablePolicy,
+  GradientStep,
+  OptimizerOptions,
+  ScoredSequence,
+  SequenceScores,
+  TrainingState,
+  WeightsTrainingState,
+} from '../../core/rl/index.ts';
 import type { EngineDevice } from '../device/index.ts';
 import { embeddingBackward, ropeTable, tokensById } from '../kernels/index.ts';
 import {
@@ -119,7 +127,11 @@ export class GpuTrainer implements DifferentiablePolicy {
           ...sizes,
           maxBindingBytes: model.maxBindingBytes,
         },
-        { maxBufferSize: device.caps.maxBufferSize, maxStorageBufferBindingSize: device.caps.maxStorageBufferBindingSize, ...(budgetBytes === undefined ? {} : { budgetBytes }) },
+        {
+          maxBufferSize: device.caps.maxBufferSize,
+          maxStorageBufferBindingSize: device.caps.maxStorageBufferBindingSize,
+          ...(budgetBytes === undefined ? {} : { budgetBytes }),
+        },
       );
     }
     let trained: TrainedWeights;
@@ -130,7 +142,13 @@ export class GpuTrainer implements DifferentiablePolicy {
       trained = TrainedWeights.full(model.device, model.weights);
     }
     try {
-      return new GpuTrainer(model, options.wrt === 'lora' ? options.lora : undefined, trained, new AdamW(model.device, trained.parameters, options.optimizer), options.limits);
+      return new GpuTrainer(
+        model,
+        options.wrt === 'lora' ? options.lora : undefined,
+        trained,
+        new AdamW(model.device, trained.parameters, options.optimizer),
+        options.limits,
+      );
     } catch (e) {
       trained.destroy();
       throw e;
@@ -153,7 +171,8 @@ export class GpuTrainer implements DifferentiablePolicy {
     if (!this.#lora) {
       throw new BatonError({
         code: 'run/config',
-        message: 'Full fine-tuning has no KL reference (it would need a frozen copy of every weight); set beta to 0, or train a LoRA adapter, whose reference is the base model.',
+        message:
+          'Full fine-tuning has no KL reference (it would need a frozen copy of every weight); set beta to 0, or train a LoRA adapter, whose reference is the base model.',
       });
     }
     const { saved, out } = await this.#forward(sequences, temperature, undefined);
@@ -163,12 +182,14 @@ export class GpuTrainer implements DifferentiablePolicy {
 
   async backward(dLogp: readonly ArrayLike<number>[]): Promise<void> {
     const saved = this.#saved;
-    if (!saved || dLogp.length !== saved.sequences.length) throw new BatonError({ code: 'internal', message: 'backward needs the forward of the same sequences first.' });
+    if (!saved || dLogp.length !== saved.sequences.length)
+      throw new BatonError({ code: 'internal', message: 'backward needs the forward of the same sequences first.' });
     const { T, config } = saved.pass;
     const rows = new Float32Array(T);
     saved.sequences.forEach((s, b) => {
       const n = s.ids.length - s.completionStart;
-      if (dLogp[b].length !== n) throw new BatonError({ code: 'data/invalid', message: `sequence ${b} has ${n} completion tokens but ${dLogp[b].length} dLogp values.` });
+      if (dLogp[b].length !== n)
+        throw new BatonError({ code: 'data/invalid', message: `sequence ${b} has ${n} completion tokens but ${dLogp[b].length} dLogp values.` });
       for (let i = 0; i < n; i++) rows[saved.packed.completionRows[b] + i] = dLogp[b][i];
     });
     const scratch = new Scratch(this.#device);
@@ -232,12 +253,19 @@ export class GpuTrainer implements DifferentiablePolicy {
   async importState(state: TrainingState): Promise<void> {
     if ('weights' in state) return this.#importWeights(state);
     const lora = this.#loraOnGpu('importState');
-    const files = filesFromMemory('training state', { 'adapter_config.json': new TextEncoder().encode(state.adapterConfig), 'adapter_model.safetensors': state.adapter });
+    const files = filesFromMemory('training state', {
+      'adapter_config.json': new TextEncoder().encode(state.adapterConfig),
+      'adapter_model.safetensors': state.adapter,
+    });
     const adapter = await readPeftAdapter(files, this.#model.config);
     for (const [path, m] of lora.modules) {
       const w = adapter.weights.get(path);
       if (!w || w.A.length !== m.A.rows * m.A.cols || w.B.length !== m.B.rows * m.B.cols) {
-        throw new BatonError({ code: 'data/invalid', message: `The training state's adapter lacks module ${path} or has other shapes; resume with the adapter this trainer was made with.`, data: { module: path } });
+        throw new BatonError({
+          code: 'data/invalid',
+          message: `The training state's adapter lacks module ${path} or has other shapes; resume with the adapter this trainer was made with.`,
+          data: { module: path },
+        });
       }
     }
     this.#adamw.importState(state.optimizer);
@@ -268,7 +296,11 @@ export class GpuTrainer implements DifferentiablePolicy {
     for (const w of modelTensors(this.#model.weights)) {
       const info = source.tensors.get(w.name);
       if (!info || elementCount(info.shape) !== w.rows * w.cols) {
-        throw new BatonError({ code: 'data/invalid', message: `The training state's weights lack ${w.name} or hold it in another shape; resume with the model this trainer was made with.`, data: { tensor: w.name } });
+        throw new BatonError({
+          code: 'data/invalid',
+          message: `The training state's weights lack ${w.name} or hold it in another shape; resume with the model this trainer was made with.`,
+          data: { tensor: w.name },
+        });
       }
       values.set(w, await source.read(w.name));
     }
@@ -300,17 +332,22 @@ export class GpuTrainer implements DifferentiablePolicy {
   /** A setLora on the model since this trainer was made freed the buffers it trains. */
   #checkAdapter(): void {
     if (this.#lora && this.#model.lora !== this.#gpuLora) {
-      throw new BatonError({ code: 'internal', message: "The model's LoRA adapter was replaced (setLora) after this trainer was made; make a new trainer for the new adapter." });
+      throw new BatonError({
+        code: 'internal',
+        message: "The model's LoRA adapter was replaced (setLora) after this trainer was made; make a new trainer for the new adapter.",
+      });
     }
   }
 
   #fullOnly(what: string): void {
-    if (this.#lora) throw new BatonError({ code: 'run/config', message: `${what} holds every weight of a full fine-tuning run; this trainer trains a LoRA adapter.` });
+    if (this.#lora)
+      throw new BatonError({ code: 'run/config', message: `${what} holds every weight of a full fine-tuning run; this trainer trains a LoRA adapter.` });
   }
 
   #loraOnGpu(what: string): GpuLora {
     const lora = this.#model.lora;
-    if (!this.#lora || !lora) throw new BatonError({ code: 'run/config', message: `${what} holds a LoRA adapter and its optimiser; this trainer trains every weight.` });
+    if (!this.#lora || !lora)
+      throw new BatonError({ code: 'run/config', message: `${what} holds a LoRA adapter and its optimiser; this trainer trains every weight.` });
     return lora;
   }
 
@@ -332,9 +369,14 @@ export class GpuTrainer implements DifferentiablePolicy {
     const V = config.vocabSize;
     for (const s of sequences) {
       if (!(s.completionStart >= 1 && s.completionStart < s.ids.length)) {
-        throw new BatonError({ code: 'data/invalid', message: `completionStart ${s.completionStart} must be at least 1 and below the sequence's ${s.ids.length} tokens.` });
+        throw new BatonError({
+          code: 'data/invalid',
+          message: `completionStart ${s.completionStart} must be at least 1 and below the sequence's ${s.ids.length} tokens.`,
+        });
       }
-      for (const id of s.ids) if (!Number.isInteger(id) || id < 0 || id >= V) throw new BatonError({ code: 'data/invalid', message: `token id ${id} is outside the vocabulary of ${V}.`, data: { id } });
+      for (const id of s.ids)
+        if (!Number.isInteger(id) || id < 0 || id >= V)
+          throw new BatonError({ code: 'data/invalid', message: `token id ${id} is outside the vocabulary of ${V}.`, data: { id } });
     }
     const packed = packSequences(sequences);
     const T = packed.T;

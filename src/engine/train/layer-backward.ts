@@ -7,7 +7,15 @@
  * activations' gradients, one set reused by every layer.
  */
 import type { CommandBatch } from '../device/index.ts';
-import { attentionBackwardKeyValue, attentionBackwardQuery, rmsnormBackward, rmsnormBackwardWeight, rmsnormThreads, ropeCacheBackward, swigluBackward } from '../kernels/index.ts';
+import {
+  attentionBackwardKeyValue,
+  attentionBackwardQuery,
+  rmsnormBackward,
+  rmsnormBackwardWeight,
+  rmsnormThreads,
+  ropeCacheBackward,
+  swigluBackward,
+} from '../kernels/index.ts';
 import type { ModelConfig } from '../model/index.ts';
 import { wholeBuffer, type GpuTensor, type Scratch } from '../runtime/index.ts';
 import { attentionUniforms, ropeLayout, type LayerActivations } from './layer-forward.ts';
@@ -128,12 +136,25 @@ export function rmsnormBackwardInto(
   width: number,
   accumulate: boolean,
 ): void {
-  batch.run(rmsnormBackward, { dtype: pass.weights.dtype, accumulate, threads: rmsnormThreads(width) }, { dy, x, w: wholeBuffer(w), dx, rstd }, { rows, C: width, eps: pass.config.rmsNormEps });
+  batch.run(
+    rmsnormBackward,
+    { dtype: pass.weights.dtype, accumulate, threads: rmsnormThreads(width) },
+    { dy, x, w: wholeBuffer(w), dx, rstd },
+    { rows, C: width, eps: pass.config.rmsNormEps },
+  );
   const dw = pass.grads?.weight(w)?.[0];
   if (dw) batch.run(rmsnormBackwardWeight, { accumulate: true }, { dy, x, rstd, dw }, { rows, C: width });
 }
 
-export function encodeLayerBackward(batch: CommandBatch, pass: TrainingPass, layer: number, x: GPUBuffer, a: LayerActivations, g: LayerGradients, dx: GPUBuffer): void {
+export function encodeLayerBackward(
+  batch: CommandBatch,
+  pass: TrainingPass,
+  layer: number,
+  x: GPUBuffer,
+  a: LayerActivations,
+  g: LayerGradients,
+  dx: GPUBuffer,
+): void {
   const { hiddenSize: C, numHeads: H, numKvHeads: KV, headDim: D, intermediateSize: I } = pass.config;
   const T = pass.T;
   const l = pass.weights.layers[layer];

@@ -90,7 +90,14 @@ export function attentionUniforms(pass: TrainingPass) {
 }
 
 /** out (M, N) = x W^T (+ b) (+ the adapter's delta), as the inference forward's linear. */
-export function trainingLinear(batch: CommandBatch, pass: TrainingPass, x: GPUBuffer, weight: GpuTensor, out: GPUBuffer, extra: { bias?: GpuTensor; accumulate?: boolean } = {}): void {
+export function trainingLinear(
+  batch: CommandBatch,
+  pass: TrainingPass,
+  x: GPUBuffer,
+  weight: GpuTensor,
+  out: GPUBuffer,
+  extra: { bias?: GpuTensor; accumulate?: boolean } = {},
+): void {
   const lora = loraModule(pass, weight);
   linearForward(batch, {
     x,
@@ -104,7 +111,12 @@ export function trainingLinear(batch: CommandBatch, pass: TrainingPass, x: GPUBu
 }
 
 export function rmsnorm(batch: CommandBatch, pass: TrainingPass, x: GPUBuffer, w: GpuTensor, out: GPUBuffer, rows: number, width: number): void {
-  batch.run(rmsnormForward, { dtype: pass.weights.dtype, threads: rmsnormThreads(width) }, { x, w: wholeBuffer(w), out }, { rows, C: width, eps: pass.config.rmsNormEps });
+  batch.run(
+    rmsnormForward,
+    { dtype: pass.weights.dtype, threads: rmsnormThreads(width) },
+    { x, w: wholeBuffer(w), out },
+    { rows, C: width, eps: pass.config.rmsNormEps },
+  );
 }
 
 /**
@@ -124,7 +136,12 @@ export function encodeLayerForward(batch: CommandBatch, pass: TrainingPass, laye
     rmsnorm(batch, pass, a.k, l.kNorm, a.kn, T * KV, D);
   }
   batch.run(ropeCacheForward, {}, { q: a.qr, k: a.kn, v: a.v, cs: pass.rope, slots: pass.slots, kc: a.kc, vc: a.vc }, ropeLayout(pass));
-  batch.run(attentionTrainingForward, { headDim: D }, { q: a.qr, k: a.kc, v: a.vc, visibility: pass.visibility, out: a.att, lse: a.lse }, attentionUniforms(pass));
+  batch.run(
+    attentionTrainingForward,
+    { headDim: D },
+    { q: a.qr, k: a.kc, v: a.vc, visibility: pass.visibility, out: a.att, lse: a.lse },
+    attentionUniforms(pass),
+  );
   batch.copy(x, 0, a.mid, 0, T * C * 4);
   trainingLinear(batch, pass, a.att, l.o, a.mid, { accumulate: true });
   rmsnorm(batch, pass, a.mid, l.postNorm, a.h2, T, C);

@@ -43,7 +43,12 @@ export function linearBackward(batch: CommandBatch, a: LinearBackwardArgs): void
     const options = { ...layout(M, lanes), accumulate: a.accumulate || i > 0 };
     const shape = { M, N: inF, K: chunk.rows, ldo: inF, col0: 0, alpha: 1, ldy: outF, dyCol0: chunk.rowStart };
     if (w.int4) {
-      batch.run(matmulInt4BackwardInput, { ...options, dtype: w.dtype, groupSize: w.int4.groupSize }, { dy: a.dy, w: chunk.buffer, scales: chunk.scales!, dx: a.dx }, shape);
+      batch.run(
+        matmulInt4BackwardInput,
+        { ...options, dtype: w.dtype, groupSize: w.int4.groupSize },
+        { dy: a.dy, w: chunk.buffer, scales: chunk.scales!, dx: a.dx },
+        shape,
+      );
     } else {
       batch.run(matmulBackwardInput, { ...options, dtype: w.dtype }, { dy: a.dy, w: chunk.buffer, dx: a.dx }, shape);
     }
@@ -68,11 +73,31 @@ function loraBackward(batch: CommandBatch, a: LinearBackwardArgs, lora: NonNulla
   const { xa, dxa } = lora;
   linearForward(batch, { x: a.x, M, weight: A, out: xa, lanes });
   const [bufA, bufB] = [wholeBuffer(A), wholeBuffer(B)];
-  batch.run(matmulBackwardInput, { ...layout(M, lanes), accumulate: false, dtype: 'f32' }, { dy: a.dy, w: bufB, dx: dxa }, { M, N: r, K: outF, ldo: r, col0: 0, alpha: lora.scale, ldy: outF, dyCol0: 0 });
+  batch.run(
+    matmulBackwardInput,
+    { ...layout(M, lanes), accumulate: false, dtype: 'f32' },
+    { dy: a.dy, w: bufB, dx: dxa },
+    { M, N: r, K: outF, ldo: r, col0: 0, alpha: lora.scale, ldy: outF, dyCol0: 0 },
+  );
   if (lora.grads) {
     const { dA, dB } = lora.grads;
-    batch.run(matmulBackwardWeight, { ...layout(outF, lanes), accumulate: true }, { dy: a.dy, x: xa, dw: dB }, { M: outF, N: r, K: M, ldo: r, col0: 0, alpha: lora.scale, ldy: outF, dyCol0: 0 });
-    batch.run(matmulBackwardWeight, { ...layout(r, lanes), accumulate: true }, { dy: dxa, x: a.x, dw: dA }, { M: r, N: inF, K: M, ldo: inF, col0: 0, alpha: 1, ldy: r, dyCol0: 0 });
+    batch.run(
+      matmulBackwardWeight,
+      { ...layout(outF, lanes), accumulate: true },
+      { dy: a.dy, x: xa, dw: dB },
+      { M: outF, N: r, K: M, ldo: r, col0: 0, alpha: lora.scale, ldy: outF, dyCol0: 0 },
+    );
+    batch.run(
+      matmulBackwardWeight,
+      { ...layout(r, lanes), accumulate: true },
+      { dy: dxa, x: a.x, dw: dA },
+      { M: r, N: inF, K: M, ldo: inF, col0: 0, alpha: 1, ldy: r, dyCol0: 0 },
+    );
   }
-  batch.run(matmulBackwardInput, { ...layout(M, lanes), accumulate: true, dtype: 'f32' }, { dy: dxa, w: bufA, dx: a.dx }, { M, N: inF, K: r, ldo: inF, col0: 0, alpha: 1, ldy: r, dyCol0: 0 });
+  batch.run(
+    matmulBackwardInput,
+    { ...layout(M, lanes), accumulate: true, dtype: 'f32' },
+    { dy: dxa, w: bufA, dx: a.dx },
+    { M, N: inF, K: r, ldo: inF, col0: 0, alpha: 1, ldy: r, dyCol0: 0 },
+  );
 }

@@ -123,7 +123,16 @@ export function estimateTrainingMemory(config: ModelConfig, shape: TrainingShape
     ...Object.entries({ ...activations, ...gradients }).map(([name, n]): [string, number] => [`the activation ${name}`, f32 * n]),
   ];
   const [name, bytes] = buffers.reduce((a, b) => (b[1] > a[1] ? b : a));
-  return { weights, trained, savedInputs, layerScratch, logits, kv, total: weights + trained + savedInputs + layerScratch + logits + kv, largestBuffer: { name, bytes } };
+  return {
+    weights,
+    trained,
+    savedInputs,
+    layerScratch,
+    logits,
+    kv,
+    total: weights + trained + savedInputs + layerScratch + logits + kv,
+    largestBuffer: { name, bytes },
+  };
 }
 
 export interface MemoryLimits {
@@ -146,7 +155,9 @@ export function checkTrainingMemory(config: ModelConfig, shape: TrainingShape, l
   const batch = describeLimits(shape);
   const refuse = (message: string) => new BatonError({ code: 'engine/out-of-memory', message, data: { ...memory, limits } });
   if (config.vocabSize * 4 > perBuffer) {
-    throw refuse(`One row of logits (${config.vocabSize} tokens, ${size(config.vocabSize * 4)}) is above this GPU's ${size(perBuffer)} per buffer; this model cannot be trained here.`);
+    throw refuse(
+      `One row of logits (${config.vocabSize} tokens, ${size(config.vocabSize * 4)}) is above this GPU's ${size(perBuffer)} per buffer; this model cannot be trained here.`,
+    );
   }
   if (memory.largestBuffer.bytes > perBuffer) {
     throw refuse(

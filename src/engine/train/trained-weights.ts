@@ -12,7 +12,14 @@ import type { LoraGradients } from './linear-backward.ts';
 
 /** Each tensor of the model once (a tied head is the embedding). */
 export function modelTensors(weights: ModelWeights): GpuTensor[] {
-  return [...new Set([weights.embed, weights.norm, weights.lmHead, ...weights.layers.flatMap((l) => Object.values(l).filter((w): w is GpuTensor => w !== undefined))])];
+  return [
+    ...new Set([
+      weights.embed,
+      weights.norm,
+      weights.lmHead,
+      ...weights.layers.flatMap((l) => Object.values(l).filter((w): w is GpuTensor => w !== undefined)),
+    ]),
+  ];
 }
 
 export class TrainedWeights {
@@ -92,7 +99,8 @@ export class TrainedWeights {
 
   #parameter(name: string, w: GpuTensor, chunk: number): GPUBuffer {
     const c = w.chunks[chunk];
-    if (w.dtype !== 'f32' || w.int4) throw new BatonError({ code: 'run/config', message: `${name} is stored as ${w.int4 ? 'int4' : w.dtype}; only f32 tensors train.` });
+    if (w.dtype !== 'f32' || w.int4)
+      throw new BatonError({ code: 'run/config', message: `${name} is stored as ${w.int4 ? 'int4' : w.dtype}; only f32 tensors train.` });
     const grad = this.#device.createBuffer(c.rows * w.cols * 4, `${name}.grad`);
     this.parameters.push({ name, shape: [c.rows, w.cols], param: c.buffer, grad });
     return grad;

@@ -12,16 +12,34 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   parse: { summary: 'parse a Conductor completion (stdin) into a workflow', load: async () => (await import('../commands/parse.ts')).parseCommand },
   grade: { summary: 'grade a response against a gold answer', load: async () => (await import('../commands/grade.ts')).gradeCommand },
   run: { summary: 'run one question end to end over a worker pool', load: async () => (await import('../commands/run/index.ts')).runCommand },
-  eval: { summary: 'evaluate methods (Conductor, single workers, oracle, MoA, baselines) on a data set', load: async () => (await import('../commands/eval/index.ts')).evalCommand },
+  eval: {
+    summary: 'evaluate methods (Conductor, single workers, oracle, MoA, baselines) on a data set',
+    load: async () => (await import('../commands/eval/index.ts')).evalCommand,
+  },
   episodes: { summary: 'export | import | stats of an episode directory', load: async () => (await import('../commands/episodes/index.ts')).episodesCommand },
   generate: { summary: "sample from a model with Baton's engine", load: async () => (await import('../commands/generate.ts')).generateCommand },
   logprobs: { summary: 'per-token log-probabilities of a sequence', load: async () => (await import('../commands/logprobs.ts')).logprobsCommand },
   'grpo-step': { summary: 'one GRPO step of a LoRA adapter on a batch file', load: async () => (await import('../commands/grpo-step.ts')).grpoStepCommand },
-  train: { summary: 'GRPO training of a Conductor on a worker pool (metrics, checkpoints, --resume)', load: async () => (await import('../commands/train/index.ts')).trainCommand },
-  'init-model': { summary: 'a small random-initialised Conductor to train from scratch', load: async () => (await import('../commands/init-model.ts')).initModelCommand },
-  'serve-reward': { summary: 'serve rewards over HTTP for an outside RL trainer (TRL, verl)', load: async () => (await import('../commands/serve-reward.ts')).serveRewardCommand },
-  export: { summary: 'tasks, reward module and launch files for TRL or verl; train-bundle: a baton train run for a GPU server', load: async () => (await import('../commands/export/index.ts')).exportCommand },
-  adapter: { summary: 'init a LoRA adapter (PEFT layout) | merge one into its base model', load: async () => (await import('../commands/adapter.ts')).adapterCommand },
+  train: {
+    summary: 'GRPO training of a Conductor on a worker pool (metrics, checkpoints, --resume)',
+    load: async () => (await import('../commands/train/index.ts')).trainCommand,
+  },
+  'init-model': {
+    summary: 'a small random-initialised Conductor to train from scratch',
+    load: async () => (await import('../commands/init-model.ts')).initModelCommand,
+  },
+  'serve-reward': {
+    summary: 'serve rewards over HTTP for an outside RL trainer (TRL, verl)',
+    load: async () => (await import('../commands/serve-reward.ts')).serveRewardCommand,
+  },
+  export: {
+    summary: 'tasks, reward module and launch files for TRL or verl; train-bundle: a baton train run for a GPU server',
+    load: async () => (await import('../commands/export/index.ts')).exportCommand,
+  },
+  adapter: {
+    summary: 'init a LoRA adapter (PEFT layout) | merge one into its base model',
+    load: async () => (await import('../commands/adapter.ts')).adapterCommand,
+  },
 };
 
 function usage(): string {
@@ -45,7 +63,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return 2;
   }
   try {
-    return await (await command.load())(rest, io);
+    return await (
+      await command.load()
+    )(rest, io);
   } catch (e) {
     if (debug) io.stderr(`${(e as Error)?.stack ?? String(e)}\n`);
     const message = e instanceof CliError || e instanceof BatonError ? e.message : `unexpected error: ${(e as Error)?.message ?? String(e)}`;

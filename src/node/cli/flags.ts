@@ -123,7 +123,10 @@ export function choice<C extends string>(values: readonly C[], { said, ...spec }
 }
 
 // The checks commands share; a check of one command is written beside its flag.
-export const atLeast = (min: number): Check<number> => (n) => (n >= min ? undefined : `must be at least ${min}, got ${n}`);
+export const atLeast =
+  (min: number): Check<number> =>
+  (n) =>
+    n >= min ? undefined : `must be at least ${min}, got ${n}`;
 export const positive: Check<number> = (n) => (n > 0 ? undefined : `must be positive, got ${n}`);
 export const notNegative: Check<number> = (n) => (n >= 0 ? undefined : `must be 0 or more, got ${n}`);
 export const positiveInteger: Check<number> = (n) => (n > 0 ? undefined : `must be a positive integer, got ${n}`);

@@ -17,7 +17,10 @@ const PROJECTIONS = ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_pr
 
 function targetsOf(value: string): string[] {
   if (value === 'all') return PROJECTIONS;
-  const targets = value.split(',').map((t) => t.trim()).filter(Boolean);
+  const targets = value
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const unknown = targets.filter((t) => !PROJECTIONS.includes(t));
   if (targets.length === 0 || unknown.length > 0) {
     throw new CliError(`--targets takes ${PROJECTIONS.join(', ')} or "all"${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`, 2);

@@ -43,9 +43,7 @@ function parseMessages(text: string, file: string): ChatMessage[] {
     throw new CliError(`${file}: not valid JSON (${(e as Error).message})`, 2);
   }
   const ok =
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((m) => m && ['system', 'user', 'assistant'].includes(m.role) && typeof m.content === 'string');
+    Array.isArray(value) && value.length > 0 && value.every((m) => m && ['system', 'user', 'assistant'].includes(m.role) && typeof m.content === 'string');
   if (!ok) throw new CliError(`${file}: expected a non-empty JSON array of {"role": "system"|"user"|"assistant", "content": "..."}`, 2);
   return value as ChatMessage[];
 }

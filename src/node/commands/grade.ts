@@ -50,9 +50,11 @@ export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
   if (kind === undefined) throw new CliError(`--kind is required (one of ${GRADED_KINDS.join(', ')})`, 2);
   if (values.gold === undefined || values.gold.trim() === '') throw new CliError('--gold is required: the correct answer', 2);
   if (values.choice && kind !== 'mcq') throw new CliError('--choice applies to --kind mcq only', 2);
-  if ((values.timeout !== undefined || values.memory !== undefined) && kind !== 'code') throw new CliError('--timeout and --memory apply to --kind code only', 2);
+  if ((values.timeout !== undefined || values.memory !== undefined) && kind !== 'code')
+    throw new CliError('--timeout and --memory apply to --kind code only', 2);
   const response = values.response ?? (await io.readStdin());
-  const result = kind === 'code' ? await gradeCodeResponse(response, values.gold, values) : gradeAnswer(response, { kind, answer: values.gold, choices: values.choice });
+  const result =
+    kind === 'code' ? await gradeCodeResponse(response, values.gold, values) : gradeAnswer(response, { kind, answer: values.gold, choices: values.choice });
   io.stdout(`${JSON.stringify(result)}\n`);
   return 0;
 }

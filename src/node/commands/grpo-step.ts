@@ -79,7 +79,12 @@ export async function grpoStepCommand(argv: string[], io: CliIo): Promise<number
     const grads = [...policy.captured].map(([name, data]) => {
       const [, path, part] = /^(.*)\.lora_([AB])$/.exec(name)!;
       const m = adapter.weights.get(path)!;
-      return { name: `base_model.model.${path}.lora_${part}.weight`, dtype: 'F32' as const, shape: part === 'A' ? [r, m.inFeatures] : [m.outFeatures, r], data };
+      return {
+        name: `base_model.model.${path}.lora_${part}.weight`,
+        dtype: 'F32' as const,
+        shape: part === 'A' ? [r, m.inFeatures] : [m.outFeatures, r],
+        data,
+      };
     });
     await mkdir(out, { recursive: true });
     await writeFile(join(out, ADAPTER_CONFIG), state.adapterConfig);
@@ -87,7 +92,9 @@ export async function grpoStepCommand(argv: string[], io: CliIo): Promise<number
     await writeFile(join(out, 'grads.safetensors'), writeSafetensors(grads, { format: 'pt' }));
     policy.trainer.destroy();
     const { loss, gradNorm, clipRatio, kl, entropy, tokens, lr } = result;
-    io.stdout(`${JSON.stringify({ loss, gradNorm, clipRatio, kl: kl ?? null, entropy, tokens, lr, ...(result.skipped ? { skipped: result.skipped } : {}) })}\n`);
+    io.stdout(
+      `${JSON.stringify({ loss, gradNorm, clipRatio, kl: kl ?? null, entropy, tokens, lr, ...(result.skipped ? { skipped: result.skipped } : {}) })}\n`,
+    );
     return result.skipped ? 1 : 0;
   } finally {
     loaded.close();

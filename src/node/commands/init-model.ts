@@ -47,7 +47,8 @@ export async function initModelCommand(argv: string[], io: CliIo): Promise<numbe
   const { values } = args;
   const { hidden, heads } = values;
   const kvHeads = values['kv-heads'];
-  if (hidden % heads !== 0 || (hidden / heads) % 2 !== 0) throw new CliError(`--hidden ${hidden} must split into --heads ${heads} heads of an even width (rotary embeddings pair dimensions)`, 2);
+  if (hidden % heads !== 0 || (hidden / heads) % 2 !== 0)
+    throw new CliError(`--hidden ${hidden} must split into --heads ${heads} heads of an even width (rotary embeddings pair dimensions)`, 2);
   if (heads % kvHeads !== 0) throw new CliError(`--heads ${heads} must be a multiple of --kv-heads ${kvHeads}`, 2);
   const shape: RandomConductorShape = {
     architecture: values.arch,

@@ -22,7 +22,12 @@ const FLAGS = {
   seed: int({ arg: 'S', help: 'seed of every simulated worker' }),
   replay: REPLAY_FLAG,
   'max-body-bytes': int({ arg: 'N', help: 'largest request body', default: 4 * 1024 * 1024, check: atLeast(1) }),
-  'drain-timeout': int({ arg: 'MS', help: 'on SIGINT/SIGTERM, how long requests in flight may finish before they are stopped', default: 60_000, check: atLeast(0) }),
+  'drain-timeout': int({
+    arg: 'MS',
+    help: 'on SIGINT/SIGTERM, how long requests in flight may finish before they are stopped',
+    default: 60_000,
+    check: atLeast(0),
+  }),
 };
 
 const HELP = {
@@ -46,7 +51,10 @@ export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: Node
   const token = values.token ?? io.env.BATON_REWARD_TOKEN;
   if (token !== undefined && token.trim() === '') throw new CliError('--token is empty', 2);
   if (!isLoopback(host) && token === undefined) {
-    throw new CliError(`refusing to listen on ${host} without a token: anyone who reaches it could spend your worker budget. Give --token (or $BATON_REWARD_TOKEN), or listen on 127.0.0.1.`, 2);
+    throw new CliError(
+      `refusing to listen on ${host} without a token: anyone who reaches it could spend your worker budget. Give --token (or $BATON_REWARD_TOKEN), or listen on 127.0.0.1.`,
+      2,
+    );
   }
   const settings = {
     host,
@@ -69,10 +77,13 @@ export async function serveRewardCommand(argv: string[], io: CliIo, stopOn: Node
   } catch (e) {
     await store.close();
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`cannot listen on ${host}:${port} (${code}); pick another --port (0 for any free one).`);
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
+      throw new CliError(`cannot listen on ${host}:${port} (${code}); pick another --port (0 for any free one).`);
     throw e;
   }
-  io.stdout(`${JSON.stringify({ url: server.url, reward: `${server.url}/v1/reward`, health: `${server.url}/health`, pool: pool.map((w) => w.spec.id), episodes: store.dir })}\n`);
+  io.stdout(
+    `${JSON.stringify({ url: server.url, reward: `${server.url}/v1/reward`, health: `${server.url}/health`, pool: pool.map((w) => w.spec.id), episodes: store.dir })}\n`,
+  );
 
   // The first signal drains; another stops the runs in flight at once, and they are still answered (503).
   let signals = 0;

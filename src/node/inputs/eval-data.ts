@@ -75,7 +75,10 @@ async function sourceOf(req: DatasetRequest): Promise<DataSource> {
   try {
     bytes = await readFile(path);
   } catch (e) {
-    throw new CliError(`--dataset ${req.dataset}: not a built-in set (${BUILT_IN_DATASETS.join(', ')}) and cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, 2);
+    throw new CliError(
+      `--dataset ${req.dataset}: not a built-in set (${BUILT_IN_DATASETS.join(', ')}) and cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      2,
+    );
   }
   const format = formatOfFile(path);
   if (!format) throw new CliError(`--dataset ${req.dataset}: a file must end in .jsonl, .csv or .parquet`, 2);

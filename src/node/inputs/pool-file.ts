@@ -9,7 +9,22 @@ import { CliError, readTextFlag, text, type CliIo } from '../cli/index.ts';
 
 const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];
 const EFFORTS = ['minimal', 'low', 'medium', 'high'];
-const SPEC_FIELDS = ['id', 'provider', 'model', 'baseUrl', 'label', 'maxTokens', 'temperature', 'reasoning', 'price', 'keyEnv', 'description', 'simulated', 'adapter', 'weights'];
+const SPEC_FIELDS = [
+  'id',
+  'provider',
+  'model',
+  'baseUrl',
+  'label',
+  'maxTokens',
+  'temperature',
+  'reasoning',
+  'price',
+  'keyEnv',
+  'description',
+  'simulated',
+  'adapter',
+  'weights',
+];
 const WEIGHTS = ['auto', 'f32', 'f16', 'int4'];
 const PRICE_FIELDS = ['input', 'output', 'cachedInput'];
 const SIMULATED_FIELDS = ['skill', 'confirmRight', 'fixWrong', 'latencyMs', 'outputTokens', 'seed'];
@@ -26,12 +41,18 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 function checkFields(value: Json, allowed: string[], fail: (path: string, problem: string) => never, path: string): void {
   for (const key of Object.keys(value)) {
-    if (/key|secret|token$/i.test(key) && !allowed.includes(key)) fail(`${path}.${key}`, 'looks like a key: keys never go in a pool file; put them in an environment variable (see keyEnv).');
+    if (/key|secret|token$/i.test(key) && !allowed.includes(key))
+      fail(`${path}.${key}`, 'looks like a key: keys never go in a pool file; put them in an environment variable (see keyEnv).');
     if (!allowed.includes(key)) fail(`${path}.${key}`, `is not a known field (known: ${allowed.join(', ')}).`);
   }
 }
 
-function checkNumber(value: unknown, path: string, fail: (path: string, problem: string) => never, opts: { min?: number; max?: number; integer?: boolean } = {}): void {
+function checkNumber(
+  value: unknown,
+  path: string,
+  fail: (path: string, problem: string) => never,
+  opts: { min?: number; max?: number; integer?: boolean } = {},
+): void {
   const ok =
     typeof value === 'number' &&
     Number.isFinite(value) &&
@@ -61,7 +82,8 @@ function checkSpec(w: unknown, path: string, fail: (path: string, problem: strin
   if (!PROVIDERS.includes(w.provider as ProviderName)) fail(`${path}.provider`, `must be one of ${PROVIDERS.join(', ')}, got ${JSON.stringify(w.provider)}.`);
   checkString(w.model, `${path}.model`, fail);
   for (const f of ['baseUrl', 'label', 'keyEnv', 'description', 'adapter'] as const) if (w[f] !== undefined) checkString(w[f], `${path}.${f}`, fail);
-  if (w.weights !== undefined && !WEIGHTS.includes(w.weights as string)) fail(`${path}.weights`, `must be one of ${WEIGHTS.join(', ')}, got ${JSON.stringify(w.weights)}.`);
+  if (w.weights !== undefined && !WEIGHTS.includes(w.weights as string))
+    fail(`${path}.weights`, `must be one of ${WEIGHTS.join(', ')}, got ${JSON.stringify(w.weights)}.`);
   if (w.maxTokens !== undefined) checkNumber(w.maxTokens, `${path}.maxTokens`, fail, { min: 1, integer: true });
   if (w.temperature !== undefined) checkNumber(w.temperature, `${path}.temperature`, fail, { min: 0, max: 2 });
   if (w.reasoning !== undefined && !EFFORTS.includes(w.reasoning as string)) {

@@ -2,7 +2,15 @@
  * Task sets for training: a JSONL file of tasks {question, answer, kind, choices?, dataset?, itemId?}
  * (core's Task), or a built-in task set (core/bench's BUILT_IN_TASK_SETS) or data set read from data/.
  */
-import { BUILT_IN_DATASETS, builtInTasks, builtInTaskSet, isBuiltInDataset, isBuiltInTaskSet, type BuiltInDataset, type BuiltInTaskSet } from '../../core/bench/index.ts';
+import {
+  BUILT_IN_DATASETS,
+  builtInTasks,
+  builtInTaskSet,
+  isBuiltInDataset,
+  isBuiltInTaskSet,
+  type BuiltInDataset,
+  type BuiltInTaskSet,
+} from '../../core/bench/index.ts';
 import { parseJsonl } from '../../core/formats/index.ts';
 import { parseCodeGold } from '../../core/reward/index.ts';
 import { TASK_KINDS, type Task, type TaskKind, type TaskSplit } from '../../core/task.ts';

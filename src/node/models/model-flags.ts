@@ -11,7 +11,11 @@ const WEIGHT_FORMATS: readonly WeightFormat[] = ['f32', 'f16', 'int4'];
 
 export const MODEL_FLAGS = {
   model: text({ arg: 'DIR', help: 'Hugging Face model directory (config.json, safetensors, tokenizer)' }),
-  lora: text({ arg: 'DIR', help: 'PEFT LoRA adapter directory, applied beside the base weights', check: (dir) => (dir.trim() ? undefined : 'needs the adapter directory') }),
+  lora: text({
+    arg: 'DIR',
+    help: 'PEFT LoRA adapter directory, applied beside the base weights',
+    check: (dir) => (dir.trim() ? undefined : 'needs the adapter directory'),
+  }),
   weights: choice(WEIGHT_FORMATS, {
     arg: 'W',
     said: 'f32, f16 or int4',

@@ -64,7 +64,12 @@ export async function writeRandomConductor(dir: string, shape: RandomConductorSh
   const json = randomConductorConfig(shape);
   const config = parseModelConfig(json);
   const random = seededRandom(shape.seed);
-  const tensors: TensorToWrite[] = [...expectedShapes(config)].map(([name, dims]) => ({ name, dtype: shape.dtype, shape: dims, data: initialWeight(name, dims, random, INITIALIZER_RANGE) }));
+  const tensors: TensorToWrite[] = [...expectedShapes(config)].map(([name, dims]) => ({
+    name,
+    dtype: shape.dtype,
+    shape: dims,
+    data: initialWeight(name, dims, random, INITIALIZER_RANGE),
+  }));
   const tokenizer = shrinkQwenTokenizer(JSON.parse(await qwenFile('tokenizer.json')), JSON.parse(await qwenFile('tokenizer_config.json')), shape.vocab);
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(json, null, 2)}\n`);
   await writeFile(join(dir, 'model.safetensors'), writeSafetensors(tensors, { format: 'pt' }));

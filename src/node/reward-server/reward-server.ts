@@ -113,7 +113,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       if (size > limit) over = true;
       if (!over) chunks.push(chunk);
     });
-    req.on('end', () => (over ? reject(new RequestError(413, `the body is over the ${limit}-byte limit (--max-body-bytes).`)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    req.on('end', () =>
+      over ? reject(new RequestError(413, `the body is over the ${limit}-byte limit (--max-body-bytes).`)) : resolve(Buffer.concat(chunks).toString('utf8')),
+    );
     req.on('error', reject);
   });
 }
@@ -160,17 +162,27 @@ export async function startRewardServer(options: RewardServerOptions): Promise<R
   }
 
   async function reward(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!authorised(req)) return send(res, 401, { error: 'a bearer token is required: send "Authorization: Bearer <token>" with the token the server was started with.' }, { 'www-authenticate': 'Bearer' });
+    if (!authorised(req))
+      return send(
+        res,
+        401,
+        { error: 'a bearer token is required: send "Authorization: Bearer <token>" with the token the server was started with.' },
+        { 'www-authenticate': 'Bearer' },
+      );
     const request = parseRewardRequest(await readBody(req, options.maxBodyBytes));
     if (!budgetLeft()) {
-      return send(res, 402, { error: `the $${budget!.capUsd} budget is spent ($${budget!.spentUsd.toFixed(4)} used): restart the server with a larger --budget.` });
+      return send(res, 402, {
+        error: `the $${budget!.capUsd} budget is spent ($${budget!.spentUsd.toFixed(4)} used): restart the server with a larger --budget.`,
+      });
     }
     const episodes = await score(request);
     await options.store.putMany(episodes);
     if (episodes.some((ep) => ep.status === 'budget')) budgetSpent = true;
     if (episodes.some((ep) => ep.status === 'aborted')) {
       counts.stopped++;
-      return send(res, 503, { error: `the server shut down before these ${episodes.length} completions were scored; their runs were stopped (kept as episodes with status "aborted"). Send them again to a running server.` });
+      return send(res, 503, {
+        error: `the server shut down before these ${episodes.length} completions were scored; their runs were stopped (kept as episodes with status "aborted"). Send them again to a running server.`,
+      });
     }
     const details = episodes.map(detailOf);
     counts.requests++;

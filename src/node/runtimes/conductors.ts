@@ -59,7 +59,11 @@ async function readPlan(cwd: string, file: string): Promise<string> {
     return await readFile(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new BatonError({ code: code === 'ENOENT' ? 'data/not-found' : 'store/io', message: `cannot read ${path} (${code ?? (e as Error).message}).`, cause: e });
+    throw new BatonError({
+      code: code === 'ENOENT' ? 'data/not-found' : 'store/io',
+      message: `cannot read ${path} (${code ?? (e as Error).message}).`,
+      cause: e,
+    });
   }
 }
 

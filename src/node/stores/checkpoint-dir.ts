@@ -33,7 +33,10 @@ async function writeState(dir: string, state: TrainingState): Promise<void> {
 
 async function readState(dir: string): Promise<TrainingState> {
   const optimizer = new Uint8Array(await readFile(join(dir, OPTIMIZER)));
-  const full = await access(join(dir, SINGLE_FILE)).then(() => true, () => false);
+  const full = await access(join(dir, SINGLE_FILE)).then(
+    () => true,
+    () => false,
+  );
   if (full) return { weights: new Uint8Array(await readFile(join(dir, SINGLE_FILE))), optimizer };
   return { adapterConfig: await readFile(join(dir, ADAPTER_CONFIG), 'utf8'), adapter: new Uint8Array(await readFile(join(dir, ADAPTER_WEIGHTS))), optimizer };
 }

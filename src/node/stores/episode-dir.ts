@@ -108,7 +108,8 @@ function dayFile(createdAt: string): string {
 
 function ioError(e: unknown, dir: string, doing: string): BatonError {
   const code = (e as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return storeFullError(
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return storeFullError(
       e,
       `the directory ${dir}`,
       `Free disk space, or export your episodes (baton episodes export --out FILE) and move old day files (YYYY-MM-DD.jsonl) out of ${dir}.`,
@@ -135,7 +136,12 @@ export class EpisodeDirStore implements EpisodeStore {
     const store = new EpisodeDirStore(dir);
     try {
       if (options.create ?? true) await mkdir(dir, { recursive: true });
-      else if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) {
+      else if (
+        !(await stat(dir).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ))
+      ) {
         throw new BatonError({
           code: 'data/not-found',
           message: `No episode directory at ${dir}: pass --dir, or set BATON_EPISODES_DIR, to where the episodes are.`,
@@ -238,7 +244,13 @@ export class EpisodeDirStore implements EpisodeStore {
     this.#problems = this.#problems.filter((p) => p.file !== file);
     this.#sorted = null;
     const path = join(this.dir, file);
-    if (!(await stat(path).then(() => true, () => false))) return;
+    if (
+      !(await stat(path).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     for await (const line of fileLines(path)) {
       if (line.text.trim() === '') continue;
       const parsed = parseEpisodeLine(line.text);
@@ -263,7 +275,10 @@ export class EpisodeDirStore implements EpisodeStore {
     try {
       for (const [file, group] of byFile) {
         const path = join(this.dir, file);
-        const size = await stat(path).then((s) => s.size, () => 0);
+        const size = await stat(path).then(
+          (s) => s.size,
+          () => 0,
+        );
         sizes.set(file, size);
         const separator = size > 0 && !(await this.#endsWithNewline(path, size)) ? '\n' : '';
         const lines = group.map(episodeToLine);

@@ -27,7 +27,7 @@ function isRunning(pid: number): boolean {
 /** Takes OUT's lock, or throws a CliError naming the process that holds it. `onTakeOver` hears of a stale lock. */
 export async function lockEvalDir(dir: string, onTakeOver: (pid: string) => void): Promise<EvalLock> {
   const file = join(dir, 'eval.lock');
-  for (let emptyReads = 0; ; ) {
+  for (let emptyReads = 0; ;) {
     try {
       const handle = await open(file, 'wx');
       await handle.writeFile(`${process.pid}\n`);

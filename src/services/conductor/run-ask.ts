@@ -30,9 +30,14 @@ function engineWorkerChoices(pool: readonly WorkerSpec[]): EngineModelChoice[] {
  */
 export async function runAsk(
   request: AskRequest,
-  run: { signal?: AbortSignal; onEvent?: RunEventListener; runtimes: Pick<ModelRuntimes, 'engine' | 'readyEngine' | 'readyEngineWorker' | 'readyWebllm' | 'gpu'> },
+  run: {
+    signal?: AbortSignal;
+    onEvent?: RunEventListener;
+    runtimes: Pick<ModelRuntimes, 'engine' | 'readyEngine' | 'readyEngineWorker' | 'readyWebllm' | 'gpu'>;
+  },
 ): Promise<Episode> {
-  if (request.pool.length === 0) throw new BatonError({ code: 'run/config', message: 'The worker pool is empty: add at least one worker on the Workers page.' });
+  if (request.pool.length === 0)
+    throw new BatonError({ code: 'run/config', message: 'The worker pool is empty: add at least one worker on the Workers page.' });
   const { runEpisode } = await import('../../core/orchestra/index.ts');
   const replay = request.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
   // Workers' models that this pool no longer names give their GPU memory back.
@@ -48,7 +53,13 @@ export async function runAsk(
   const host = tabConductorHost(run.runtimes, {
     remoteWorker: (baseUrl, model) => buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys),
   });
-  const settings = { poolIds: request.pool.map((w) => w.id), maxSteps: options.maxSteps, access: options.access, where: "The Conductor page's choice", demoGivesWay: true } as const;
+  const settings = {
+    poolIds: request.pool.map((w) => w.id),
+    maxSteps: options.maxSteps,
+    access: options.access,
+    where: "The Conductor page's choice",
+    demoGivesWay: true,
+  } as const;
   const conductor = await createConductor(request.conductor, host, settings, { task: request.task, pool }, run.signal);
   const episode = await runEpisode({
     ...(request.episodeId ? { id: request.episodeId } : {}),

@@ -38,4 +38,3 @@ export function checkEvalSettings(s: EvalSettings): EvalSettings {
   }
   return s;
 }
-

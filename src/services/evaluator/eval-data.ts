@@ -19,10 +19,13 @@ async function fetchBytes(url: URL): Promise<Uint8Array> {
 
 export const evalDataFiles = lazyDataFiles(
   {
-    ...import.meta.glob<string>(['../../../data/gsm8k/test.jsonl', '../../../data/math500/test.jsonl', '../../../data/aime2024/test.jsonl', '../../../data/mmlu/test/*_test.csv'], {
-      query: '?raw',
-      import: 'default',
-    }),
+    ...import.meta.glob<string>(
+      ['../../../data/gsm8k/test.jsonl', '../../../data/math500/test.jsonl', '../../../data/aime2024/test.jsonl', '../../../data/mmlu/test/*_test.csv'],
+      {
+        query: '?raw',
+        import: 'default',
+      },
+    ),
     [`${DATA}humaneval/HumanEval.jsonl.gz`]: () => fetchBytes(HUMANEVAL),
   },
   DATA,
@@ -38,7 +41,8 @@ export interface LoadOptions {
 export async function loadItems(s: Pick<EvalSettings, 'data' | 'offset' | 'limit'>, options: LoadOptions = {}): Promise<LoadedDataset> {
   const { file, hub } = options;
   const d = s.data;
-  if (d.from === 'file' && !file) throw new BatonError({ code: 'run/config', message: `Pick the file ${d.name} again: its rows are read when the evaluation starts.` });
+  if (d.from === 'file' && !file)
+    throw new BatonError({ code: 'run/config', message: `Pick the file ${d.name} again: its rows are read when the evaluation starts.` });
   const data = d.from === 'file' ? { ...d, bytes: file! } : d;
   return loadDataset({ data, offset: s.offset, ...(s.limit !== undefined ? { limit: s.limit } : {}) }, { files: evalDataFiles, ...(hub ? { hub } : {}) });
 }

@@ -73,7 +73,9 @@ export class EvaluationDb {
 
   /** A new evaluation and its items, in one transaction. */
   create(evaluation: StoredEvaluation, tasks: readonly Task[]): Promise<void> {
-    return this.#db.write([EVALUATIONS, ITEMS], FULL, (tx) => Promise.all([tx.objectStore(EVALUATIONS).put(evaluation), tx.objectStore(ITEMS).put({ id: evaluation.id, tasks })]));
+    return this.#db.write([EVALUATIONS, ITEMS], FULL, (tx) =>
+      Promise.all([tx.objectStore(EVALUATIONS).put(evaluation), tx.objectStore(ITEMS).put({ id: evaluation.id, tasks })]),
+    );
   }
 
   async items(id: string): Promise<Task[]> {

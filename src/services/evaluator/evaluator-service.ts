@@ -12,7 +12,17 @@
  * The same class runs in-thread in tests. Test: test/unit/services/evaluator/evaluator-service.test.ts.
  */
 import { mmluSubjects } from '../../core/bench/datasets/index.ts';
-import { buildMethods, buildReport, isFinished, memoryCallLog, runEvaluation, runKeyOf, type BuiltMethods, type EvalProgress, type EvalReport } from '../../core/bench/eval/index.ts';
+import {
+  buildMethods,
+  buildReport,
+  isFinished,
+  memoryCallLog,
+  runEvaluation,
+  runKeyOf,
+  type BuiltMethods,
+  type EvalProgress,
+  type EvalReport,
+} from '../../core/bench/eval/index.ts';
 import type { Episode, EpisodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import type { CodeRunner } from '../../core/reward/index.ts';
@@ -115,7 +125,8 @@ export class EvaluatorService {
     this.#replace({ ...idle(), status: 'loading', phase: 'Reading the data' });
     try {
       const loaded = await loadItems(settings, await this.#loadOptions(file));
-      if (loaded.bad.length > 0 && settings.data.from !== 'builtin' && !settings.data.skipBad) throw badRowsOnPage(settings.data.from === 'file' ? settings.data.name : `hf:${settings.data.dataset}`, loaded);
+      if (loaded.bad.length > 0 && settings.data.from !== 'builtin' && !settings.data.skipBad)
+        throw badRowsOnPage(settings.data.from === 'file' ? settings.data.name : `hf:${settings.data.dataset}`, loaded);
       if (loaded.tasks.length === 0) throw new BatonError({ code: 'data/invalid', message: `${dataLabel(settings)}: no items to evaluate.` });
       const built = await this.#methods(settings, keys);
       const now = new Date().toISOString();
@@ -280,7 +291,10 @@ export class EvaluatorService {
         onProgress: (p) => this.#set({ ...this.#progressOf(p), total: evaluation.total, done: p.done + kept.length }),
       });
       const finished = [...result.episodes, ...kept];
-      const error = leftOut.size > 0 ? { code: [...leftOut.values()][0].code, message: `${leftOutReasons(leftOut)} The other methods ran; Resume tries again.` } : undefined;
+      const error =
+        leftOut.size > 0
+          ? { code: [...leftOut.values()][0].code, message: `${leftOutReasons(leftOut)} The other methods ran; Resume tries again.` }
+          : undefined;
       const status: EvaluationStatus = result.stopped ? 'stopped' : result.overBudget ? 'over-budget' : error ? 'failed' : 'done';
       const report = reportOf(finished);
       await db.put({ ...evaluation, status, updatedAt: new Date().toISOString(), done: finished.length, report, ...(status === 'failed' ? { error } : {}) });
@@ -289,7 +303,9 @@ export class EvaluatorService {
       const error = this.#errorOf(e);
       // What finished before the error is kept and reported; the evaluation resumes from there.
       const episodes = store ? await storedEpisodes(store, evaluation.id).catch(() => []) : [];
-      await db.put({ ...evaluation, status: 'failed', updatedAt: new Date().toISOString(), done: episodes.length, report: reportOf(episodes), error }).catch(() => {});
+      await db
+        .put({ ...evaluation, status: 'failed', updatedAt: new Date().toISOString(), done: episodes.length, report: reportOf(episodes), error })
+        .catch(() => {});
       this.#set({ status: 'failed', phase: undefined, error });
     } finally {
       await Promise.all(built.runtimes.map((r) => freeModels(r).catch(() => {})));

@@ -67,7 +67,12 @@ function fetchUntil(signal: AbortSignal | undefined): typeof fetch | undefined {
   return signal && ((input, init) => globalThis.fetch(input, { ...init, signal }));
 }
 
-export function engineFiles(source: EngineModelSource, picked: File[] | undefined, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal): ModelFiles {
+export function engineFiles(
+  source: EngineModelSource,
+  picked: File[] | undefined,
+  onProgress: (p: DownloadProgress) => void,
+  signal?: AbortSignal,
+): ModelFiles {
   const fetch = fetchUntil(signal);
   const options = { cacheName: MODEL_CACHE, onProgress, ...(fetch ? { fetch } : {}) };
   const fromUrl = (base: string) => missingRemembered(sizedByBody(filesFromUrl(base, options)), base);
@@ -87,11 +92,19 @@ export function engineFiles(source: EngineModelSource, picked: File[] | undefine
       }
       return filesFromPicked(picked, source.name);
     case 'dir':
-      throw new BatonError({ code: 'run/config', message: `${source.path} is a model directory, which a browser tab cannot read: load the model from the Hub, a URL or picked files.` });
+      throw new BatonError({
+        code: 'run/config',
+        message: `${source.path} is a model directory, which a browser tab cannot read: load the model from the Hub, a URL or picked files.`,
+      });
   }
 }
 
 /** An adapter's files: as a model's, or one trained in this browser, from IndexedDB. */
-export function adapterFiles(source: EngineAdapterSource, picked: File[] | undefined, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal): ModelFiles {
+export function adapterFiles(
+  source: EngineAdapterSource,
+  picked: File[] | undefined,
+  onProgress: (p: DownloadProgress) => void,
+  signal?: AbortSignal,
+): ModelFiles {
   return source.from === 'trained' ? trainedAdapterFiles(source.name) : engineFiles(source, picked, onProgress, signal);
 }

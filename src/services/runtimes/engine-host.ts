@@ -15,9 +15,7 @@ import { describeSource, type EngineModelChoice } from '../../core/bench/conduct
 import { DownloadMeter, type LoadProgress } from './download-meter.ts';
 import { adapterFiles, engineFiles, isMissingRecord, MODEL_CACHE } from './engine-files.ts';
 
-export type EngineSupport =
-  | { ok: true; software: boolean; f16: boolean; adapter: string }
-  | { ok: false; reason: 'no-api' | 'no-adapter'; message: string };
+export type EngineSupport = { ok: true; software: boolean; f16: boolean; adapter: string } | { ok: false; reason: 'no-api' | 'no-adapter'; message: string };
 
 export interface EngineLoadRequest {
   model: EngineModelChoice;
@@ -226,7 +224,9 @@ export class EngineHost {
   #deviceOnce(): Promise<EngineDevice> {
     this.#device ??= (async () => {
       const { createEngineDevice } = await import('../../engine/index.ts');
-      const adapter = await gpuOf()?.requestAdapter().catch(() => null);
+      const adapter = await gpuOf()
+        ?.requestAdapter()
+        .catch(() => null);
       if (!adapter) {
         throw new BatonError({
           code: 'engine/no-adapter',
@@ -240,7 +240,13 @@ export class EngineHost {
   }
 
   /** The loaded model with `choice`'s adapter in place of its own; a wrong adapter leaves the old one on. */
-  async #swapAdapter(loaded: LoadedEngine, choice: EngineModelChoice, picked: PickedFiles, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedEngine> {
+  async #swapAdapter(
+    loaded: LoadedEngine,
+    choice: EngineModelChoice,
+    picked: PickedFiles,
+    onProgress: (p: LoadProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<LoadedEngine> {
     const files = choice.adapter ? adapterFiles(choice.adapter, picked.adapterFiles, downloadReport(onProgress), signal) : undefined;
     const adapter = files ? await readPeftAdapter(files, loaded.model.config) : undefined;
     const format = (await readTrainedFormat([files])) ?? loaded.modelFormat;

@@ -7,7 +7,14 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
-import { DEMO_ENGINE_MODEL, engineSourceText, hubRepoId, type EngineAdapterSource, type EngineFilesSource, type EngineModelChoice } from '../../core/bench/conductor/index.ts';
+import {
+  DEMO_ENGINE_MODEL,
+  engineSourceText,
+  hubRepoId,
+  type EngineAdapterSource,
+  type EngineFilesSource,
+  type EngineModelChoice,
+} from '../../core/bench/conductor/index.ts';
 
 export const DEMO_WORKER_MODEL = 'demo';
 

@@ -86,14 +86,18 @@ export class ModelRuntimes {
 
   /** The web-llm model a run needs (for its Conductor, or for a pool worker), loaded if it is not already. */
   readyWebllm(modelId: string, signal?: AbortSignal, worker = false): Promise<WebllmReady> {
-    return this.#track('webllm', modelId, signal, (s, progress) =>
-      this.webllm.ready(modelId, {
-        signal: s,
-        onProgress: (p) => {
-          const mapped = webllmLoadProgress(p);
-          if (mapped) progress(mapped);
-        },
-      }),
+    return this.#track(
+      'webllm',
+      modelId,
+      signal,
+      (s, progress) =>
+        this.webllm.ready(modelId, {
+          signal: s,
+          onProgress: (p) => {
+            const mapped = webllmLoadProgress(p);
+            if (mapped) progress(mapped);
+          },
+        }),
       this.webllm.isLoaded(modelId),
       worker,
     );

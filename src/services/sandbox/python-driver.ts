@@ -200,4 +200,3 @@ gc.freeze()
 sandbox = (exec, dict, compile(${JSON.stringify(PYTHON_DRIVER)}, '<driver>', 'exec'),
            compile(${JSON.stringify(SANDBOX_RESTORE)}, '<restore>', 'exec'), dict(builtins.__dict__), baseline)
 `;
-

@@ -13,7 +13,8 @@ import { BatonError } from '../../core/errors/index.ts';
 export async function openKeyedDb(factory: IDBFactory, name: string, version: number, stores: Record<string, string>): Promise<IDBPDatabase> {
   const request = factory.open(name, version);
   request.addEventListener('upgradeneeded', () => {
-    for (const [store, keyPath] of Object.entries(stores)) if (!request.result.objectStoreNames.contains(store)) request.result.createObjectStore(store, { keyPath });
+    for (const [store, keyPath] of Object.entries(stores))
+      if (!request.result.objectStoreNames.contains(store)) request.result.createObjectStore(store, { keyPath });
   });
   try {
     const db = (await wrap(request)) as IDBPDatabase;

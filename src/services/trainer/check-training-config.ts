@@ -9,15 +9,24 @@ export function checkTrainingConfig(config: TrainingConfig): TrainingConfig {
     const value = config[key];
     const whole = key !== 'lr';
     if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) {
-      throw new BatonError({ code: 'run/config', message: `"${key}" must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${value}.`, data: { key, value } });
+      throw new BatonError({
+        code: 'run/config',
+        message: `"${key}" must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${value}.`,
+        data: { key, value },
+      });
     }
   }
   const depth = config.recursionDepth;
   if (depth !== undefined && !(Number.isInteger(depth) && depth >= 0 && depth <= MAX_TRAINING_RECURSION)) {
-    throw new BatonError({ code: 'run/config', message: `"recursionDepth" must be a whole number from 0 to ${MAX_TRAINING_RECURSION}, got ${depth}.`, data: { key: 'recursionDepth', value: depth } });
+    throw new BatonError({
+      code: 'run/config',
+      message: `"recursionDepth" must be a whole number from 0 to ${MAX_TRAINING_RECURSION}, got ${depth}.`,
+      data: { key: 'recursionDepth', value: depth },
+    });
   }
   // Checks each provider name and cap the way the run will apply them.
   limitPerProvider([], config.concurrency);
-  if (config.pool.length < 1) throw new BatonError({ code: 'run/config', message: 'The pool is empty: add workers on the Workers page, or train on the experts pool.' });
+  if (config.pool.length < 1)
+    throw new BatonError({ code: 'run/config', message: 'The pool is empty: add workers on the Workers page, or train on the experts pool.' });
   return config;
 }

@@ -17,7 +17,12 @@ import { recipeOf } from './training-recipe.ts';
 import { trainingTasks } from './training-tasks.ts';
 
 /** `signal` stops a model load in progress (a Pause or Stop while the run starts). */
-export type PrepareTraining = (config: TrainingConfig, keys: Record<string, string>, onPhase: (phase: string) => void, signal?: AbortSignal) => Promise<TrainingSession>;
+export type PrepareTraining = (
+  config: TrainingConfig,
+  keys: Record<string, string>,
+  onPhase: (phase: string) => void,
+  signal?: AbortSignal,
+) => Promise<TrainingSession>;
 
 export type TrainingEstimate = Estimate<TrainingMemory>;
 
@@ -45,9 +50,17 @@ function loadPhase(name: string, p: LoadProgress): string {
 const engine = async () => (await import('../../engine/train/index.ts')).trainingEngine;
 
 export function tabTraining(host = new EngineHost()): { prepare: PrepareTraining; estimate: (config: TrainingConfig) => Promise<TrainingEstimate> } {
-  const loadConductor = async (config: TrainingConfig, onPhase: (phase: string) => void, signal?: AbortSignal): Promise<LoadedConductor<EngineTrainingTypes>> => {
+  const loadConductor = async (
+    config: TrainingConfig,
+    onPhase: (phase: string) => void,
+    signal?: AbortSignal,
+  ): Promise<LoadedConductor<EngineTrainingTypes>> => {
     const support = await host.support();
-    if (!support.ok) throw new BatonError({ code: 'engine/no-adapter', message: `${support.message} Training runs on the GPU through WebGPU, so it cannot run in this tab: the Conductor page's "Your GPU in this browser" says what to do.` });
+    if (!support.ok)
+      throw new BatonError({
+        code: 'engine/no-adapter',
+        message: `${support.message} Training runs on the GPU through WebGPU, so it cannot run in this tab: the Conductor page's "Your GPU in this browser" says what to do.`,
+      });
     const name = describeSource(config.model);
     onPhase(`Loading ${name}`);
     const { model, tokenizer } = await host.ready(modelChoiceOf(config), (p) => onPhase(loadPhase(name, p)), signal);
@@ -59,7 +72,13 @@ export function tabTraining(host = new EngineHost()): { prepare: PrepareTraining
     async estimate(config) {
       const [conductor, tasks, trainingEngine] = await Promise.all([loadConductor(config, () => {}), trainingTasks(config.tasks, config.seed), engine()]);
       const weights = modelChoiceOf(config).weights;
-      return estimateTraining(recipeOf(config), trainingEngine, conductor, { tasks, workers: config.pool }, { weights: weights === 'auto' ? 'f16' : weights, maxBindingBytes: DEFAULT_BINDING_BYTES });
+      return estimateTraining(
+        recipeOf(config),
+        trainingEngine,
+        conductor,
+        { tasks, workers: config.pool },
+        { weights: weights === 'auto' ? 'f16' : weights, maxBindingBytes: DEFAULT_BINDING_BYTES },
+      );
     },
     async prepare(config, keys, onPhase, signal) {
       return openTrainingSession(recipeOf(config), {

@@ -23,7 +23,12 @@ async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
   const response = await fetch(url).catch((e: unknown) => {
     throw new BatonError({ code: 'data/unreachable', message: `${what} could not be fetched from this app's server (${(e as Error).message}).`, cause: e });
   });
-  if (!response.ok) throw new BatonError({ code: 'data/not-found', message: `${what} is missing from this app's server (HTTP ${response.status}); the build puts it there (npm run build).`, data: { url } });
+  if (!response.ok)
+    throw new BatonError({
+      code: 'data/not-found',
+      message: `${what} is missing from this app's server (HTTP ${response.status}); the build puts it there (npm run build).`,
+      data: { url },
+    });
   return new Uint8Array(await response.arrayBuffer());
 }
 
@@ -78,7 +83,9 @@ export async function trainBundleZip(config: TrainingConfig): Promise<Uint8Array
   const replay = config.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
   const named = modelOf(config);
   const demo = demoModelUrl();
-  const model = named ?? { files: Object.fromEntries(await Promise.all(DEMO_FILES.map(async (f) => [f, await fetchBytes(`${demo}${f}`, `The demo Conductor's ${f}`)] as const))) };
+  const model = named ?? {
+    files: Object.fromEntries(await Promise.all(DEMO_FILES.map(async (f) => [f, await fetchBytes(`${demo}${f}`, `The demo Conductor's ${f}`)] as const))),
+  };
   const files = trainBundleFiles({
     script,
     webgpuVersion: (JSON.parse(new TextDecoder().decode(version)) as { webgpu: string }).webgpu,

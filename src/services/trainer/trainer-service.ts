@@ -99,7 +99,12 @@ export class TrainerService {
   async start(config: TrainingConfig, keys: Record<string, string> = {}): Promise<void> {
     await this.#restored;
     this.#refuseWhileBusy();
-    const run: StoredRun = { runId: crypto.randomUUID(), config: checkTrainingConfig(withPool(config)), status: 'running', startedAt: new Date().toISOString() };
+    const run: StoredRun = {
+      runId: crypto.randomUUID(),
+      config: checkTrainingConfig(withPool(config)),
+      status: 'running',
+      startedAt: new Date().toISOString(),
+    };
     await (await this.#openDb()).putRun(run);
     this.#replace({ status: 'starting', runId: run.runId, config: run.config, metrics: [], hasAdapter: false });
     this.#launch(run, keys, undefined);

@@ -80,7 +80,10 @@ describe('LoRA GRPO training in a browser web worker', () => {
     }
 
     const trained = await readPeftAdapter(
-      filesFromMemory('the worker adapter', { [ADAPTER_CONFIG]: new TextEncoder().encode(reply.adapter.config), [ADAPTER_WEIGHTS]: Uint8Array.from(reply.adapter.safetensors) }),
+      filesFromMemory('the worker adapter', {
+        [ADAPTER_CONFIG]: new TextEncoder().encode(reply.adapter.config),
+        [ADAPTER_WEIGHTS]: Uint8Array.from(reply.adapter.safetensors),
+      }),
       ref.config,
     );
     expect([...trained.weights.keys()]).toEqual([...adapters.ref.weights.keys()]);

@@ -70,8 +70,14 @@ describe('EngineDevice', () => {
     const n = 4;
     const buf = d.createBuffer(n * 4, 'x');
     const before = d.pipelines.size;
-    await d.batch().run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(n * 4, 'o') }, { n }).submit();
-    await d.batch().run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(n * 4, 'o2') }, { n }).submit();
+    await d
+      .batch()
+      .run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(n * 4, 'o') }, { n })
+      .submit();
+    await d
+      .batch()
+      .run(swigluForward, {}, { gate: buf, up: buf, out: d.createBuffer(n * 4, 'o2') }, { n })
+      .submit();
     expect(d.pipelines.size - before).toBeLessThanOrEqual(1);
     expect(d.pipelines.get(swigluForward, {})).toBe(d.pipelines.get(swigluForward, {}));
   });
@@ -81,7 +87,9 @@ describe('EngineDevice', () => {
     const greedy = d.pipelines.get(sampleTokens, { greedy: true, masked: false, topK: false, topP: false });
     expect(d.pipelines.get(sampleTokens, { greedy: true, masked: false, topK: false, topP: false })).toBe(greedy);
     expect(d.pipelines.get(sampleTokens, { masked: true, greedy: false, topK: false, topP: false })).not.toBe(greedy);
-    expect(d.pipelines.get(sampleTokens, { masked: true, greedy: false, topK: false, topP: false })).toBe(d.pipelines.get(sampleTokens, { masked: true, greedy: false, topK: false, topP: false }));
+    expect(d.pipelines.get(sampleTokens, { masked: true, greedy: false, topK: false, topP: false })).toBe(
+      d.pipelines.get(sampleTokens, { masked: true, greedy: false, topK: false, topP: false }),
+    );
   });
 
   it('counts the dispatches its batches encode, skipping empty grids and copies', async () => {
@@ -109,7 +117,11 @@ describe('EngineDevice', () => {
   it('turns invalid WGSL into an engine/gpu BatonError at submit', async () => {
     const d = device();
     const out = d.createBuffer(4, 'out');
-    const error = await d.batch().run(broken, {}, { out }, { n: 1 }).submit().catch((e: unknown) => e);
+    const error = await d
+      .batch()
+      .run(broken, {}, { out }, { n: 1 })
+      .submit()
+      .catch((e: unknown) => e);
     expect(BatonError.is(error, 'engine/gpu')).toBe(true);
     expect((error as BatonError).message).toContain('broken');
   });

@@ -21,7 +21,12 @@ describe('KernelProfiler', () => {
       const batch = d.batch('profiled');
       batch.run(swigluForward, {}, { gate, up, out }, { n });
       batch.run(swigluForward, {}, { gate: out, up, out: gate }, { n });
-      batch.run(matmulForward, { dtype: 'f32', bias: false, accumulate: false, rowsPerThread: 1, lanes: 1, vec4: true }, { x: up, w, b: w, out: y }, { M: 1, N: 16, K: n, ldo: 16, col0: 0, alpha: 1 });
+      batch.run(
+        matmulForward,
+        { dtype: 'f32', bias: false, accumulate: false, rowsPerThread: 1, lanes: 1, vec4: true },
+        { x: up, w, b: w, out: y },
+        { M: 1, N: 16, K: n, ldo: 16, col0: 0, alpha: 1 },
+      );
       await batch.submit();
     } finally {
       d.profiler = undefined;

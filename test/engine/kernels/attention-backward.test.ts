@@ -25,7 +25,16 @@ interface Case {
 
 const cases: Case[] = [
   { name: 'one causal sequence, GQA H/KV = 2', H: 4, KV: 2, D: 8, blocks: [{ shared: 5, segments: [1] }] },
-  { name: 'a prompt shared by 3 segments, then a sequence of its own', H: 4, KV: 2, D: 8, blocks: [{ shared: 4, segments: [2, 3, 1] }, { shared: 3, segments: [2] }] },
+  {
+    name: 'a prompt shared by 3 segments, then a sequence of its own',
+    H: 4,
+    KV: 2,
+    D: 8,
+    blocks: [
+      { shared: 4, segments: [2, 3, 1] },
+      { shared: 3, segments: [2] },
+    ],
+  },
   { name: 'segments with no shared rows (one-token prompts)', H: 2, KV: 1, D: 12, blocks: [{ shared: 0, segments: [3, 2] }] },
   // More than 64 keys per query row and 64 query rows per key.
   { name: 'a 70-row prompt shared by two 40-row segments', H: 2, KV: 1, D: 4, blocks: [{ shared: 70, segments: [40, 40] }] },
@@ -63,7 +72,13 @@ describe('attentionBackwardQuery, attentionBackwardKeyValue', () => {
     const { H, KV, D } = c;
     const { T, shape, visibility, q, k, v, out, lse, uniforms } = setUp(c, 71);
     const dout = randomTensor(T * H * D, 74);
-    const pass1 = await runKernel(device(), attentionBackwardQuery, { headDim: D }, { q, k, v, visibility, out, dout, lse, dq: T * H * D, delta: T * H }, uniforms);
+    const pass1 = await runKernel(
+      device(),
+      attentionBackwardQuery,
+      { headDim: D },
+      { q, k, v, visibility, out, dout, lse, dq: T * H * D, delta: T * H },
+      uniforms,
+    );
     const pass2 = await runKernel(
       device(),
       attentionBackwardKeyValue,

@@ -40,7 +40,15 @@ describe.each([
     const slotStride = CAPACITY * KV * D;
     const kc = randomTensor(4 * slotStride, 65, -2, 2);
     const vc = randomTensor(4 * slotStride, 66);
-    const options: AttentionDecodeOptions = { dtype: 'f32', normDtype: 'f32', groupSize: int4 ? 32 : 0, vec4: true, bias: true, headDim: D, lanes: decodeLanes(D, lanes) };
+    const options: AttentionDecodeOptions = {
+      dtype: 'f32',
+      normDtype: 'f32',
+      groupSize: int4 ? 32 : 0,
+      vec4: true,
+      bias: true,
+      headDim: D,
+      lanes: decodeLanes(D, lanes),
+    };
     const got = await runKernel(
       device(),
       attentionDecode,
@@ -48,7 +56,10 @@ describe.each([
       { x, g: Float32Array.of(...g, ...bias), w: q4?.packed ?? values, scales: q4?.scales ?? values, cs, kc, vc, out: M * H * D },
       { M, K, H, KV, eps: EPS, startPos, slotStride, slotsAt: M * D, scale: 1 / Math.sqrt(D) },
     );
-    const cached = SLOTS.map((s) => ({ k: kc.subarray(s * slotStride, s * slotStride + startPos * KV * D), v: vc.subarray(s * slotStride, s * slotStride + startPos * KV * D) }));
+    const cached = SLOTS.map((s) => ({
+      k: kc.subarray(s * slotStride, s * slotStride + startPos * KV * D),
+      v: vc.subarray(s * slotStride, s * slotStride + startPos * KV * D),
+    }));
     const ref = attentionDecodeRef(x, g, wRef, bias, invFreq, cached, { M, K, H, KV, D, startPos, eps: EPS });
     const [kExpected, vExpected] = [Float64Array.from(kc), Float64Array.from(vc)];
     SLOTS.forEach((s, m) => {

@@ -25,8 +25,17 @@ describe('logprobsForward', () => {
       { logits, targets: Uint32Array.from(targets), out: R },
       { R, V, invTemperature: 1 / temperature },
     );
-    const all = logSoftmaxRef(logits.map((z) => z / temperature), R, V);
-    checkTensor('logprobs', out, targets.map((t, r) => all[r * V + t]), { abs: 1e-4, rel: 1e-5 });
+    const all = logSoftmaxRef(
+      logits.map((z) => z / temperature),
+      R,
+      V,
+    );
+    checkTensor(
+      'logprobs',
+      out,
+      targets.map((t, r) => all[r * V + t]),
+      { abs: 1e-4, rel: 1e-5 },
+    );
   });
 });
 

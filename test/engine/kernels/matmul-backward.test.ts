@@ -169,12 +169,22 @@ describe('LoRA backward composed from these kernels', () => {
     const plain = { ...layout, accumulate: false };
     await d
       .batch()
-      .run(matmulForward, { ...plain, dtype: 'f32', bias: false, vec4: false }, { x: xb, w: Ab, b: Ab, out: xa }, { M: T, N: r, K: IN, ldo: r, col0: 0, alpha: 1 })
+      .run(
+        matmulForward,
+        { ...plain, dtype: 'f32', bias: false, vec4: false },
+        { x: xb, w: Ab, b: Ab, out: xa },
+        { M: T, N: r, K: IN, ldo: r, col0: 0, alpha: 1 },
+      )
       .run(matmulBackwardWeight, plain, { dy: dyb, x: xa, dw: dB }, { M: OUT, N: r, K: T, ldo: r, col0: 0, alpha: s, ldy: OUT, dyCol0: 0 })
       .run(matmulBackwardInput, { ...plain, dtype: 'f32' }, { dy: dyb, w: Bb, dx: dxa }, { M: T, N: r, K: OUT, ldo: r, col0: 0, alpha: s, ldy: OUT, dyCol0: 0 })
       .run(matmulBackwardWeight, plain, { dy: dxa, x: xb, dw: dA }, { M: r, N: IN, K: T, ldo: IN, col0: 0, alpha: 1, ldy: r, dyCol0: 0 })
       .run(matmulBackwardInput, { ...plain, dtype: 'f32' }, { dy: dyb, w: wb, dx }, { M: T, N: IN, K: OUT, ldo: IN, col0: 0, alpha: 1, ldy: OUT, dyCol0: 0 })
-      .run(matmulBackwardInput, { ...layout, accumulate: true, dtype: 'f32' }, { dy: dxa, w: Ab, dx }, { M: T, N: IN, K: r, ldo: IN, col0: 0, alpha: 1, ldy: r, dyCol0: 0 })
+      .run(
+        matmulBackwardInput,
+        { ...layout, accumulate: true, dtype: 'f32' },
+        { dy: dxa, w: Ab, dx },
+        { M: T, N: IN, K: r, ldo: IN, col0: 0, alpha: 1, ldy: r, dyCol0: 0 },
+      )
       .submit();
     const tolerance = F32_TOLERANCE;
     checkGradient('dx', (xs) => weightedSum(dy, forward(xs, A, B)), x, await d.readF32(dx), { tolerance });

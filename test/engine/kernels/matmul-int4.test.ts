@@ -20,44 +20,47 @@ const LAYOUTS = [
 // The scales and the bias are in the float dtype.
 const CASES = (await weightDtypes()).flatMap(([title, dtype, skip]) => LAYOUTS.map((layout) => ({ ...layout, title, dtype, skip })));
 
-describe.each(CASES)('matmulInt4Forward $rowsPerThread rows per thread, $lanes lanes, groups of $groupSize, $title scales', ({ rowsPerThread, lanes, groupSize, K, dtype, skip }) => {
-  const device = useTestDevice();
-  const x = randomTensor(M * K, 41);
-  const w = randomTensor(N * K, 42);
-  const b = storedAs(dtype, randomTensor(N, 43));
-  const q = quantizeInt4(w, N, K, dtype, groupSize);
+describe.each(CASES)(
+  'matmulInt4Forward $rowsPerThread rows per thread, $lanes lanes, groups of $groupSize, $title scales',
+  ({ rowsPerThread, lanes, groupSize, K, dtype, skip }) => {
+    const device = useTestDevice();
+    const x = randomTensor(M * K, 41);
+    const w = randomTensor(N * K, 42);
+    const b = storedAs(dtype, randomTensor(N, 43));
+    const q = quantizeInt4(w, N, K, dtype, groupSize);
 
-  it.skipIf(skip)('computes x W^T + b over the dequantised weights', async () => {
-    const { out } = await runKernel(
-      device(),
-      matmulInt4Forward,
-      { dtype, groupSize, bias: true, accumulate: false, rowsPerThread, lanes },
-      { x, w: q.packed, scales: q.scales, b: b.data, out: M * N },
-      { M, N, K, ldo: N, col0: 0, alpha: 1 },
-    );
-    checkTensor('x Wq^T + b', out, matmulInt4Ref(x, w, b.ref, M, K, N, groupSize, dtype));
-  });
+    it.skipIf(skip)('computes x W^T + b over the dequantised weights', async () => {
+      const { out } = await runKernel(
+        device(),
+        matmulInt4Forward,
+        { dtype, groupSize, bias: true, accumulate: false, rowsPerThread, lanes },
+        { x, w: q.packed, scales: q.scales, b: b.data, out: M * N },
+        { M, N, K, ldo: N, col0: 0, alpha: 1 },
+      );
+      checkTensor('x Wq^T + b', out, matmulInt4Ref(x, w, b.ref, M, K, N, groupSize, dtype));
+    });
 
-  it.skipIf(skip)('adds alpha * x W^T + b into a column slice of a wider output', async () => {
-    const ldo = N + 7;
-    const col0 = 5;
-    const before = randomTensor(M * ldo, 44);
-    const wideBias = storedAs(dtype, randomTensor(col0 + N, 45));
-    const { out } = await runKernel(
-      device(),
-      matmulInt4Forward,
-      { dtype, groupSize, bias: true, accumulate: true, rowsPerThread, lanes },
-      { x, w: q.packed, scales: q.scales, b: wideBias.data, out: before },
-      { M, N, K, ldo, col0, alpha: 0.5 },
-    );
-    const product = matmulInt4Ref(x, w, undefined, M, K, N, groupSize, dtype);
-    const expected = Float64Array.from(before);
-    for (let m = 0; m < M; m++) {
-      for (let n = 0; n < N; n++) expected[m * ldo + col0 + n] += 0.5 * product[m * N + n] + wideBias.ref[col0 + n];
-    }
-    checkTensor('out += 0.5 x Wq^T + b', out, expected);
-  });
-});
+    it.skipIf(skip)('adds alpha * x W^T + b into a column slice of a wider output', async () => {
+      const ldo = N + 7;
+      const col0 = 5;
+      const before = randomTensor(M * ldo, 44);
+      const wideBias = storedAs(dtype, randomTensor(col0 + N, 45));
+      const { out } = await runKernel(
+        device(),
+        matmulInt4Forward,
+        { dtype, groupSize, bias: true, accumulate: true, rowsPerThread, lanes },
+        { x, w: q.packed, scales: q.scales, b: wideBias.data, out: before },
+        { M, N, K, ldo, col0, alpha: 0.5 },
+      );
+      const product = matmulInt4Ref(x, w, undefined, M, K, N, groupSize, dtype);
+      const expected = Float64Array.from(before);
+      for (let m = 0; m < M; m++) {
+        for (let n = 0; n < N; n++) expected[m * ldo + col0 + n] += 0.5 * product[m * N + n] + wideBias.ref[col0 + n];
+      }
+      checkTensor('out += 0.5 x Wq^T + b', out, expected);
+    });
+  },
+);
 
 // dx (T, IN) = dy (T, OUT) Wq with Wq (OUT, IN) packed: IN above one 64-wide workgroup, T not a
 // multiple of the row blocks, OUT not a multiple of the lanes; dy a wider gradient of which this
@@ -101,6 +104,10 @@ describe.each([
       { ...shape, alpha: 0.5 },
     );
     const product = matmulInt4BackwardInputRef(dy, w, T, IN, OUT, groupSize, dtype);
-    checkTensor('dx += 0.5 dy Wq', dx, product.map((g, i) => before[i] + 0.5 * g));
+    checkTensor(
+      'dx += 0.5 dy Wq',
+      dx,
+      product.map((g, i) => before[i] + 0.5 * g),
+    );
   });
 });

@@ -24,7 +24,13 @@ describe.each(await weightDtypes())('rmsnormForward, %s weights', (_, dtype, ski
     const D = 16;
     const x = randomTensor(T * H * D, 3, -3, 1);
     const w = storedAs(dtype, randomTensor(D, 4, -1, 1));
-    const { out } = await runKernel(device(), rmsnormForward, { dtype, threads: rmsnormThreads(D) }, { x, w: w.data, out: T * H * D }, { rows: T * H, C: D, eps: 1e-5 });
+    const { out } = await runKernel(
+      device(),
+      rmsnormForward,
+      { dtype, threads: rmsnormThreads(D) },
+      { x, w: w.data, out: T * H * D },
+      { rows: T * H, C: D, eps: 1e-5 },
+    );
     checkTensor('qk-norm', out, rmsnormRef(x, w.ref, T * H, D, 1e-5));
   });
 });
@@ -58,7 +64,13 @@ describe.each([
   });
 
   it('gives dw summed over rows from the saved 1 / rms, overwriting or adding into it', async () => {
-    const { rstd } = await runKernel(device(), rmsnormBackward, { dtype: 'f32', accumulate: false, threads }, { dy, x, w, dx: rows * C, rstd: rows }, { rows, C, eps });
+    const { rstd } = await runKernel(
+      device(),
+      rmsnormBackward,
+      { dtype: 'f32', accumulate: false, threads },
+      { dy, x, w, dx: rows * C, rstd: rows },
+      { rows, C, eps },
+    );
     const before = randomTensor(C, 9);
     for (const accumulate of [false, true]) {
       const { dw } = await runKernel(device(), rmsnormBackwardWeight, { accumulate }, { dy, x, rstd, dw: before }, { rows, C });
@@ -77,7 +89,13 @@ describe('rmsnormBackward with an f16 weight', () => {
     const x = randomTensor(rows * C, 10, -2, 2);
     const w16 = Uint16Array.from(randomTensor(C, 11, 0.5, 1.5), f32ToF16);
     const dy = randomTensor(rows * C, 12);
-    const { dx } = await runKernel(device(), rmsnormBackward, { dtype: 'f16', accumulate: false, threads: rmsnormThreads(C) }, { dy, x, w: w16, dx: rows * C, rstd: rows }, { rows, C, eps: 1e-6 });
+    const { dx } = await runKernel(
+      device(),
+      rmsnormBackward,
+      { dtype: 'f16', accumulate: false, threads: rmsnormThreads(C) },
+      { dy, x, w: w16, dx: rows * C, rstd: rows },
+      { rows, C, eps: 1e-6 },
+    );
     checkTensor('dx (f16 w)', dx, rmsnormBackwardRef(dy, x, Array.from(w16, f16ToF32), rows, C, 1e-6).dx);
   });
 });

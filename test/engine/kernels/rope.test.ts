@@ -6,7 +6,7 @@ import { runKernel, useTestDevice } from '../../support/webgpu.ts';
 describe('ropeCacheForward', () => {
   const device = useTestDevice();
 
-  it('rotates q in place and writes rotated k and plain v into each sequence\'s cache slot, leaving other rows alone', async () => {
+  it("rotates q in place and writes rotated k and plain v into each sequence's cache slot, leaving other rows alone", async () => {
     // Two sequences of 2 tokens (a group step with Tq = 2) at positions 1000, 1001 (large angles:
     // the float64 table keeps them exact); sequence 0 goes to slot 2, sequence 1 to slot 0.
     const [H, KV, D, Tq, startPos, capacity] = [4, 2, 16, 2, 1000, 1003];
@@ -50,7 +50,7 @@ describe('ropeCacheForward', () => {
 describe('ropeCacheBackward', () => {
   const device = useTestDevice();
 
-  it('un-rotates dq in place, and dk and dv out of each sequence\'s slot rows past its prefix', async () => {
+  it("un-rotates dq in place, and dk and dv out of each sequence's slot rows past its prefix", async () => {
     // Training's layout: a batch of 2 sequences of Tq = 3 tokens after a shared 5-token prefix, each in
     // its own slot of a plain (2, S, KV, D) buffer; sequence 0 in slot 1, sequence 1 in slot 0.
     const [H, KV, D, Tq, startPos] = [4, 2, 8, 3, 5];

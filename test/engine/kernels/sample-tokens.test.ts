@@ -47,7 +47,15 @@ interface Sampling {
 }
 
 /** `seeds` give each row the first draw of its CPU sampler's stream; `draws` instead gives it as is. */
-async function sampleOnGpu(device: Parameters<typeof runKernel>[0], logits: Float32Array, sampling: Sampling, seeds: number[], mask?: Uint32Array, rowStride = V, draws = Float32Array.from(seeds, (s) => (sampling.temperature > 0 ? seededRandom(s)() : 0))) {
+async function sampleOnGpu(
+  device: Parameters<typeof runKernel>[0],
+  logits: Float32Array,
+  sampling: Sampling,
+  seeds: number[],
+  mask?: Uint32Array,
+  rowStride = V,
+  draws = Float32Array.from(seeds, (s) => (sampling.temperature > 0 ? seededRandom(s)() : 0)),
+) {
   const { temperature, topK = 0, topP = 1 } = sampling;
   const { out } = await runKernel(
     device,

@@ -28,7 +28,12 @@ const size = (shape: number[]) => shape.reduce((a, b) => a * b, 1);
 /** Parameter buffers holding `values`, with gradient buffers beside them. */
 async function parameters(device: EngineDevice, values: Float32Array[]): Promise<TrainedParameter[]> {
   return Promise.all(
-    SHAPES.map(async ([name, shape], i) => ({ name, shape, param: await device.upload(values[i], name), grad: device.createBuffer(4 * size(shape), `${name}.grad`) })),
+    SHAPES.map(async ([name, shape], i) => ({
+      name,
+      shape,
+      param: await device.upload(values[i], name),
+      grad: device.createBuffer(4 * size(shape), `${name}.grad`),
+    })),
   );
 }
 

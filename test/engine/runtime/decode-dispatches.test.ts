@@ -30,7 +30,15 @@ describe('dispatchesPerDecodeStep', () => {
     { layers: 2, gpuSampling: true, expected: 11, sampling: { temperature: 1, topK: 20, topP: 0.9 } },
     { layers: 24, gpuSampling: true, expected: 99, sampling: undefined },
   ])('$layers layers, GPU sampling $gpuSampling, sampling $sampling: $expected', async ({ layers, gpuSampling, expected, sampling }) => {
-    const tiny = await writeTinyModel(join(dir, `l${layers}`), { architecture: 'qwen2', dtype: 'F32', seed: 21, hidden: 32, layers, vocab: 256, tokenizer: 'none' });
+    const tiny = await writeTinyModel(join(dir, `l${layers}`), {
+      architecture: 'qwen2',
+      dtype: 'F32',
+      seed: 21,
+      hidden: 32,
+      layers,
+      vocab: 256,
+      tokenizer: 'none',
+    });
     const model = await GpuModel.load(device(), await openModel(filesFromDir(tiny.dir)), { weights: 'int4', gpuSampling });
     try {
       expect(await dispatchesPerDecodeStep(model, [5, 9, 14], sampling)).toBe(expected);

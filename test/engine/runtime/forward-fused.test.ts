@@ -89,48 +89,60 @@ describe.each<{ weights: WeightFormat; lora: readonly string[] | undefined; matm
   });
 });
 
-describe.each<{ weights: WeightFormat }>([{ weights: 'f32' }, { weights: 'int4' }])('fused decode with its own q/k/v in attention, 3 query heads per KV head, $weights weights', ({ weights }) => {
-  const device = useTestDevice();
-  let dir: string;
+describe.each<{ weights: WeightFormat }>([{ weights: 'f32' }, { weights: 'int4' }])(
+  'fused decode with its own q/k/v in attention, 3 query heads per KV head, $weights weights',
+  ({ weights }) => {
+    const device = useTestDevice();
+    let dir: string;
 
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'baton-fused-decode-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'baton-fused-decode-'));
+    });
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
 
-  it('gives the unfused and the float64 logits step by step, and the same KV cache', async () => {
-    const tiny = await writeTinyModel(dir, { architecture: 'qwen2', dtype: 'F32', seed: 17, hidden: 96, heads: 6, kvHeads: 2, vocab: 256, tokenizer: 'none' });
-    const opened = await openModel(filesFromDir(dir));
-    const base = await loadRefModel(opened.tensors, tiny.config);
-    const ref = weights === 'int4' ? roundTripped(base, int4TensorNames(base, true)) : base;
-    const fused = await GpuModel.load(device(), opened, { weights });
-    const unfused = await GpuModel.load(device(), opened, { weights, fused: false });
-    const [a, b] = [fused.createKvCache(), unfused.createKvCache()];
-    const refCache = createRefKvCache(tiny.config);
-    try {
-      await fused.forward(PROMPT, { cache: a });
-      await unfused.forward(PROMPT, { cache: b });
-      refForward(ref, PROMPT, { kv: refCache });
-      for (const id of STEPS) {
-        const got = await fused.forward([id], { cache: a });
-        checkTensor(`decode ${id} against unfused`, got, await unfused.forward([id], { cache: b }), LOGITS);
-        checkTensor(`decode ${id} against float64`, got, refForward(ref, [id], { kv: refCache }), LOGITS);
+    it('gives the unfused and the float64 logits step by step, and the same KV cache', async () => {
+      const tiny = await writeTinyModel(dir, {
+        architecture: 'qwen2',
+        dtype: 'F32',
+        seed: 17,
+        hidden: 96,
+        heads: 6,
+        kvHeads: 2,
+        vocab: 256,
+        tokenizer: 'none',
+      });
+      const opened = await openModel(filesFromDir(dir));
+      const base = await loadRefModel(opened.tensors, tiny.config);
+      const ref = weights === 'int4' ? roundTripped(base, int4TensorNames(base, true)) : base;
+      const fused = await GpuModel.load(device(), opened, { weights });
+      const unfused = await GpuModel.load(device(), opened, { weights, fused: false });
+      const [a, b] = [fused.createKvCache(), unfused.createKvCache()];
+      const refCache = createRefKvCache(tiny.config);
+      try {
+        await fused.forward(PROMPT, { cache: a });
+        await unfused.forward(PROMPT, { cache: b });
+        refForward(ref, PROMPT, { kv: refCache });
+        for (const id of STEPS) {
+          const got = await fused.forward([id], { cache: a });
+          checkTensor(`decode ${id} against unfused`, got, await unfused.forward([id], { cache: b }), LOGITS);
+          checkTensor(`decode ${id} against float64`, got, refForward(ref, [id], { kv: refCache }), LOGITS);
+        }
+        const rows = (c: KvCache) => (c.length * c.rowBytes) / 4;
+        for (let layer = 0; layer < tiny.config.numLayers; layer++) {
+          checkTensor(`layer ${layer} keys`, await device().readF32(a.k[layer], 0, rows(a)), refCache.k[layer], LOGITS);
+          checkTensor(`layer ${layer} values`, await device().readF32(a.v[layer], 0, rows(a)), await device().readF32(b.v[layer], 0, rows(b)), LOGITS);
+        }
+      } finally {
+        a.destroy();
+        b.destroy();
+        fused.destroy();
+        unfused.destroy();
       }
-      const rows = (c: KvCache) => (c.length * c.rowBytes) / 4;
-      for (let layer = 0; layer < tiny.config.numLayers; layer++) {
-        checkTensor(`layer ${layer} keys`, await device().readF32(a.k[layer], 0, rows(a)), refCache.k[layer], LOGITS);
-        checkTensor(`layer ${layer} values`, await device().readF32(a.v[layer], 0, rows(a)), await device().readF32(b.v[layer], 0, rows(b)), LOGITS);
-      }
-    } finally {
-      a.destroy();
-      b.destroy();
-      fused.destroy();
-      unfused.destroy();
-    }
-  });
-});
+    });
+  },
+);
 
 describe('fused forward after full fine-tuning changes a weight in place', () => {
   const device = useTestDevice();

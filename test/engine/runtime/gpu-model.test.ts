@@ -62,7 +62,10 @@ describe.each<Pick<TinyModelOptions, 'architecture' | 'dtype' | 'tied'> & { matm
 
   it('gives the reference logprobs in one pass, at temperature 1 and 0.7', async () => {
     for (const temperature of [1, 0.7]) {
-      checkTensor(`logprobs T=${temperature}`, await model.logprobs(PROMPT, { temperature }), refLogprobs(ref, PROMPT, { temperature }), { abs: 1e-4, rel: 1e-3 });
+      checkTensor(`logprobs T=${temperature}`, await model.logprobs(PROMPT, { temperature }), refLogprobs(ref, PROMPT, { temperature }), {
+        abs: 1e-4,
+        rel: 1e-3,
+      });
     }
   });
 
@@ -104,7 +107,10 @@ describe('GpuModel with a sliding attention window', () => {
       const model = await GpuModel.load(device(), { ...opened, config: { ...opened.config, slidingWindow: PROMPT.length } }, { weights: 'f32' });
       try {
         expect((await model.forward(PROMPT)).length).toBe(PROMPT.length * VOCAB);
-        await expect(model.forward([...PROMPT, 5])).rejects.toMatchObject({ code: 'engine/unsupported', message: expect.stringMatching(/sliding attention window of 7 tokens/) });
+        await expect(model.forward([...PROMPT, 5])).rejects.toMatchObject({
+          code: 'engine/unsupported',
+          message: expect.stringMatching(/sliding attention window of 7 tokens/),
+        });
         await expect(model.generate(PROMPT, { maxNewTokens: 3 })).rejects.toMatchObject({ code: 'engine/unsupported' });
       } finally {
         model.destroy();

@@ -79,25 +79,30 @@ describe('GPU sampling', () => {
     if (temperature > 0) expect(new Set(onGpu.map((g) => g.tokens.join())).size).toBeGreaterThan(1);
   });
 
-  it.each([{ temperature: 1.1 }, { temperature: 1.1, topK: 30, topP: 0.9 }])('generate (one completion in the prompt cache) picks the CPU sampler tokens, and reads back 8 bytes a step, %o', async (sampling) => {
-    const options = { maxNewTokens: 8, stopTokens: [], sampling: { ...sampling, seed: 9 } };
-    const onCpu = await cpu.generate(PROMPT, options);
-    const reads: number[] = [];
-    const readF32 = device().readF32.bind(device());
-    device().readF32 = (buffer, offset, count, into) => {
-      reads.push(count ?? buffer.size / 4);
-      return readF32(buffer, offset, count, into);
-    };
-    try {
-      expectSame([await gpu.generate(PROMPT, options)], [onCpu]);
-    } finally {
-      device().readF32 = readF32;
-    }
-    expect(reads).toEqual(Array(8).fill(2));
-  });
+  it.each([{ temperature: 1.1 }, { temperature: 1.1, topK: 30, topP: 0.9 }])(
+    'generate (one completion in the prompt cache) picks the CPU sampler tokens, and reads back 8 bytes a step, %o',
+    async (sampling) => {
+      const options = { maxNewTokens: 8, stopTokens: [], sampling: { ...sampling, seed: 9 } };
+      const onCpu = await cpu.generate(PROMPT, options);
+      const reads: number[] = [];
+      const readF32 = device().readF32.bind(device());
+      device().readF32 = (buffer, offset, count, into) => {
+        reads.push(count ?? buffer.size / 4);
+        return readF32(buffer, offset, count, into);
+      };
+      try {
+        expectSame([await gpu.generate(PROMPT, options)], [onCpu]);
+      } finally {
+        device().readF32 = readF32;
+      }
+      expect(reads).toEqual(Array(8).fill(2));
+    },
+  );
 
   it('stops with the CPU path error when a mask allows nothing', async () => {
-    const error = await gpu.generate(PROMPT, { maxNewTokens: 3, sampling: { temperature: 1 }, allowedTokens: () => new Uint32Array(VOCAB / 32) }).catch((e: unknown) => e);
+    const error = await gpu
+      .generate(PROMPT, { maxNewTokens: 3, sampling: { temperature: 1 }, allowedTokens: () => new Uint32Array(VOCAB / 32) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BatonError);
     expect((error as BatonError).code).toBe('data/invalid');
   });

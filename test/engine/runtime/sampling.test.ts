@@ -8,7 +8,11 @@ const LOGITS = Float32Array.from([0.5, 2, -1, 1.5, 0]);
 
 /** The expected log softmax(z / T): the float64 reference, never the module under test. */
 function expectedLogp(logits: Float32Array, temperature = 1): Float64Array {
-  return logSoftmaxRef(Array.from(logits, (z) => z / temperature), 1, logits.length);
+  return logSoftmaxRef(
+    Array.from(logits, (z) => z / temperature),
+    1,
+    logits.length,
+  );
 }
 
 /**
@@ -21,7 +25,9 @@ function sortingSampler({ temperature, topK, topP, seed }: { temperature: number
   return (logits: Float32Array, allowed: Uint32Array | undefined, draws: number) => {
     const p = Array.from(expectedLogp(logits, temperature), Math.exp);
     const ok = (id: number) => !allowed || ((allowed[id >>> 5] >>> (id & 31)) & 1) === 1;
-    let kept = Array.from(logits.keys()).filter(ok).sort((a, b) => logits[b] - logits[a]);
+    let kept = Array.from(logits.keys())
+      .filter(ok)
+      .sort((a, b) => logits[b] - logits[a]);
     const prefix = (n: number) => {
       while (n < kept.length && logits[kept[n]] === logits[kept[n - 1]]) n++;
       kept = kept.slice(0, n);
@@ -151,7 +157,12 @@ describe('createSampler', () => {
           const options = { temperature, topK, topP, seed: 21 };
           const sample = createSampler(options);
           const got = Array.from({ length: 20 }, () => sample(logits, allowed).token);
-          expect({ ...options, ties, masked: !!allowed, got }).toEqual({ ...options, ties, masked: !!allowed, got: sortingSampler(options)(logits, allowed, 20) });
+          expect({ ...options, ties, masked: !!allowed, got }).toEqual({
+            ...options,
+            ties,
+            masked: !!allowed,
+            got: sortingSampler(options)(logits, allowed, 20),
+          });
         }
       }
     }

@@ -26,7 +26,12 @@ export interface TinyPair {
 }
 
 /** hidden 8 (32 for int4, whose groups are 32 wide), 2 layers, vocab 48. */
-export async function tinyPair(device: EngineDevice, architecture: Architecture, weights: WeightFormat, options: { tied?: boolean; maxBindingBytes?: number } = {}): Promise<TinyPair> {
+export async function tinyPair(
+  device: EngineDevice,
+  architecture: Architecture,
+  weights: WeightFormat,
+  options: { tied?: boolean; maxBindingBytes?: number } = {},
+): Promise<TinyPair> {
   const root = await mkdtemp(join(tmpdir(), 'baton-train-'));
   const int4 = weights === 'int4';
   const hidden = int4 ? 32 : 8;
@@ -44,7 +49,11 @@ export async function tinyPair(device: EngineDevice, architecture: Architecture,
     tied: options.tied ?? false,
   });
   const opened = await openModel(filesFromDir(root));
-  const gpu = await GpuModel.load(device, opened, { weights, int4Head: false, ...(options.maxBindingBytes ? { maxBindingBytes: options.maxBindingBytes } : {}) });
+  const gpu = await GpuModel.load(device, opened, {
+    weights,
+    int4Head: false,
+    ...(options.maxBindingBytes ? { maxBindingBytes: options.maxBindingBytes } : {}),
+  });
   const exact = await loadRefModel(opened.tensors, opened.config);
   const ref = int4 ? roundTripped(exact, int4TensorNames(exact, false)) : exact;
   const cleanup = async () => {
@@ -63,7 +72,9 @@ export function adapterPair(ref: RefModel, seed: number, targetModules = ALL_PRO
 }
 
 export function float64Copy(a: LoraAdapter): LoraAdapter {
-  const weights = new Map([...a.weights].map(([p, m]) => [p, { ...m, A: Float64Array.from(m.A) as unknown as Float32Array, B: Float64Array.from(m.B) as unknown as Float32Array }]));
+  const weights = new Map(
+    [...a.weights].map(([p, m]) => [p, { ...m, A: Float64Array.from(m.A) as unknown as Float32Array, B: Float64Array.from(m.B) as unknown as Float32Array }]),
+  );
   return { config: { ...a.config }, weights };
 }
 
@@ -94,8 +105,21 @@ export function randomDLogp(sequences: readonly ScoredSequence[], seed: number):
 /** Two groups sharing their prompts, completions of different lengths, rewards that differ within groups. */
 export const BATCH: GrpoBatch = {
   groups: [
-    { promptIds: [3, 9, 14], completions: [{ ids: [5, 7, 2], reward: 1 }, { ids: [30], reward: 0 }, { ids: [11, 11, 6, 1], reward: 0.5 }] },
-    { promptIds: [20, 4], completions: [{ ids: [8, 33], reward: 0 }, { ids: [17, 2, 25], reward: 1 }] },
+    {
+      promptIds: [3, 9, 14],
+      completions: [
+        { ids: [5, 7, 2], reward: 1 },
+        { ids: [30], reward: 0 },
+        { ids: [11, 11, 6, 1], reward: 0.5 },
+      ],
+    },
+    {
+      promptIds: [20, 4],
+      completions: [
+        { ids: [8, 33], reward: 0 },
+        { ids: [17, 2, 25], reward: 1 },
+      ],
+    },
   ],
 };
 

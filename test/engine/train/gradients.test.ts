@@ -79,15 +79,18 @@ describe('GpuTrainer gradients against RefTrainer', () => {
     { architecture: 'llama', weights: 'f32', tied: true, wrt: 'weights', maxBindingBytes: chunked },
   ];
 
-  it.each(cases)('$wrt over $architecture, $weights base, tied $tied, binding limit $maxBindingBytes', async ({ architecture, weights, tied, wrt, maxBindingBytes }) => {
-    const pair = await tinyPair(device(), architecture, weights, { tied, ...(maxBindingBytes ? { maxBindingBytes } : {}) });
-    try {
-      if (maxBindingBytes) expect(pair.gpu.weights.embed.chunks.length).toBeGreaterThan(1);
-      await compareWithRef(pair, wrt, [SEQUENCES.slice(0, 2), SEQUENCES.slice(2)]);
-    } finally {
-      await pair.cleanup();
-    }
-  });
+  it.each(cases)(
+    '$wrt over $architecture, $weights base, tied $tied, binding limit $maxBindingBytes',
+    async ({ architecture, weights, tied, wrt, maxBindingBytes }) => {
+      const pair = await tinyPair(device(), architecture, weights, { tied, ...(maxBindingBytes ? { maxBindingBytes } : {}) });
+      try {
+        if (maxBindingBytes) expect(pair.gpu.weights.embed.chunks.length).toBeGreaterThan(1);
+        await compareWithRef(pair, wrt, [SEQUENCES.slice(0, 2), SEQUENCES.slice(2)]);
+      } finally {
+        await pair.cleanup();
+      }
+    },
+  );
 
   // The packed pass: GROUPED's shared prompt forwarded and backpropagated once, each completion
   // attending it and its own tokens only, against RefTrainer's pass over each sequence alone.

@@ -75,7 +75,10 @@ describe('grpoStep over GpuTrainer against RefTrainer', () => {
     const pair = await tinyPair(device(), 'llama', 'f32', { tied: true });
     try {
       const adapters = adapterPair(pair.ref, 9);
-      const [prompt, completion] = [[3, 9, 14], [5, 7, 2]];
+      const [prompt, completion] = [
+        [3, 9, 14],
+        [5, 7, 2],
+      ];
       const ids = [...prompt, ...completion];
       const gpu = await CapturingGpu.create(pair.gpu, { wrt: 'lora', lora: adapters.gpu, optimizer: { lr: 0.05 } });
       const ref = new CapturingRef(pair.ref, { wrt: 'lora', lora: adapters.ref, optimizer: { lr: 0.05 } });

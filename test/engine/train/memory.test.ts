@@ -15,7 +15,12 @@ describe('GpuTrainer memory check', () => {
     try {
       const before = device().memory.current;
       const lora = adapterPair(pair.ref, 1).gpu;
-      const error = await GpuTrainer.create(pair.gpu, { wrt: 'lora', lora, optimizer: { lr: 1e-3 }, limits: { microBatchSequences: 4, maxSequenceLength: 64, budgetBytes: 50_000 } }).catch((e: unknown) => e);
+      const error = await GpuTrainer.create(pair.gpu, {
+        wrt: 'lora',
+        lora,
+        optimizer: { lr: 1e-3 },
+        limits: { microBatchSequences: 4, maxSequenceLength: 64, budgetBytes: 50_000 },
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(BatonError);
       expect(error).toMatchObject({ code: 'engine/out-of-memory', message: expect.stringMatching(/above the budget of 48.8 KiB/) });
       expect(device().memory.current).toBe(before);
@@ -30,8 +35,15 @@ describe('GpuTrainer memory check', () => {
     try {
       const lora = adapterPair(pair.ref, 1).gpu;
       // 2 sequences of 7 tokens: 12 rows. SEQUENCES, no prompt shared: 5 + 3 + 6 rows.
-      const trainer = await GpuTrainer.create(pair.gpu, { wrt: 'lora', lora, optimizer: { lr: 1e-3 }, limits: { microBatchSequences: 2, maxSequenceLength: 7 } });
-      await expect(trainer.forward(SEQUENCES, 1)).rejects.toThrow(/3 sequences of up to 7 tokens packs into 14 rows, beyond the 12 rows .*\(2 sequences of up to 7 tokens per micro-batch\)/);
+      const trainer = await GpuTrainer.create(pair.gpu, {
+        wrt: 'lora',
+        lora,
+        optimizer: { lr: 1e-3 },
+        limits: { microBatchSequences: 2, maxSequenceLength: 7 },
+      });
+      await expect(trainer.forward(SEQUENCES, 1)).rejects.toThrow(
+        /3 sequences of up to 7 tokens packs into 14 rows, beyond the 12 rows .*\(2 sequences of up to 7 tokens per micro-batch\)/,
+      );
       await expect(trainer.forward(SEQUENCES.slice(0, 2), 1)).resolves.toBeDefined();
       trainer.destroy();
     } finally {

@@ -38,7 +38,9 @@ describe('GpuTrainer state', () => {
       const before = await values(trainer);
       const optimizer = (await trainer.exportState()).optimizer;
       await trainer.forward(SEQUENCES, 0.7);
-      await trainer.backward(SEQUENCES.map((s, i) => Float64Array.from({ length: s.ids.length - s.completionStart }, (_, t) => (i === 1 && t === 0 ? Number.NaN : 0.5))));
+      await trainer.backward(
+        SEQUENCES.map((s, i) => Float64Array.from({ length: s.ids.length - s.completionStart }, (_, t) => (i === 1 && t === 0 ? Number.NaN : 0.5))),
+      );
       const skipped = await trainer.applyGradients();
       expect(skipped).toMatchObject({ applied: false, step: 0, lr: 0 });
       expect(skipped.reason).toMatch(/NaN or infinite/);
@@ -126,8 +128,15 @@ describe('GpuTrainer state', () => {
     const pair = await tinyPair(device(), 'qwen2', 'f32');
     try {
       const trainer = await GpuTrainer.create(pair.gpu, { wrt: 'weights', optimizer: { lr: 1e-2 } });
-      const group = { promptIds: [3, 9, 14], completions: [{ ids: [5, 7, 2], reward: 1 }, { ids: [30, 21, 8], reward: 0 }] };
-      const total = async (ids: number[]) => (await pair.gpu.logprobs([...group.promptIds, ...ids])).slice(group.promptIds.length - 1).reduce((s, x) => s + x, 0);
+      const group = {
+        promptIds: [3, 9, 14],
+        completions: [
+          { ids: [5, 7, 2], reward: 1 },
+          { ids: [30, 21, 8], reward: 0 },
+        ],
+      };
+      const total = async (ids: number[]) =>
+        (await pair.gpu.logprobs([...group.promptIds, ...ids])).slice(group.promptIds.length - 1).reduce((s, x) => s + x, 0);
       const before = [await total(group.completions[0].ids), await total(group.completions[1].ids)];
       for (let i = 0; i < 3; i++) await grpoStep(trainer, { groups: [group] }, { ...OPTIONS, grpo: { ...OPTIONS.grpo, beta: 0 } });
       const after = [await total(group.completions[0].ids), await total(group.completions[1].ids)];

@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/core/random.ts';
-import { loraState, trainablePolicy, type Completion, type GrpoBatch, type LoraTrainingState, type TrainablePolicy, type TrainStepOptions } from '../../../src/core/rl/index.ts';
+import {
+  loraState,
+  trainablePolicy,
+  type Completion,
+  type GrpoBatch,
+  type LoraTrainingState,
+  type TrainablePolicy,
+  type TrainStepOptions,
+} from '../../../src/core/rl/index.ts';
 import { filesFromDir } from '../../../src/engine/model/files-node.ts';
 import { filesFromMemory, initLoraAdapter, openModel, readPeftAdapter, type OpenedModel } from '../../../src/engine/model/index.ts';
 import { EnginePolicy, GpuModel } from '../../../src/engine/runtime/index.ts';
@@ -62,7 +70,10 @@ describe('trainablePolicy over EnginePolicy and GpuTrainer', () => {
   async function freshLogprobs(state: LoraTrainingState, c: Completion): Promise<number[]> {
     const fresh = await GpuModel.load(device(), opened, { weights: 'f32' });
     try {
-      const files = filesFromMemory('state', { 'adapter_config.json': new TextEncoder().encode(state.adapterConfig), 'adapter_model.safetensors': state.adapter });
+      const files = filesFromMemory('state', {
+        'adapter_config.json': new TextEncoder().encode(state.adapterConfig),
+        'adapter_model.safetensors': state.adapter,
+      });
       await fresh.setLora(await readPeftAdapter(files, opened.config));
       return Array.from(await fresh.logprobs([...PROMPT, ...c.tokens])).slice(PROMPT.length - 1);
     } finally {

@@ -24,6 +24,8 @@ describe('selectSubjects', () => {
 
   it('refuses a subject no question is in, naming it', async () => {
     const split = await readBuiltInTaskSet('routellm-mmlu', 0);
-    expect(() => selectSubjects(split, ['astronomy', 'moral scenarios'])).toThrow(/No question is in the subject moral scenarios; the task set's subjects are abstract_algebra, /);
+    expect(() => selectSubjects(split, ['astronomy', 'moral scenarios'])).toThrow(
+      /No question is in the subject moral scenarios; the task set's subjects are abstract_algebra, /,
+    );
   });
 });

@@ -1,4 +1,3 @@
-
 import type { ConductorLoadStatus } from '../../../client/index.ts';
 export type LoadsByRuntime = Partial<Record<ConductorLoadStatus['runtime'], ConductorLoadStatus>>;
 

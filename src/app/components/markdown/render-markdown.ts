@@ -7,8 +7,7 @@ import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
 import { hasMath, mathExtensions, type RenderTex } from './math-extension.ts';
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A' && node.hasAttribute('href')) {
@@ -29,8 +28,10 @@ const PURIFY = {
 let katexRender: Promise<RenderTex> | undefined;
 
 function loadKatex(): Promise<RenderTex> {
-  katexRender ??= import('katex').then(({ default: katex }) => (tex: string, display: boolean) =>
-    katex.renderToString(tex, { displayMode: display, output: 'mathml', throwOnError: false, trust: false }),
+  katexRender ??= import('katex').then(
+    ({ default: katex }) =>
+      (tex: string, display: boolean) =>
+        katex.renderToString(tex, { displayMode: display, output: 'mathml', throwOnError: false, trust: false }),
   );
   return katexRender;
 }

@@ -4,7 +4,16 @@
  * through src/client.
  */
 import { toBatonError } from '../../../core/errors/index.ts';
-import { engineInService, runtimesInService, type EngineModelChoice, type ConductorLoadStatus, type LoadProgress, type CachedModelFiles, type EngineSupport, type LoadedEngineInfo } from '../../../client/index.ts';
+import {
+  engineInService,
+  runtimesInService,
+  type EngineModelChoice,
+  type ConductorLoadStatus,
+  type LoadProgress,
+  type CachedModelFiles,
+  type EngineSupport,
+  type LoadedEngineInfo,
+} from '../../../client/index.ts';
 import { loadAdvice } from './load-advice.ts';
 
 /** What a failed or cancelled load says on the page; a cancel is no failure, so it has its own wording. */

@@ -126,7 +126,8 @@ export class EvaluateState {
   source(): EvalDataSource | undefined {
     const f = this.form;
     const mapping = { map: f.map, ...(f.kind ? { kind: f.kind } : {}), skipBad: f.skipBad };
-    if (f.source === 'builtin') return { from: 'builtin', name: f.builtin, ...(f.builtin === 'mmlu' && f.subjects.length ? { subjects: [...f.subjects] } : {}) };
+    if (f.source === 'builtin')
+      return { from: 'builtin', name: f.builtin, ...(f.builtin === 'mmlu' && f.subjects.length ? { subjects: [...f.subjects] } : {}) };
     if (f.source === 'hub') return { from: 'hub', dataset: f.hubDataset.trim(), ...mapping };
     const format = this.file && formatOfFile(this.file.name);
     return this.file && format ? { from: 'file', name: this.file.name, format, ...mapping } : undefined;
@@ -134,7 +135,10 @@ export class EvaluateState {
 
   /** Every method: those checked, then those typed (one per line). */
   methods(): string[] {
-    const typed = this.form.extraMethods.split('\n').map((m) => m.trim()).filter((m) => m !== '');
+    const typed = this.form.extraMethods
+      .split('\n')
+      .map((m) => m.trim())
+      .filter((m) => m !== '');
     return [...new Set([...this.form.methods, ...typed])];
   }
 
@@ -172,7 +176,10 @@ export class EvaluateState {
     if (!data || data.from === 'builtin' || (data.from === 'hub' && data.dataset === '')) return;
     try {
       const f = this.form;
-      this.preview = await evaluatorInService().preview({ data, offset: f.offset, ...(f.limit !== null ? { limit: f.limit } : {}) }, await this.file?.arrayBuffer());
+      this.preview = await evaluatorInService().preview(
+        { data, offset: f.offset, ...(f.limit !== null ? { limit: f.limit } : {}) },
+        await this.file?.arrayBuffer(),
+      );
     } catch (e) {
       this.previewError = toBatonError(e).message;
     }

@@ -51,7 +51,10 @@ export function methodChoices(pool: readonly WorkerSpec[], conductor: ConductorC
   const name = (w: WorkerSpec) => w.label ?? w.model;
   const current = currentMethod(pool, conductor);
   // A model or endpoint of the Conductor page's comes first, named as that page names it.
-  const own = (conductor.kind === 'engine-model' || conductor.kind === 'webllm-model' || conductor.kind === 'remote-endpoint') && current && current !== DEMO_CONDUCTOR_METHOD;
+  const own =
+    (conductor.kind === 'engine-model' || conductor.kind === 'webllm-model' || conductor.kind === 'remote-endpoint') &&
+    current &&
+    current !== DEMO_CONDUCTOR_METHOD;
   const choices: MethodChoice[] = [
     ...(own ? [{ method: current, label: `Conductor: ${describeConductor(conductor)}` }] : []),
     { method: DEMO_CONDUCTOR_METHOD, label: "Conductor: the demo model on Baton's engine (trained on the demo pool)" },

@@ -13,7 +13,10 @@ export const REPORT_COLUMNS: { title: string; cell: (m: MethodReport) => string 
   { title: 'Tokens: Conductor / workers', cell: (m) => `${fixed(m.tokensPerQuestion.conductor, 0)} / ${fixed(m.tokensPerQuestion.workers, 0)}` },
   { title: '$ / question', cell: (m) => usd(m.costUsd.perQuestion) + (m.costUsd.unknownRuns ? ` (${m.costUsd.unknownRuns} with a cost unknown)` : '') },
   { title: '$ total', cell: (m) => usd(m.costUsd.total) },
-  { title: 'Latency p50 / p95', cell: (m) => (Number.isFinite(m.latencyMs.p50) ? `${formatSeconds(m.latencyMs.p50)} / ${formatSeconds(m.latencyMs.p95)}` : '–') },
+  {
+    title: 'Latency p50 / p95',
+    cell: (m) => (Number.isFinite(m.latencyMs.p50) ? `${formatSeconds(m.latencyMs.p50)} / ${formatSeconds(m.latencyMs.p95)}` : '–'),
+  },
   { title: 'Calls / question', cell: (m) => fixed(m.callsPerQuestion, 1) },
   { title: 'Malformed', cell: (m) => (Number.isFinite(m.malformedRate) ? `${(m.malformedRate * 100).toFixed(0)}%` : '–') },
   { title: 'Infra failures', cell: (m) => String(m.infraFailures) },

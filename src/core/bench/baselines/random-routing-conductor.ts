@@ -77,9 +77,7 @@ export function sampleRouting(options: RandomRoutingOptions, recursion: boolean)
   const shapes = SHAPES.filter((s) => s.steps(() => 0).length <= options.maxSteps);
   const shape = shapes[Math.floor(random() * shapes.length)];
   const pick = () => Math.floor(random() * options.workers);
-  const steps = shape.steps(pick).map((s) =>
-    options.access === 'binary' && s.access !== 'all' && s.access.length > 0 ? { ...s, access: 'all' as const } : s,
-  );
+  const steps = shape.steps(pick).map((s) => (options.access === 'binary' && s.access !== 'all' && s.access.length > 0 ? { ...s, access: 'all' as const } : s));
   const who = steps.map((s, i) => `step ${i + 1} to Model id ${s.worker}`).join(', ');
   return { reasoning: `${intro}Shape drawn: ${shape.name}. Workers drawn: ${who}.`, workflow: { steps } };
 }
@@ -110,8 +108,7 @@ export function createRandomRoutingConductor(options: RandomRoutingOptions): Con
     info: { runtime: 'demo', model: RANDOM_ROUTING_LABEL },
     async generate(req: ConductorRequest): Promise<ConductorOutput> {
       const { reasoning, workflow } = sampleRouting(options, isRecursionRound(req.messages));
-      const lists =
-        workflow.steps.length === 0 ? 'model_id = []\nsubtasks = []\naccess_list = []' : renderWorkflow(workflow);
+      const lists = workflow.steps.length === 0 ? 'model_id = []\nsubtasks = []\naccess_list = []' : renderWorkflow(workflow);
       const text = `${reasoning}\n\n${lists}`;
       for (const word of text.match(/\S+\s*/g) ?? []) {
         await sleep(delay, req.signal);

@@ -120,7 +120,14 @@ async function onEngine(model: EngineModelChoice, host: ConductorHost, settings:
   const loaded = await host.loadEngine(model, signal);
   const { maxSteps, access } = settings;
   return (run) => {
-    const conductor = engineConductor(loaded, model, { workers: run.pool.length, maxSteps, access, task: run.task, pool: run.pool.map((w) => w.spec), seed: run.seed });
+    const conductor = engineConductor(loaded, model, {
+      workers: run.pool.length,
+      maxSteps,
+      access,
+      task: run.task,
+      pool: run.pool.map((w) => w.spec),
+      seed: run.seed,
+    });
     return queued(conductor, host.gpu);
   };
 }
@@ -169,7 +176,12 @@ export async function conductorMaker(choice: ConductorChoice, host: ConductorHos
       if (!poolIds.includes(id)) throw notInPool(where, id, poolIds);
       return ready((run) => {
         const worker = run.pool.find((w) => w.spec.id === id);
-        if (!worker) throw notInPool(where, id, run.pool.map((w) => w.spec.id));
+        if (!worker)
+          throw notInPool(
+            where,
+            id,
+            run.pool.map((w) => w.spec.id),
+          );
         return createWorkerConductor(worker, { temperature: 1 });
       });
     }

@@ -67,7 +67,9 @@ export function engineConductor(loaded: LoadedConductorModel, choice: EngineMode
     workers: ctx.workers,
     maxNewTokens: choice.maxTokens ?? bound,
     ...sampling,
-    ...(constrained ? { constraint: (workers: number, recursion?: boolean) => workflowConstraintFor(loaded.tokenizer, loaded.vocabSize, formatFor(workers, recursion)) } : {}),
+    ...(constrained
+      ? { constraint: (workers: number, recursion?: boolean) => workflowConstraintFor(loaded.tokenizer, loaded.vocabSize, formatFor(workers, recursion)) }
+      : {}),
     ...(firstRound ? { firstRoundMessages: firstRound } : {}),
   });
 }

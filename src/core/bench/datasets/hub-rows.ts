@@ -53,7 +53,12 @@ async function getJson(url: string, options: HubRowsOptions): Promise<unknown> {
   try {
     response = await (options.fetch ?? fetch)(url, { ...(options.signal ? { signal: options.signal } : {}) });
   } catch (e) {
-    throw new BatonError({ code: 'data/unreachable', message: `Cannot reach the datasets server (${url}): ${(e as Error).message}.`, cause: e, isRetryable: true });
+    throw new BatonError({
+      code: 'data/unreachable',
+      message: `Cannot reach the datasets server (${url}): ${(e as Error).message}.`,
+      cause: e,
+      isRetryable: true,
+    });
   }
   const text = await response.text();
   if (!response.ok) {
@@ -81,7 +86,11 @@ async function resolveSplit(ref: HubDatasetRef, base: string, options: HubRowsOp
   const config = ref.config ?? splits[0]?.config;
   const ofConfig = splits.filter((s) => s.config === config);
   const split = ofConfig.find((s) => s.split === 'test')?.split ?? ofConfig[0]?.split;
-  if (!config || !split) throw new BatonError({ code: 'data/invalid', message: `Dataset ${ref.dataset} has no ${ref.config ? `config "${ref.config}"` : 'split'} the datasets server lists.` });
+  if (!config || !split)
+    throw new BatonError({
+      code: 'data/invalid',
+      message: `Dataset ${ref.dataset} has no ${ref.config ? `config "${ref.config}"` : 'split'} the datasets server lists.`,
+    });
   return { config, split };
 }
 
@@ -97,7 +106,7 @@ export async function hubRows(ref: HubDatasetRef, options: HubRowsOptions = {}):
   const offset = options.offset ?? 0;
   const rows: SourceRow[] = [];
   let end = offset + (options.limit ?? Infinity);
-  for (let at = offset; at < end; ) {
+  for (let at = offset; at < end;) {
     options.signal?.throwIfAborted();
     const length = Math.min(HUB_PAGE_ROWS, end - at);
     const query = new URLSearchParams({ dataset: ref.dataset, config, split, offset: String(at), length: String(length) });

@@ -48,7 +48,8 @@ export interface LoadedDataset {
 }
 
 function fileRows(format: UserFileFormat, bytes: ArrayBuffer | Uint8Array): SourceRow[] | Promise<SourceRow[]> {
-  if (format === 'parquet') return parquetRows(bytes instanceof Uint8Array ? (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer) : bytes);
+  if (format === 'parquet')
+    return parquetRows(bytes instanceof Uint8Array ? (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer) : bytes);
   const text = new TextDecoder().decode(bytes);
   return format === 'csv' ? csvRows(text) : jsonlRows(text);
 }

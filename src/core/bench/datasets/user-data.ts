@@ -175,7 +175,12 @@ export async function parquetRows(content: ArrayBuffer): Promise<SourceRow[]> {
  * The error a caller raises when bad rows are not to be skipped: the first ones by line, and how to skip
  * them (`skip`: the CLI's flags by default; the Evaluate page names its own fields).
  */
-export function badRowsError(source: string, bad: readonly BadRow[], unit: 'line' | 'row', skip = 'change --map, or pass --skip-bad to leave them out'): BatonError {
+export function badRowsError(
+  source: string,
+  bad: readonly BadRow[],
+  unit: 'line' | 'row',
+  skip = 'change --map, or pass --skip-bad to leave them out',
+): BatonError {
   const shown = bad.slice(0, 10).map((b) => `${unit} ${b.line}: ${b.reason}`);
   const more = bad.length > shown.length ? ` (and ${bad.length - shown.length} more)` : '';
   return new BatonError({

@@ -73,7 +73,9 @@ function parseEngine(arg: string, text: string, naming: ModelNaming): EngineMode
     return eq > 0 ? ENGINE_OPTIONS[option.slice(0, eq)]?.(option.slice(eq + 1)) : undefined;
   });
   if (model === '' || sets.some((set) => set === undefined)) {
-    throw invalid(`Conductor "${text}": write engine:<model>, then any of ,lora=<adapter> ,max-tokens=N ,weights=auto|f32|f16|int4 ,reasoning=off ,prompt=compact.`);
+    throw invalid(
+      `Conductor "${text}": write engine:<model>, then any of ,lora=<adapter> ,max-tokens=N ,weights=auto|f32|f16|int4 ,reasoning=off ,prompt=compact.`,
+    );
   }
   const { lora, ...set }: EngineOptions = Object.assign({}, ...sets);
   const source = modelSource(model, naming);

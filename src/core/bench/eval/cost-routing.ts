@@ -59,7 +59,13 @@ export function routingPoint({ outcomes }: RoutingOutcomes, choice: readonly num
 
 /** Each worker alone. */
 export function singleWorkerPoints(o: RoutingOutcomes, strong: number): RoutingPoint[] {
-  return o.outcomes.map((_, w) => routingPoint(o, o.group.map(() => w), strong));
+  return o.outcomes.map((_, w) =>
+    routingPoint(
+      o,
+      o.group.map(() => w),
+      strong,
+    ),
+  );
 }
 
 /** Expected accuracy of sending a random `share` of the questions to the strong worker and the rest to the others uniformly. */
@@ -101,6 +107,10 @@ export function lambdaForShare(o: RoutingOutcomes, strong: number, share: number
   }
   candidates.sort((a, b) => a - b);
   const found = candidates.find((l) => routingPoint(o, perGroupRouting(o, l).choice, strong).strongShare <= share);
-  if (found === undefined) throw new BatonError({ code: 'run/config', message: `No lambda sends at most ${share} of the questions to worker ${strong}: it is not the dearer worker.` });
+  if (found === undefined)
+    throw new BatonError({
+      code: 'run/config',
+      message: `No lambda sends at most ${share} of the questions to worker ${strong}: it is not the dearer worker.`,
+    });
   return found;
 }

@@ -13,4 +13,14 @@ export { compareReports, type ComparedRow } from './compare-reports.ts';
 export { reportMarkdown } from './report-markdown.ts';
 export { reportPlotSvg } from './plot-svg.ts';
 export { hindsightBaselines, routingWorkflows, type HindsightBaselines, type ScoredWorkflow } from './hindsight.ts';
-export { lambdaForShare, perGroupRouting, randomRoutingAccuracy, routingOutcomes, routingPoint, singleWorkerPoints, type Outcome, type RoutingOutcomes, type RoutingPoint } from './cost-routing.ts';
+export {
+  lambdaForShare,
+  perGroupRouting,
+  randomRoutingAccuracy,
+  routingOutcomes,
+  routingPoint,
+  singleWorkerPoints,
+  type Outcome,
+  type RoutingOutcomes,
+  type RoutingPoint,
+} from './cost-routing.ts';

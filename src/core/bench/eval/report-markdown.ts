@@ -28,7 +28,7 @@ export function reportMarkdown(report: EvalReport): string {
     ].join(' | '),
   );
   const notes = [
-    'Accuracy is the mean over items of each item\'s accuracy over its graded repeats; ± is its standard error over items.',
+    "Accuracy is the mean over items of each item's accuracy over its graded repeats; ± is its standard error over items.",
     'Runs with an infrastructure failure are counted apart and left out of the accuracy. The oracle counts a question right when any single worker got it right, at the cost of running them all; when none did and one failed, it counts an infrastructure failure. Dollars are those known: a call that failed before its provider said what it used adds none.',
   ];
   return `${[head, rule, ...rows.map((r) => `| ${r} |`)].join('\n')}\n\n${notes.join('\n')}\n`;

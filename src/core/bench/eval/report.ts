@@ -98,7 +98,16 @@ function summarise(method: string, runs: RunFacts[]): MethodReport {
     malformedRate: mean(runs.map((r) => (r.malformed ? 1 : 0))),
     tokensPerQuestion: { conductor: mean(runs.map((r) => r.conductorTokens)), workers: mean(runs.map((r) => r.workerTokens)) },
     costUsd: { total, perQuestion: runs.length ? total / runs.length : NaN, unknownRuns: runs.filter((r) => r.costUnknown).length },
-    latencyMs: { p50: percentile(runs.map((r) => r.latencyMs), 50), p95: percentile(runs.map((r) => r.latencyMs), 95) },
+    latencyMs: {
+      p50: percentile(
+        runs.map((r) => r.latencyMs),
+        50,
+      ),
+      p95: percentile(
+        runs.map((r) => r.latencyMs),
+        95,
+      ),
+    },
     callsPerQuestion: mean(runs.map((r) => r.calls)),
   };
 }
@@ -132,7 +141,16 @@ function oracleRuns(singles: RunFacts[][]): RunFacts[] {
 export function paretoFront(rows: readonly Pick<MethodReport, 'method' | 'accuracy' | 'costUsd'>[]): string[] {
   const points = rows.filter((r) => Number.isFinite(r.accuracy) && Number.isFinite(r.costUsd.perQuestion));
   return points
-    .filter((p) => !points.some((q) => q !== p && q.accuracy >= p.accuracy && q.costUsd.perQuestion <= p.costUsd.perQuestion && (q.accuracy > p.accuracy || q.costUsd.perQuestion < p.costUsd.perQuestion)))
+    .filter(
+      (p) =>
+        !points.some(
+          (q) =>
+            q !== p &&
+            q.accuracy >= p.accuracy &&
+            q.costUsd.perQuestion <= p.costUsd.perQuestion &&
+            (q.accuracy > p.accuracy || q.costUsd.perQuestion < p.costUsd.perQuestion),
+        ),
+    )
     .map((p) => p.method);
 }
 

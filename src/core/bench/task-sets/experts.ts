@@ -27,7 +27,10 @@ export function expertsTaskSet(mcq: readonly Task[], arithmetic: readonly Task[]
   const held = Math.round(perKind * (options.heldOutShare ?? 0.2));
   const kinds = [mcq, arithmetic].map((tasks) => bySeededHash(tasks, seed).slice(0, perKind));
   return {
-    train: bySeededHash(kinds.flatMap((k) => k.slice(held)), seed),
+    train: bySeededHash(
+      kinds.flatMap((k) => k.slice(held)),
+      seed,
+    ),
     heldOut: kinds.flatMap((k) => k.slice(0, held)),
   };
 }

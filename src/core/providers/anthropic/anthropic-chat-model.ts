@@ -33,9 +33,7 @@ export function createAnthropicWorker(spec: WorkerSpec, context: NetworkWorkerCo
     // The SDK adds the thinking budget to max_tokens, so maxTokens stays the room for the answer itself.
     settings: ({ maxTokens, temperature }) => ({
       maxOutputTokens: maxTokens,
-      ...(budget > 0
-        ? { providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: budget } } } }
-        : { temperature }),
+      ...(budget > 0 ? { providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: budget } } } } : { temperature }),
     }),
   });
 }

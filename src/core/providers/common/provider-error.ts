@@ -60,12 +60,20 @@ export function toProviderError(e: unknown, who: ProviderIdentity, secret: strin
     if (status === 401 || status === 403 || isGeminiKeyRefusal(api, status)) return make('provider/auth', authMessage(who, status, detail));
     if (status === 404) return make('provider/unknown-model', unknownModelMessage(who));
     if (status === 429 && isOutOfCredit(api)) {
-      return make('provider/rate-limit', `${who.label} refused the call: the account behind ${who.keyName ?? 'this key'} is out of credit or quota (429). Add credit or raise the plan's limits; waiting will not help.`);
+      return make(
+        'provider/rate-limit',
+        `${who.label} refused the call: the account behind ${who.keyName ?? 'this key'} is out of credit or quota (429). Add credit or raise the plan's limits; waiting will not help.`,
+      );
     }
     if (status === 429) {
-      return make('provider/rate-limit', `${who.label} is rate-limiting requests (429). Wait a little, run fewer calls at once, or check your plan's limits.`, true, {
-        retryAfterMs: retryAfterMs(api?.responseHeaders) ?? retryInfoDelayMs(api?.responseBody),
-      });
+      return make(
+        'provider/rate-limit',
+        `${who.label} is rate-limiting requests (429). Wait a little, run fewer calls at once, or check your plan's limits.`,
+        true,
+        {
+          retryAfterMs: retryAfterMs(api?.responseHeaders) ?? retryInfoDelayMs(api?.responseBody),
+        },
+      );
     }
     if (status >= 500 || status === 408 || status === 409) {
       return make('provider/server', `${who.label} had a server error (${status}). It is usually temporary: try again in a moment.`, true, {
@@ -76,9 +84,11 @@ export function toProviderError(e: unknown, who: ProviderIdentity, secret: strin
   }
   if (isBrowserFetchRefusal(e)) return make('provider/cors', corsMessage(who));
   if (api || isNetworkFailure(e)) {
-    return make('provider/network', `Could not reach ${lowerFirst(who.label)} (${detail}). Check the network connection${
-      who.local ? ' and that the server is running' : ''
-    }.`, true);
+    return make(
+      'provider/network',
+      `Could not reach ${lowerFirst(who.label)} (${detail}). Check the network connection${who.local ? ' and that the server is running' : ''}.`,
+      true,
+    );
   }
   return make('provider/server', `${who.label} sent an answer Baton could not read (${detail}). Try again; if it persists, check the model and baseUrl.`, true);
 }
@@ -151,9 +161,11 @@ const NETWORK_CODES = /^(ECONN|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|
 
 function isNetworkFailure(e: unknown): boolean {
   return (
-    findCause(e, (c): c is Error =>
-      (c instanceof TypeError && /fetch failed|terminated|failed to fetch|network/i.test(c.message)) ||
-      NETWORK_CODES.test(String((c as { code?: unknown }).code ?? '')),
+    findCause(
+      e,
+      (c): c is Error =>
+        (c instanceof TypeError && /fetch failed|terminated|failed to fetch|network/i.test(c.message)) ||
+        NETWORK_CODES.test(String((c as { code?: unknown }).code ?? '')),
     ) !== undefined
   );
 }

@@ -36,10 +36,7 @@ export interface RetryOptions {
  * `attempt` must throw BatonErrors; a `retryAfterMs` in the error's data replaces the backoff.
  * The last error is rethrown with `attempts` added to its data.
  */
-export async function retrying<T>(
-  attempt: (n: number) => Promise<T>,
-  options: RetryOptions,
-): Promise<{ value: T; attempts: number }> {
+export async function retrying<T>(attempt: (n: number) => Promise<T>, options: RetryOptions): Promise<{ value: T; attempts: number }> {
   for (let n = 1; ; n++) {
     try {
       return { value: await attempt(n), attempts: n };

@@ -43,8 +43,7 @@ export function mergeReplayTables(tables: ReplayTable[]): ReplayTable {
 export function replayColumn(table: ReplayTable, model: string): string {
   const want = model.toLowerCase();
   const found =
-    table.models.find((m) => m === model) ??
-    table.models.find((m) => m.toLowerCase() === want || m.toLowerCase().split('/').pop() === want.split('/').pop());
+    table.models.find((m) => m === model) ?? table.models.find((m) => m.toLowerCase() === want || m.toLowerCase().split('/').pop() === want.split('/').pop());
   if (!found) {
     throw new BatonError({
       code: 'provider/unknown-model',

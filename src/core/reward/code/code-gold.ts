@@ -16,8 +16,7 @@ export type CodeGold =
   /** The program reads each test's input on stdin and must print its output. */
   | { kind: 'stdio'; tests: StdioTest[] };
 
-const SHAPES =
-  'a code task\'s gold is JSON: {"test": "def check(candidate): ...", "entry_point": "name"} or {"tests": [{"input": "...", "output": "..."}]}';
+const SHAPES = 'a code task\'s gold is JSON: {"test": "def check(candidate): ...", "entry_point": "name"} or {"tests": [{"input": "...", "output": "..."}]}';
 
 function invalid(why: string): BatonError {
   return new BatonError({ code: 'data/invalid', message: `Invalid code gold: ${why}; ${SHAPES}.` });

@@ -53,7 +53,11 @@ function runFailure(run: PythonRun): { failure: CodeFailure; reason: string } | 
 
 /** Outputs compared line by line, trailing whitespace and trailing blank lines ignored. */
 export function sameOutput(expected: string, actual: string): boolean {
-  const lines = (s: string) => s.replace(/\s+$/, '').split(/\r?\n/).map((l) => l.trimEnd());
+  const lines = (s: string) =>
+    s
+      .replace(/\s+$/, '')
+      .split(/\r?\n/)
+      .map((l) => l.trimEnd());
   const [a, b] = [lines(expected), lines(actual)];
   return a.length === b.length && a.every((line, i) => line === b[i]);
 }
@@ -97,7 +101,6 @@ export async function gradeCode(response: string, gold: string | CodeGold, runne
   const code = extractCode(response);
   if (code === null) return { correct: false, extracted: null, failure: 'no-code', reason: 'the response holds no code' };
   const timeoutMs = options.timeoutMs ?? DEFAULT_CODE_TIMEOUT_MS;
-  const graded =
-    parsed.kind === 'function' ? await gradeFunction(parsed, code, runner, timeoutMs) : await gradeStdio(parsed.tests, code, runner, timeoutMs);
+  const graded = parsed.kind === 'function' ? await gradeFunction(parsed, code, runner, timeoutMs) : await gradeStdio(parsed.tests, code, runner, timeoutMs);
   return { extracted: code, ...graded };
 }

@@ -95,9 +95,9 @@ export class KillableCodeRunner implements CodeRunner {
     );
     if (start) return start;
     return within(
-      thread.run({ code: job.code, ...(job.stdin !== undefined ? { stdin: job.stdin } : {}) }).catch((e: unknown) =>
-        failed('crash', `The Python sandbox crashed: ${message(e)}`),
-      ),
+      thread
+        .run({ code: job.code, ...(job.stdin !== undefined ? { stdin: job.stdin } : {}) })
+        .catch((e: unknown) => failed('crash', `The Python sandbox crashed: ${message(e)}`)),
       job.timeoutMs,
       () => failed('timeout', `Killed after the time limit of ${job.timeoutMs / 1000} s.`),
     );

@@ -20,7 +20,17 @@ import { trainedPrompt, trainedWorkflowFormat } from '../trained-format.ts';
 import type { TrainablePolicy } from '../trainable-policy.ts';
 import { trainablePolicy } from '../trainable.ts';
 import { grpoConfigOf, heldOutSample, offlineGrpoConfigOf, trainedFormatOf, type TrainingRecipe } from './recipe.ts';
-import type { EngineTrainer, EngineTypes, LoadedConductor, MemoryShape, OfflineHost, PromptPolicy, SamplingHost, TrainingEngine, TrainingLimits } from './training-host.ts';
+import type {
+  EngineTrainer,
+  EngineTypes,
+  LoadedConductor,
+  MemoryShape,
+  OfflineHost,
+  PromptPolicy,
+  SamplingHost,
+  TrainingEngine,
+  TrainingLimits,
+} from './training-host.ts';
 
 /** What runGrpo runs over, and how to free it. */
 export interface TrainingSession {
@@ -58,14 +68,29 @@ const samplingLimits = (r: TrainingRecipe, maxSequenceLength: number): TrainingL
 });
 
 /** The longest sequence stored groups hold. */
-const longestGroupSequence = (groups: readonly EpisodeGroup[]) => Math.max(...groups.map((g) => g.promptIds.length + Math.max(...g.completions.map((c) => c.ids.length))));
+const longestGroupSequence = (groups: readonly EpisodeGroup[]) =>
+  Math.max(...groups.map((g) => g.promptIds.length + Math.max(...g.completions.map((c) => c.ids.length))));
 
 /** The trainer, after the engine's memory preflight on `limits`: of the stored adapter, a new one, or every weight. */
-function createTrainer<E extends EngineTypes>(r: TrainingRecipe, engine: TrainingEngine<E>, conductor: LoadedConductor<E>, limits: TrainingLimits): Promise<EngineTrainer> {
+function createTrainer<E extends EngineTypes>(
+  r: TrainingRecipe,
+  engine: TrainingEngine<E>,
+  conductor: LoadedConductor<E>,
+  limits: TrainingLimits,
+): Promise<EngineTrainer> {
   const { model, name } = conductor;
-  const newAdapter = () => engine.initLoraAdapter(model.config, { r: r.lora.r, alpha: r.lora.alpha, targetModules: r.lora.targets, dropout: 0, baseModel: name }, seededRandom(r.seed));
+  const newAdapter = () =>
+    engine.initLoraAdapter(
+      model.config,
+      { r: r.lora.r, alpha: r.lora.alpha, targetModules: r.lora.targets, dropout: 0, baseModel: name },
+      seededRandom(r.seed),
+    );
   const lora = r.full ? undefined : (conductor.adapter ?? newAdapter());
-  return engine.GpuTrainer.create(model, { ...(lora === undefined ? { wrt: 'weights' as const } : { wrt: 'lora' as const, lora }), optimizer: { lr: r.lr }, limits });
+  return engine.GpuTrainer.create(model, {
+    ...(lora === undefined ? { wrt: 'weights' as const } : { wrt: 'lora' as const, lora }),
+    optimizer: { lr: r.lr },
+    limits,
+  });
 }
 
 function constraintFor<E extends EngineTypes>(r: TrainingRecipe, { tokenizer, model }: LoadedConductor<E>): ConstraintForPool {
@@ -89,7 +114,12 @@ export async function openTrainingSession<E extends EngineTypes>(r: TrainingReci
   return withConductor(await host.loadConductor(), async (c) => {
     const sampler = new host.engine.EnginePolicy(c.model, c.tokenizer);
     const heldOut = heldOutSample(tasks.heldOut, r.heldOutSample);
-    const longest = longestSequence(r, sampler, [...tasks.train, ...heldOut], pool.map((w) => w.spec));
+    const longest = longestSequence(
+      r,
+      sampler,
+      [...tasks.train, ...heldOut],
+      pool.map((w) => w.spec),
+    );
     const trainer = await createTrainer(r, host.engine, c, samplingLimits(r, longest));
     return {
       policy: trainablePolicy(sampler, trainer),
@@ -108,7 +138,10 @@ export async function openTrainingSession<E extends EngineTypes>(r: TrainingReci
 export async function openOfflineTrainingSession<E extends EngineTypes>(r: TrainingRecipe, host: OfflineHost<E>): Promise<OfflineTrainingSession> {
   return withConductor(await host.loadConductor(), async (c) => {
     const sampler = new host.engine.EnginePolicy(c.model, c.tokenizer);
-    const groups = await host.groups({ promptIds: (messages, continueFinal) => sampler.promptIds(messages, continueFinal), encode: (text) => c.tokenizer.encode(text) });
+    const groups = await host.groups({
+      promptIds: (messages, continueFinal) => sampler.promptIds(messages, continueFinal),
+      encode: (text) => c.tokenizer.encode(text),
+    });
     // Stored completions may be of any length: the preflight counts each sequence whole.
     const trainer = await createTrainer(r, host.engine, c, { microBatchSequences: r.microBatch, maxSequenceLength: longestGroupSequence(groups) });
     return {

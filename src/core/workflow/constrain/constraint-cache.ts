@@ -25,7 +25,15 @@ export function workflowConstraintFor(
   if (!sizes) byTokenizer.set(tokenizer, (sizes = new Map()));
   let entry = sizes.get(vocabSize);
   if (!entry) sizes.set(vocabSize, (entry = { vocab: tokenVocabOf(tokenizer, vocabSize), constraints: new Map() }));
-  const key = JSON.stringify([format.workers, format.maxSteps, format.access, format.allowReasoning, format.maxSubtaskChars, format.recursion, format.fixedSubtasks]);
+  const key = JSON.stringify([
+    format.workers,
+    format.maxSteps,
+    format.access,
+    format.allowReasoning,
+    format.maxSubtaskChars,
+    format.recursion,
+    format.fixedSubtasks,
+  ]);
   let constraint = entry.constraints.get(key);
   if (!constraint) entry.constraints.set(key, (constraint = createWorkflowConstraint({ ...entry.vocab, ...format })));
   return { constraint, eosIds: entry.vocab.eosIds };

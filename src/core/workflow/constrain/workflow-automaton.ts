@@ -67,8 +67,7 @@ function checkFormat(f: WorkflowFormat): ListsLimits {
     !(Number.isInteger(limits.workers) && limits.workers >= 1) && `workers must be a whole number >= 1 (got ${limits.workers})`,
     !(Number.isInteger(limits.maxSteps) && limits.maxSteps >= 1 && limits.maxSteps <= MAX_STEPS_LIMIT) &&
       `maxSteps must be a whole number from 1 to ${MAX_STEPS_LIMIT} (got ${limits.maxSteps})`,
-    !(Number.isInteger(limits.maxSubtaskChars) && limits.maxSubtaskChars >= 1) &&
-      `maxSubtaskChars must be a whole number >= 1 (got ${limits.maxSubtaskChars})`,
+    !(Number.isInteger(limits.maxSubtaskChars) && limits.maxSubtaskChars >= 1) && `maxSubtaskChars must be a whole number >= 1 (got ${limits.maxSubtaskChars})`,
     f.fixedSubtasks !== undefined &&
       // eslint-disable-next-line no-control-regex -- control characters are what it refuses
       !(f.fixedSubtasks.length > 0 && f.fixedSubtasks.every((t) => t.trim() !== '' && !/["\\\u0000-\u001f\u007f]/.test(t))) &&

@@ -95,7 +95,17 @@ const LISTED_ALL = 'all"]';
 const C = { quote: 0x22, comma: 0x2c, space: 0x20, open: 0x5b, close: 0x5d, backslash: 0x5c, zero: 0x30 };
 
 const BASE: ListsState = {
-  kind: 'lists', list: 0, at: At.Head, items: 0, steps: -1, lit: 0, num: 0, used: 0, chars: 0, filled: false, tag: 0,
+  kind: 'lists',
+  list: 0,
+  at: At.Head,
+  items: 0,
+  steps: -1,
+  lit: 0,
+  num: 0,
+  used: 0,
+  chars: 0,
+  filled: false,
+  tag: 0,
 };
 
 /** The lists before their first character (`m` of model_id). */
@@ -229,8 +239,17 @@ function countChar(s: ListsState, at: At, code: number, filled: boolean, o: List
   const tag = stepTag(s.tag, code);
   if (completedTag(tag)) return undefined;
   return {
-    kind: 'lists', list: s.list, at, items: s.items, steps: s.steps, lit: s.lit, num: s.num, used: s.used,
-    chars: s.chars + 1, filled, tag,
+    kind: 'lists',
+    list: s.list,
+    at,
+    items: s.items,
+    steps: s.steps,
+    lit: s.lit,
+    num: s.num,
+    used: s.used,
+    chars: s.chars + 1,
+    filled,
+    tag,
   };
 }
 

@@ -21,8 +21,6 @@ export function workflowTokenBound(format: Omit<WorkflowFormat, 'allowReasoning'
   // An access entry: '["all"]', or (positional) '[' and the earlier indices, each with ', '.
   const entry = Math.max('["all"]'.length, 2 + (steps - 1) * (digits(steps - 1) + 2));
   const chars =
-    listChars('model_id = [', steps, digits(format.workers - 1)) +
-    listChars('\nsubtasks = [', steps, subtask) +
-    listChars('\naccess_list = [', steps, entry);
+    listChars('model_id = [', steps, digits(format.workers - 1)) + listChars('\nsubtasks = [', steps, subtask) + listChars('\naccess_list = [', steps, entry);
   return chars + 1;
 }

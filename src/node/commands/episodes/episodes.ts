@@ -39,9 +39,7 @@ async function exportCommand(argv: string[], io: CliIo): Promise<number> {
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 function importReportText(report: ImportReport): string {
-  const head =
-    `imported ${report.imported}, skipped ${plural(report.skippedDuplicates, 'duplicate')}, ` +
-    plural(report.errors.length, 'bad line');
+  const head = `imported ${report.imported}, skipped ${plural(report.skippedDuplicates, 'duplicate')}, ` + plural(report.errors.length, 'bad line');
   return [head, ...report.errors.map((e) => `  line ${e.line}: ${e.message}`)].join('\n') + '\n';
 }
 
@@ -105,14 +103,21 @@ function statsText(s: EpisodeStats): string {
   ]);
   const table = [['worker', 'calls', 'input', 'output', 'cost', 'mean latency'], ...rows];
   const widths = table[0].map((_, c) => Math.max(...table.map((r) => r[c].length)));
-  return [
-    `episodes  ${s.count}`,
-    `graded    ${s.graded}, correct ${s.correct}, accuracy ${accuracy}`,
-    `tokens    input ${s.tokens.input}, output ${s.tokens.output}, cached ${s.tokens.cached}, reasoning ${s.tokens.reasoning}`,
-    `cost      ${cost}`,
-    '',
-    ...table.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd()),
-  ].join('\n') + '\n';
+  return (
+    [
+      `episodes  ${s.count}`,
+      `graded    ${s.graded}, correct ${s.correct}, accuracy ${accuracy}`,
+      `tokens    input ${s.tokens.input}, output ${s.tokens.output}, cached ${s.tokens.cached}, reasoning ${s.tokens.reasoning}`,
+      `cost      ${cost}`,
+      '',
+      ...table.map((r) =>
+        r
+          .map((cell, c) => cell.padEnd(widths[c]))
+          .join('  ')
+          .trimEnd(),
+      ),
+    ].join('\n') + '\n'
+  );
 }
 
 async function statsCommand(argv: string[], io: CliIo): Promise<number> {

@@ -10,7 +10,7 @@ const FILTER_FLAGS = {
   dataset: text({ arg: 'X', help: 'episodes of this data set' }),
   tag: text({ arg: 'T', help: 'episodes with this tag' }),
   group: text({ arg: 'G', help: 'episodes of this GRPO group' }),
-  model: text({ arg: 'CONDUCTOR_MODEL', help: "episodes of this Conductor model" }),
+  model: text({ arg: 'CONDUCTOR_MODEL', help: 'episodes of this Conductor model' }),
   worker: text({ arg: 'WORKER_ID', help: 'episodes that called this worker' }),
   status: choice(STATUSES, { arg: 'S', help: STATUSES.join(' | ') }),
   correct: choice(['true', 'false'], { arg: 'true|false', help: 'graded right, or wrong' }),

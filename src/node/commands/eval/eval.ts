@@ -60,7 +60,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const takeOverLock = (io: CliIo, dir: string) => (pid: string) => io.stderr(`taking over ${join(dir, 'eval.lock')}: its baton eval (pid ${pid}) is no longer running\n`);
+const takeOverLock = (io: CliIo, dir: string) => (pid: string) =>
+  io.stderr(`taking over ${join(dir, 'eval.lock')}: its baton eval (pid ${pid}) is no longer running\n`);
 
 async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, runsStart: () => void): Promise<number> {
   const args = parseFlags(argv, FLAGS);
@@ -73,7 +74,10 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
     if (!target) throw new CliError('--resume needs --out DIR, the evaluation to continue', 2);
     const fixed = [...given].filter((flag) => !RESUME_FLAGS.has(flag));
     if (fixed.length) {
-      throw new CliError(`--resume runs the evaluation as ${join(target.dir, 'eval.json')} has it; only --budget and --concurrency can change, not ${fixed.map((f) => `--${f}`).join(', ')} (for other settings start a new evaluation with another --out)`, 2);
+      throw new CliError(
+        `--resume runs the evaluation as ${join(target.dir, 'eval.json')} has it; only --budget and --concurrency can change, not ${fixed.map((f) => `--${f}`).join(', ')} (for other settings start a new evaluation with another --out)`,
+        2,
+      );
     }
     out = target.dir;
     settings = JSON.parse(await readTextFlag(io, 'out', join(out, 'eval.json'))) as EvalSettings;
@@ -106,10 +110,13 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
   for (const b of data.bad) io.stderr(`skipped ${settings.dataset} line ${b.line}: ${b.reason}\n`);
   const hash = itemsHash(data.tasks);
   if (values.resume && settings.itemsHash !== undefined && settings.itemsHash !== hash) {
-    throw new CliError(`--resume: the items of ${settings.dataset} changed since this evaluation started (rows added, removed or edited: a question, answer, kind or id); its runs would not match them. Restore the data, or start a new evaluation with another --out.`);
+    throw new CliError(
+      `--resume: the items of ${settings.dataset} changed since this evaluation started (rows added, removed or edited: a question, answer, kind or id); its runs would not match them. Restore the data, or start a new evaluation with another --out.`,
+    );
   }
   settings.itemsHash = hash;
-  if (data.tasks.length === 0) throw new CliError(`--dataset ${settings.dataset}: no items to evaluate${data.bad.length ? ` (${data.bad.length} bad rows skipped)` : ''}`);
+  if (data.tasks.length === 0)
+    throw new CliError(`--dataset ${settings.dataset}: no items to evaluate${data.bad.length ? ` (${data.bad.length} bad rows skipped)` : ''}`);
 
   const specs = await readPoolFlag(io, settings.pool);
   const replay = await readReplayFlags(io, settings.replay, specs);
@@ -184,12 +191,16 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
     await writeFile(reportFile, `${JSON.stringify(report, null, 2)}\n`);
     await writeFile(join(out, 'report.md'), reportMarkdown(report));
     await writeFile(join(out, 'plot.svg'), reportPlotSvg(report));
-    io.stdout(`${reportMarkdown(report)}\n${target?.reportFile ? `report written to ${reportFile}, its runs, Markdown and plot to ${out}` : `written to ${out}`}\n`);
+    io.stdout(
+      `${reportMarkdown(report)}\n${target?.reportFile ? `report written to ${reportFile}, its runs, Markdown and plot to ${out}` : `written to ${out}`}\n`,
+    );
     const resume = `baton eval --out ${target?.reportFile ?? out} --resume`;
     if (result.overBudget) {
       // Each call reserves its worst case first, so the stop can come with part of the budget unspent.
       const spent = result.episodes.reduce((s, e) => s + knownCostUsd(e), 0);
-      io.stderr(`stopped by the --budget of $${settings.budgetUsd}: the finished runs cost $${spent.toFixed(4)}, and the next call's worst case (its prompt and max output tokens at its worker's price) did not fit in what was left; ${result.remaining} runs left (continue with a larger one: ${resume} --budget USD)\n`);
+      io.stderr(
+        `stopped by the --budget of $${settings.budgetUsd}: the finished runs cost $${spent.toFixed(4)}, and the next call's worst case (its prompt and max output tokens at its worker's price) did not fit in what was left; ${result.remaining} runs left (continue with a larger one: ${resume} --budget USD)\n`,
+      );
     }
     if (result.stopped) io.stderr(`stopped with ${result.remaining} runs left; continue with: ${resume}\n`);
     return result.stopped ? STOPPED_BY_CTRL_C : result.overBudget ? STOPPED_BY_BUDGET : 0;

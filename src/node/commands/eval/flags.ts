@@ -122,7 +122,13 @@ export function settingsFromFlags(values: FlagValues<typeof FLAGS>, io: CliIo): 
     ...optional('map', values.map),
     ...optional('kind', values.kind),
     skipBad: values['skip-bad'],
-    ...optional('subjects', values.subjects?.split(',').map((s) => s.trim()).filter(Boolean)),
+    ...optional(
+      'subjects',
+      values.subjects
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
     offset: values.offset,
     ...optional('limit', values.limit),
     pool: isBuiltInPool(values.pool!) ? values.pool! : path(values.pool!),

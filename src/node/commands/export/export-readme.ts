@@ -34,7 +34,7 @@ MODEL=${f.model} NUM_GPUS=${R.gpus} bash launch.sh`;
 }
 
 function comingBack(f: ReadmeFacts): string {
-  const where = f.engine === 'trl' ? 'runs/conductor/final' : 'the directory verl\'s model merger writes';
+  const where = f.engine === 'trl' ? 'runs/conductor/final' : "the directory verl's model merger writes";
   const verlMerge =
     f.engine === 'verl'
       ? `verl saves FSDP shards under runs/conductor/global_step_N/actor; turn the last one into a Hugging Face directory
@@ -113,9 +113,11 @@ launch.sh checks that the reward server answers before it starts.
 so it should not be trained on. ${
     f.engine === 'trl'
       ? '`reward_fn` gives it the mean reward of the other completions of the same question in the batch'
-      : '`compute_score_batch` (verl\'s batch reward manager, as launch.sh sets) gives it the mean reward of the other completions of the same question in the batch'
+      : "`compute_score_batch` (verl's batch reward manager, as launch.sh sets) gives it the mean reward of the other completions of the same question in the batch"
   }, so its advantage is 0 and it moves the policy neither way; no NaN or None reaches the trainer.${
-    f.engine === 'verl' ? " verl's per-sample manager with `compute_score` cannot see the group: it scores such a completion 0 (as the paper's code did) and reports `infra_error`." : ''
+    f.engine === 'verl'
+      ? " verl's per-sample manager with `compute_score` cannot see the group: it scores such a completion 0 (as the paper's code did) and reports `infra_error`."
+      : ''
   } The server's \`GET /health\` counts them, and each is kept as an episode with its error.
 
 ## 3. Bring the Conductor back to Baton

@@ -59,7 +59,9 @@ function checkTasks(tasks: Task[], source: string): void {
   if (tasks.length === 0) throw new CliError(`--tasks ${source} holds no tasks`);
   const ungradable = tasks.findIndex((t) => !(REWARD_KINDS as readonly string[]).includes(t.kind) || !t.answer?.trim());
   if (ungradable >= 0) {
-    throw new CliError(`--tasks ${source}: task ${ungradable + 1} (kind "${tasks[ungradable].kind}") cannot be rewarded: the reward server grades ${REWARD_KINDS.join(', ')} with a gold answer`);
+    throw new CliError(
+      `--tasks ${source}: task ${ungradable + 1} (kind "${tasks[ungradable].kind}") cannot be rewarded: the reward server grades ${REWARD_KINDS.join(', ')} with a gold answer`,
+    );
   }
 }
 
@@ -71,7 +73,8 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   if (args.help) return printHelp(io, HELP);
   const { values, positionals } = args;
   const engine = positionals[0] as Engine;
-  if (positionals.length !== 1 || !ENGINES.includes(engine)) throw new CliError(`say what to export: baton export trl|verl|train-bundle (got ${positionals.join(' ') || 'none'})`, 2);
+  if (positionals.length !== 1 || !ENGINES.includes(engine))
+    throw new CliError(`say what to export: baton export trl|verl|train-bundle (got ${positionals.join(' ') || 'none'})`, 2);
   for (const flag of ['tasks', 'pool'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton export --help)`, 2);
   if (values.lora && values.full) throw new CliError('--lora and --full exclude each other', 2);
   const mode = values.full ? 'full' : 'lora';

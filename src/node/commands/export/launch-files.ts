@@ -51,7 +51,9 @@ export function trlConfig(o: LaunchOptions): Record<string, unknown> {
     logging_steps: 1,
     save_steps: 50,
     report_to: 'none',
-    ...(o.mode === 'lora' ? { lora: { r: EXPORT_DEFAULTS.lora.r, lora_alpha: EXPORT_DEFAULTS.lora.alpha, lora_dropout: 0.0, target_modules: 'all-linear' } } : {}),
+    ...(o.mode === 'lora'
+      ? { lora: { r: EXPORT_DEFAULTS.lora.r, lora_alpha: EXPORT_DEFAULTS.lora.alpha, lora_dropout: 0.0, target_modules: 'all-linear' } }
+      : {}),
   };
 }
 
@@ -76,7 +78,11 @@ accelerate launch --num_processes "\${NUM_GPUS:-${R.gpus}}" train_trl.py
 export function verlOverrides(o: LaunchOptions): string[] {
   const lora =
     o.mode === 'lora'
-      ? [`actor_rollout_ref.model.lora_rank=${EXPORT_DEFAULTS.lora.r}`, `actor_rollout_ref.model.lora_alpha=${EXPORT_DEFAULTS.lora.alpha}`, 'actor_rollout_ref.model.target_modules=all-linear']
+      ? [
+          `actor_rollout_ref.model.lora_rank=${EXPORT_DEFAULTS.lora.r}`,
+          `actor_rollout_ref.model.lora_alpha=${EXPORT_DEFAULTS.lora.alpha}`,
+          'actor_rollout_ref.model.target_modules=all-linear',
+        ]
       : [];
   return [
     'algorithm.adv_estimator=grpo',
@@ -136,7 +142,9 @@ ${healthCheck(o.rewardUrl)}
 MODEL="\${MODEL:-${o.model}}"
 NUM_GPUS="\${NUM_GPUS:-${R.gpus}}"
 python3 -m verl.trainer.main_ppo \\
-${verlOverrides(o).map((line) => `  ${line} \\`).join('\n')}
+${verlOverrides(o)
+  .map((line) => `  ${line} \\`)
+  .join('\n')}
   "$@"
 `;
 }

@@ -10,7 +10,10 @@ import type { TrlRow, VerlRow } from './task-rows.ts';
 
 const string = (name: string): SchemaElement => ({ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' });
 const int32 = (name: string): SchemaElement => ({ name, type: 'INT32', repetition_type: 'REQUIRED' });
-const struct = (name: string, fields: SchemaElement[][]): SchemaElement[] => [{ name, repetition_type: 'REQUIRED', num_children: fields.length }, ...fields.flat()];
+const struct = (name: string, fields: SchemaElement[][]): SchemaElement[] => [
+  { name, repetition_type: 'REQUIRED', num_children: fields.length },
+  ...fields.flat(),
+];
 const list = (name: string, element: SchemaElement[]): SchemaElement[] => [
   { name, repetition_type: 'REQUIRED', converted_type: 'LIST', num_children: 1 },
   { name: 'list', repetition_type: 'REPEATED', num_children: 1 },

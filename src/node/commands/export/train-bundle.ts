@@ -40,7 +40,8 @@ export async function exportTrainBundleCommand(argv: string[], io: CliIo): Promi
     if (e instanceof CliError) throw e;
     throw new CliError(`--config ${values.config}: not JSON (${(e as Error).message})`, 2);
   }
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw new CliError(`--config ${values.config}: must be a JSON object of baton train's settings`, 2);
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
+    throw new CliError(`--config ${values.config}: must be a JSON object of baton train's settings`, 2);
   for (const key of ['model', 'pool', 'tasks'] as const) {
     if (typeof settings[key] !== 'string') throw new CliError(`--config ${values.config}: "${key}" is required, as baton train needs it`, 2);
   }
@@ -54,9 +55,20 @@ export async function exportTrainBundleCommand(argv: string[], io: CliIo): Promi
   const heldOut = typeof heldOutFile === 'string' ? parseTaskFile(await readTextFlag(io, 'held-out', heldOutFile), heldOutFile) : sets.heldOut;
   const modelDir = resolve(io.cwd, String(settings.model));
   const out = await outputDir(io, values.out, [modelDir]);
-  const model = values['with-model'] ? { files: await directoryFiles(modelDir) } : { source: `the model ${String(settings.model)} (a Hugging Face model directory)` };
+  const model = values['with-model']
+    ? { files: await directoryFiles(modelDir) }
+    : { source: `the model ${String(settings.model)} (a Hugging Face model directory)` };
   const replay = await readReplayFlags(io, typeof settings.replay === 'string' ? [settings.replay] : [], pool);
-  const files = trainBundleFiles({ script: await bundleCli(), webgpuVersion: webgpuVersion(), settings, tasks: sets.train, heldOut, pool, model, ...(replay ? { replay } : {}) });
+  const files = trainBundleFiles({
+    script: await bundleCli(),
+    webgpuVersion: webgpuVersion(),
+    settings,
+    tasks: sets.train,
+    heldOut,
+    pool,
+    model,
+    ...(replay ? { replay } : {}),
+  });
   for (const [path, bytes] of Object.entries(files)) {
     await mkdir(dirname(join(out, path)), { recursive: true });
     await writeFile(join(out, path), bytes);

@@ -19,7 +19,7 @@ export const FLAGS = {
     help:
       'JSON {"workers": [WorkerSpec...]} or a bare array; keys come from the environment. ' +
       "'demo' is the built-in pool of four simulated workers (no keys, no network), 'experts' the simulated pool where only routing by kind " +
-      "works, 'routellm-mmlu' GPT-4 and Mixtral replaying their recorded MMLU answers. An \"engine\" worker runs the model directory its " +
+      'works, \'routellm-mmlu\' GPT-4 and Mixtral replaying their recorded MMLU answers. An "engine" worker runs the model directory its ' +
       '"model" names (relative to here) on this machine\'s GPU',
   }),
   conductor: text({ arg: 'SPEC', help: CONDUCTOR_CHOICE_HELP }),

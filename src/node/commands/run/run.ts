@@ -57,8 +57,12 @@ function summary(ep: Episode): string {
   lines.push('', 'final answer:', ep.final === '' ? '(none)' : ep.final, '');
   // A code answer's grade says why it was wrong (the failed test, a timeout, ...).
   const why = !ep.reward?.correct && typeof ep.reward?.details?.reason === 'string' ? `: ${ep.reward.details.reason}` : '';
-  const reward = ep.reward ? `  reward ${ep.reward.value} (${ep.reward.infraError ? 'infrastructure error' : ep.reward.correct ? 'correct' : `wrong${why}`})` : '';
-  lines.push(`status ${ep.status}${reward}  total ${seconds(ep.totals.latencyMs)}, ${ep.totals.usage.input + ep.totals.usage.output} tokens, ${dollars(ep.totals.costUsd)}`);
+  const reward = ep.reward
+    ? `  reward ${ep.reward.value} (${ep.reward.infraError ? 'infrastructure error' : ep.reward.correct ? 'correct' : `wrong${why}`})`
+    : '';
+  lines.push(
+    `status ${ep.status}${reward}  total ${seconds(ep.totals.latencyMs)}, ${ep.totals.usage.input + ep.totals.usage.output} tokens, ${dollars(ep.totals.costUsd)}`,
+  );
   const spending = spendingOf(ep);
   const notes = [ep.reward && rewardNote(ep.reward), unknownCostNote(spending), simulatedPriceNote(spending)];
   lines.push(...notes.filter((note) => note !== undefined));
@@ -67,7 +71,9 @@ function summary(ep: Episode): string {
 
 /** Why a finished run counts as a failure, in one line, or undefined when it does not. */
 function failure(ep: Episode): string | undefined {
-  const parseError = roundsOf(ep).map((r) => r.parseError).find((e) => e !== undefined);
+  const parseError = roundsOf(ep)
+    .map((r) => r.parseError)
+    .find((e) => e !== undefined);
   if (ep.status === 'format-error') return `the Conductor's completion did not parse: ${parseError}`;
   if (ep.error) return ep.error.message;
   if (ep.status === 'ok') return undefined;

@@ -36,7 +36,7 @@ export const FLAGS = {
     help:
       "a JSONL of {question, answer, kind, choices?} (kind code: answer is the tests' JSON, as baton grade --kind code takes it; " +
       'answers run in a Python sandbox), ' +
-      'experts (MMLU and GSM8K from data/), routellm-mmlu (the MMLU questions of RouteLLM\'s records, in MMLU\'s standard prompt) or ' +
+      "experts (MMLU and GSM8K from data/), routellm-mmlu (the MMLU questions of RouteLLM's records, in MMLU's standard prompt) or " +
       'experts-short (generated sums and "which is largest" questions: short prompts, fast training); the built-in sets are split train/held-out by --seed',
   }),
   'held-out': text({ arg: 'FILE', help: 'held-out tasks (JSONL, as --tasks); experts brings its own' }),
@@ -57,7 +57,11 @@ export const FLAGS = {
   epsilon: num({ arg: 'E', help: 'lower clipping range', default: TRAINING_DEFAULTS.epsilon }),
   'epsilon-high': num({ arg: 'E', help: 'upper clipping range (default: --epsilon)' }),
   'loss-type': choice(GRPO_LOSS_TYPES, { arg: 'T', help: GRPO_LOSS_TYPES.join(' | '), default: TRAINING_DEFAULTS.lossType }),
-  'scale-rewards': choice(REWARD_SCALINGS, { arg: 'S', help: `${REWARD_SCALINGS.join(' | ')}; none suits cost-aware rewards`, default: TRAINING_DEFAULTS.scaleRewards }),
+  'scale-rewards': choice(REWARD_SCALINGS, {
+    arg: 'S',
+    help: `${REWARD_SCALINGS.join(' | ')}; none suits cost-aware rewards`,
+    default: TRAINING_DEFAULTS.scaleRewards,
+  }),
   temperature: num({ arg: 'T', help: 'sampling temperature', default: TRAINING_DEFAULTS.temperature, check: positive }),
   'max-completion-tokens': int({ arg: 'N', help: 'longest plan', default: 256, check: atLeast(1) }),
   constrain: toggle({ help: 'sample only workflows that parse (the lists alone, no reasoning)' }),
@@ -104,7 +108,11 @@ export const FLAGS = {
       "the first round's plan trains on (1-d) r0 + d r1",
     check: atLeast(0),
   }),
-  'recursion-mix': num({ arg: 'D', help: "d of that mix (default 0.25, the paper's)", check: (d) => (d >= 0 && d <= 1 ? undefined : `must be from 0 to 1, got ${d}`) }),
+  'recursion-mix': num({
+    arg: 'D',
+    help: "d of that mix (default 0.25, the paper's)",
+    check: (d) => (d >= 0 && d <= 1 ? undefined : `must be from 0 to 1, got ${d}`),
+  }),
   'eval-every': int({ arg: 'E', help: 'held-out accuracy (one greedy plan per question) every E steps; 0: never', default: 0, check: atLeast(0) }),
   'checkpoint-every': int({ arg: 'N', help: 'steps between checkpoints', default: 10, check: atLeast(1) }),
   'micro-batch': int({ arg: 'M', help: 'sequences per forward/backward pass, never across two groups (default: --group)', check: atLeast(1) }),
@@ -138,7 +146,8 @@ export type TrainFlags = FlagValues<typeof FLAGS>;
 export function settingsFromFlags(values: TrainFlags, cwd: string): TrainSettings {
   const model = modelRefOf(values, cwd);
   const fromEpisodes = values['from-episodes'];
-  if (fromEpisodes === undefined) for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
+  if (fromEpisodes === undefined)
+    for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
   if (values.subtasks === 'fixed' && !values.constrain) throw new CliError('--subtasks fixed needs --constrain (the constraint writes the fixed texts)', 2);
   if (values.full) checkFull(model, values.beta);
   const path = (p: string) => (isBuiltInPool(p) || isBuiltInTaskSet(p) ? p : resolve(cwd, p));
@@ -150,7 +159,10 @@ export function settingsFromFlags(values: TrainFlags, cwd: string): TrainSetting
     ...(values.full ? { weights: 'f32' as const, full: true } : optional('weights', model.weights)),
     lora: { r, alpha: values.alpha ?? 2 * r, targets: values.targets },
     pool: path(values.pool ?? ''),
-    ...optional('replay', values.replay?.map((f) => resolve(cwd, f))),
+    ...optional(
+      'replay',
+      values.replay?.map((f) => resolve(cwd, f)),
+    ),
     tasks: path(values.tasks ?? ''),
     ...optional('fromEpisodes', fromEpisodes === undefined ? undefined : resolve(cwd, fromEpisodes)),
     ...(values['held-out'] ? { heldOut: resolve(cwd, values['held-out']) } : {}),
@@ -189,7 +201,10 @@ export function settingsFromFlags(values: TrainFlags, cwd: string): TrainSetting
 function checkFull(model: NodeModelRef, beta: number): void {
   if (model.loraDir) throw new CliError('--full trains every weight of --model; --lora starts a LoRA run: give one or the other', 2);
   if (model.weights && model.weights !== 'f32') {
-    throw new CliError(`--full trains f32 master weights, but --weights is ${model.weights}: leave --weights out (f32 then) or train a LoRA adapter over the ${model.weights} base`, 2);
+    throw new CliError(
+      `--full trains f32 master weights, but --weights is ${model.weights}: leave --weights out (f32 then) or train a LoRA adapter over the ${model.weights} base`,
+      2,
+    );
   }
   if (beta > 0) throw new CliError(`--full has no KL reference (it would need a frozen copy of every weight): --beta must be 0, got ${beta}`, 2);
 }
@@ -211,9 +226,11 @@ export async function withConfigFile(argv: string[], io: CliIo): Promise<string[
     if (e instanceof CliError) throw e;
     throw new CliError(`--config ${file}: not JSON (${(e as Error).message})`, 2);
   }
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new CliError(`--config ${file}: must be a JSON object of settings named as the flags`, 2);
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    throw new CliError(`--config ${file}: must be a JSON object of settings named as the flags`, 2);
   const flags = Object.entries(config).flatMap(([key, value]): string[] => {
-    if (!(key in FLAGS) || key === 'config' || key === 'resume') throw new CliError(`--config ${file}: "${key}" is not a setting of baton train (see --help)`, 2);
+    if (!(key in FLAGS) || key === 'config' || key === 'resume')
+      throw new CliError(`--config ${file}: "${key}" is not a setting of baton train (see --help)`, 2);
     if (typeof value === 'boolean') return value ? [`--${key}`] : [];
     if (typeof value !== 'string' && typeof value !== 'number') throw new CliError(`--config ${file}: "${key}" must be a string, a number or a boolean`, 2);
     return [`--${key}`, String(value)];

@@ -89,7 +89,10 @@ function progressLine(m: GrpoStepMetrics, s: TrainSettings, msPerStep: number): 
 }
 
 /** Runs `train` on the session, Ctrl-C stopping it after a checkpoint of the last finished step; then its trained state, and the session closed. */
-async function trainToEnd<R>(session: { policy: TrainablePolicy; close(): void }, train: (signal: AbortSignal) => Promise<R>): Promise<{ result: R; state: TrainingState }> {
+async function trainToEnd<R>(
+  session: { policy: TrainablePolicy; close(): void },
+  train: (signal: AbortSignal) => Promise<R>,
+): Promise<{ result: R; state: TrainingState }> {
   const controller = new AbortController();
   // Every rollout of a step (questions x group x workflow steps) listens to it at once: not a leak.
   setMaxListeners(0, controller.signal);

@@ -6,7 +6,13 @@
 export { CONDUCTOR_MODELS, type ConductorModelFamily } from './conductor-models.ts';
 export { webllmCapsOf, webllmModelChoices, type WebllmCaps, type WebllmModelChoice, type WebllmPrecision } from './model-choices.ts';
 export { buildWebllmEngineConfig, webllmAppConfig, type WebllmCacheBackend, type WebllmEngineOptions, type WebllmEngineSetup } from './engine-config.ts';
-export { createWebllmProgressMapper, parseWebllmProgressText, type ParsedWebllmProgress, type WebllmLoadPhase, type WebllmLoadProgress } from './load-progress.ts';
+export {
+  createWebllmProgressMapper,
+  parseWebllmProgressText,
+  type ParsedWebllmProgress,
+  type WebllmLoadPhase,
+  type WebllmLoadProgress,
+} from './load-progress.ts';
 export { loadWebllmEngine } from './load-engine.ts';
 export { WebllmHost, type WebllmLoadedEngine, type WebllmLoader } from './webllm-host.ts';
 export { createWebllmConductor, type WebllmChatEngine, type WebllmSampling } from './webllm-conductor.ts';

@@ -76,7 +76,8 @@ function describe(p: Omit<WebllmLoadProgress, 'text'>, parsed: ParsedWebllmProgr
     p.secondsLeft === undefined ? '' : `about ${duration(p.secondsLeft)} left`,
   ].filter(Boolean);
   const percent = `${Math.floor(p.fraction * 100)}%`;
-  const amount = p.bytesLoaded === undefined ? percent : `${megabytes(p.bytesLoaded)}${p.bytesTotal === undefined ? '' : ` of about ${megabytes(p.bytesTotal)}`}`;
+  const amount =
+    p.bytesLoaded === undefined ? percent : `${megabytes(p.bytesLoaded)}${p.bytesTotal === undefined ? '' : ` of about ${megabytes(p.bytesTotal)}`}`;
   switch (p.phase) {
     case 'download':
       return [`Downloading the model: ${amount}`, ...tail].join(', ');

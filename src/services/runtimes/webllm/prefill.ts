@@ -23,7 +23,9 @@ export function prefillAsInstruction(messages: readonly ChatMessage[]): PrefillA
   const instruction = `Begin your reply with exactly these words, then go on: ${prefill}`;
   const user = rest.at(-1);
   const moved: ChatMessage[] =
-    user?.role === 'user' ? [...rest.slice(0, -1), { role: 'user', content: `${user.content}\n\n${instruction}` }] : [...rest, { role: 'user', content: instruction }];
+    user?.role === 'user'
+      ? [...rest.slice(0, -1), { role: 'user', content: `${user.content}\n\n${instruction}` }]
+      : [...rest, { role: 'user', content: instruction }];
   return { messages: moved, prefill };
 }
 

@@ -33,11 +33,7 @@ function toUsage(usage: CompletionUsage): Usage {
   return { input: usage.prompt_tokens, output: usage.completion_tokens };
 }
 
-export function createWebllmConductor(
-  engine: WebllmChatEngine,
-  choice: Pick<WebllmModelChoice, 'modelId' | 'thinks'>,
-  sampling: WebllmSampling,
-): Conductor {
+export function createWebllmConductor(engine: WebllmChatEngine, choice: Pick<WebllmModelChoice, 'modelId' | 'thinks'>, sampling: WebllmSampling): Conductor {
   return {
     info: {
       runtime: 'webllm',

@@ -74,11 +74,21 @@ export function toWebllmError(e: unknown): BatonError {
     return make('run/config', 'The web-llm model is not loaded (its worker may have restarted). Load it again on the Conductor page.', e, d, true);
   }
   if (d.name === 'ContextWindowSizeExceededError') {
-    return make('run/config', `The Conductor prompt is longer than this model's context window (${d.message.split('\n')[0]}). Use fewer workers or a model with a larger window.`, e, d);
+    return make(
+      'run/config',
+      `The Conductor prompt is longer than this model's context window (${d.message.split('\n')[0]}). Use fewer workers or a model with a larger window.`,
+      e,
+      d,
+    );
   }
   const status = /\b(?:status:? )?(404|403|410)\b/.exec(d.message);
   if (status && FETCH_FAILED.test(d.message)) {
-    return make('data/not-found', `A model file is missing on the server (HTTP ${status[1]}). This web-llm version may no longer be served; choose another model or update Baton.`, e, d);
+    return make(
+      'data/not-found',
+      `A model file is missing on the server (HTTP ${status[1]}). This web-llm version may no longer be served; choose another model or update Baton.`,
+      e,
+      d,
+    );
   }
   if (FETCH_FAILED.test(d.message)) {
     return make(

@@ -79,13 +79,33 @@ describe('baton generate', () => {
   });
 
   it('samples with a seed: --n gives distinct samples, the same seed the same ones', async () => {
-    const args = ['generate', '--model', 'model', '--prompt', 'Hi', '--max-new-tokens', '4', '--temperature', '1.5', '--top-k', '50', '--seed', '4', '--n', '2', '--json'];
+    const args = [
+      'generate',
+      '--model',
+      'model',
+      '--prompt',
+      'Hi',
+      '--max-new-tokens',
+      '4',
+      '--temperature',
+      '1.5',
+      '--top-k',
+      '50',
+      '--seed',
+      '4',
+      '--n',
+      '2',
+      '--json',
+    ];
     const first = recordingIo(dir);
     const again = recordingIo(dir);
     expect(await main(args, first)).toBe(0);
     expect(await main(args, again)).toBe(0);
     expect(again.out).toBe(first.out);
-    const samples = first.out.trim().split('\n').map((l) => JSON.parse(l));
+    const samples = first.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(samples.map((s) => s.index)).toEqual([0, 1]);
     expect(samples[0].tokens).not.toEqual(samples[1].tokens);
     for (const s of samples) expect(s.logprobs.every((lp: number) => lp < 0)).toBe(true);
@@ -99,7 +119,10 @@ describe('baton generate', () => {
     expect(await main(['generate', ...args, '--constrain', 'workflow', '--workers', '2', '--max-steps', '2'], io)).toBe(0);
     const small = await loadTokenizer(filesFromDir(join(dir, 'small')));
     const constraint = createWorkflowConstraint({ ...tokenVocabOf(small, 1024), workers: 2, maxSteps: 2 });
-    const samples = io.out.trim().split('\n').map((line) => JSON.parse(line) as { text: string; tokens: number[]; finishReason: string });
+    const samples = io.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { text: string; tokens: number[]; finishReason: string });
     expect(samples).toHaveLength(2);
     for (const { text, tokens, finishReason } of samples) {
       let state = constraint.start();

@@ -16,8 +16,21 @@ import { CapturingRef, float64Copy, withOldLogprobs } from '../../train/fixtures
 const BATCH: GrpoBatch = withOldLogprobs(
   {
     groups: [
-      { promptIds: [3, 9, 14], completions: [{ ids: [5, 7, 2], reward: 1 }, { ids: [30], reward: 0 }, { ids: [11, 11, 6, 1], reward: 0.5 }] },
-      { promptIds: [20, 4], completions: [{ ids: [8, 33], reward: 0 }, { ids: [17, 2, 25], reward: 1 }] },
+      {
+        promptIds: [3, 9, 14],
+        completions: [
+          { ids: [5, 7, 2], reward: 1 },
+          { ids: [30], reward: 0 },
+          { ids: [11, 11, 6, 1], reward: 0.5 },
+        ],
+      },
+      {
+        promptIds: [20, 4],
+        completions: [
+          { ids: [8, 33], reward: 0 },
+          { ids: [17, 2, 25], reward: 1 },
+        ],
+      },
     ],
   },
   5,
@@ -26,7 +39,12 @@ const LR = 1e-3;
 
 /** The batch file as grpo-batch.ts reads it. */
 const batchFile = (b: GrpoBatch) =>
-  JSON.stringify({ groups: b.groups.map((g) => ({ prompt_ids: g.promptIds, completions: g.completions.map((c) => ({ ids: c.ids, reward: c.reward, old_logprobs: c.oldLogprobs })) })) });
+  JSON.stringify({
+    groups: b.groups.map((g) => ({
+      prompt_ids: g.promptIds,
+      completions: g.completions.map((c) => ({ ids: c.ids, reward: c.reward, old_logprobs: c.oldLogprobs })),
+    })),
+  });
 
 async function readTensors(path: string): Promise<Map<string, Float32Array>> {
   const bytes = new Uint8Array(await readFile(path));
@@ -42,8 +60,25 @@ describe('baton grpo-step', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-cli-grpo-'));
-    const tiny = await writeTinyModel(join(dir, 'model'), { architecture: 'qwen3', dtype: 'BF16', seed: 12, hidden: 8, heads: 2, kvHeads: 1, layers: 2, intermediate: 12, vocab: 48, tokenizer: 'none' });
-    adapter = await writeRandomAdapter(join(dir, 'lora'), { model: tiny.config, r: 2, alpha: 4, targetModules: ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'], seed: 3 });
+    const tiny = await writeTinyModel(join(dir, 'model'), {
+      architecture: 'qwen3',
+      dtype: 'BF16',
+      seed: 12,
+      hidden: 8,
+      heads: 2,
+      kvHeads: 1,
+      layers: 2,
+      intermediate: 12,
+      vocab: 48,
+      tokenizer: 'none',
+    });
+    adapter = await writeRandomAdapter(join(dir, 'lora'), {
+      model: tiny.config,
+      r: 2,
+      alpha: 4,
+      targetModules: ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'],
+      seed: 3,
+    });
     await writeFile(join(dir, 'batch.json'), batchFile(BATCH));
     const opened = await openModel(filesFromDir(join(dir, 'model')));
     ref = await loadRefModel(opened.tensors, opened.config);
@@ -53,7 +88,22 @@ describe('baton grpo-step', () => {
   it('takes the reference step, writes the updated adapter and the gradient, and logprobs --lora OUT scores with it', async () => {
     const io = recordingIo(dir);
     const args = ['--model', 'model', '--lora', 'lora', '--batch', 'batch.json', '--out', 'out', '--loss-type', 'dr_grpo', '--max-completion-length', '8'];
-    const flags = ['--beta', '0.04', '--epsilon', '0.2', '--epsilon-high', '0.28', '--temperature', '0.7', '--lr', String(LR), '--weight-decay', '0.01', '--max-grad-norm', '0.5'];
+    const flags = [
+      '--beta',
+      '0.04',
+      '--epsilon',
+      '0.2',
+      '--epsilon-high',
+      '0.28',
+      '--temperature',
+      '0.7',
+      '--lr',
+      String(LR),
+      '--weight-decay',
+      '0.01',
+      '--max-grad-norm',
+      '0.5',
+    ];
     expect(await main(['grpo-step', ...args, ...flags], io), io.err).toBe(0);
     const printed = JSON.parse(io.out);
 
@@ -82,7 +132,10 @@ describe('baton grpo-step', () => {
       checkTensor(`${path} A`, updated.weights.get(path)!.A, m.A, { abs: 1e-3 * LR, rel: 1e-6 });
       checkTensor(`${path} B`, updated.weights.get(path)!.B, m.B, { abs: 1e-3 * LR, rel: 1e-6 });
       for (const part of ['A', 'B'] as const) {
-        checkTensor(`${path} d${part}`, grads.get(`base_model.model.${path}.lora_${part}.weight`)!, trainer.captured.get(`${path}.lora_${part}`)!, { abs: 1e-5, rel: 1e-3 });
+        checkTensor(`${path} d${part}`, grads.get(`base_model.model.${path}.lora_${part}.weight`)!, trainer.captured.get(`${path}.lora_${part}`)!, {
+          abs: 1e-5,
+          rel: 1e-3,
+        });
       }
     }
 
@@ -90,7 +143,10 @@ describe('baton grpo-step', () => {
     await writeFile(join(dir, 'ids.json'), JSON.stringify(ids));
     const scored = recordingIo(dir);
     expect(await main(['logprobs', '--model', 'model', '--lora', 'out', '--ids', 'ids.json', '--temperature', '0.7'], scored), scored.err).toBe(0);
-    checkTensor('logprobs with the updated adapter', JSON.parse(scored.out).logprobs, refLogprobs(ref, ids, { temperature: 0.7, lora: refAdapter }), { abs: 1e-4, rel: 1e-3 });
+    checkTensor('logprobs with the updated adapter', JSON.parse(scored.out).logprobs, refLogprobs(ref, ids, { temperature: 0.7, lora: refAdapter }), {
+      abs: 1e-4,
+      rel: 1e-3,
+    });
   });
 
   it('says plainly what is missing or wrong', async () => {

@@ -23,11 +23,8 @@ describe('createNodeGpu', () => {
       const outcome = await createNodeGpu().then((gpu) => (gpu.close(), { kind: gpu.kind }), (e) => ({ code: e.code, message: e.message }));
       console.log(JSON.stringify(outcome));`;
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', script],
-        { cwd: ROOT, env },
-        (error, out) => (error ? reject(error) : resolve(out)),
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, env }, (error, out) =>
+        error ? reject(error) : resolve(out),
       ),
     );
     const outcome = JSON.parse(stdout.trim().split('\n').at(-1)!);

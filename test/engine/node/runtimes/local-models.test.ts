@@ -40,7 +40,10 @@ describe('engine workers in baton run', () => {
     const models = new NodeLocalModels(dir);
     try {
       const loaded = await models.open({ modelDir: 'model' });
-      const expected = await engineChat({ model: loaded.model, tokenizer: loaded.tokenizer! }, { messages: step.messages, maxTokens: 10, temperature: 0, signal: new AbortController().signal });
+      const expected = await engineChat(
+        { model: loaded.model, tokenizer: loaded.tokenizer! },
+        { messages: step.messages, maxTokens: 10, temperature: 0, signal: new AbortController().signal },
+      );
       expect(step.output).toBe(expected.text);
       expect(step.usage).toEqual(expected.usage);
       expect(step.usage.output).toBeGreaterThan(0);
@@ -55,7 +58,9 @@ describe('engine workers in baton run', () => {
   it('fails the step of a web-llm worker, and of a missing model directory, with one clear message', async () => {
     const webllm = await run({ provider: 'webllm', model: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' });
     expect(webllm.code).toBe(1);
-    expect(webllm.episode.steps[0].error?.message).toMatch(/web-llm model, which runs in the browser only: under the CLI give it provider "engine" and a model directory/);
+    expect(webllm.episode.steps[0].error?.message).toMatch(
+      /web-llm model, which runs in the browser only: under the CLI give it provider "engine" and a model directory/,
+    );
     const missing = await run({ provider: 'engine', model: 'no-such-model' });
     expect(missing.code).toBe(1);
     expect(missing.episode.steps[0].error).toMatchObject({ code: 'engine/model-file' });

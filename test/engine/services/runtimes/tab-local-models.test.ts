@@ -41,7 +41,14 @@ describe('local engine workers beside the Conductor', () => {
   let requests = 0;
   let runtimes: ModelRuntimes;
   const choiceOf = (model: string): EngineModelChoice => ({ source: { from: 'url', url: `${base}/${model}/` }, weights: 'f32' });
-  const workerSpec = (model: string): WorkerSpec => ({ id: `w-${model}`, provider: 'engine', model: `${base}/${model}/`, weights: 'f32', temperature: 0, maxTokens: MAX_TOKENS });
+  const workerSpec = (model: string): WorkerSpec => ({
+    id: `w-${model}`,
+    provider: 'engine',
+    model: `${base}/${model}/`,
+    weights: 'f32',
+    temperature: 0,
+    maxTokens: MAX_TOKENS,
+  });
   const workerOn = (model: string) => createWorkerModel(workerSpec(model), { local: new TabLocalModels(runtimes) });
 
   beforeAll(async () => {
@@ -71,7 +78,11 @@ describe('local engine workers beside the Conductor', () => {
     const tokenizer = await loadTokenizer(files);
     const model = await GpuModel.load(device(), await openModel(files), { weights: 'f32' });
     const prompt = tokenizer.encodeChat(MESSAGES, { continueFinal: true });
-    const expected = await model.generate(prompt, { maxNewTokens: MAX_TOKENS, stopTokens: [...model.config.eosTokenIds, tokenizer.eosTokenId!], sampling: { temperature: 0 } });
+    const expected = await model.generate(prompt, {
+      maxNewTokens: MAX_TOKENS,
+      stopTokens: [...model.config.eosTokenIds, tokenizer.eosTokenId!],
+      sampling: { temperature: 0 },
+    });
     model.destroy();
     const body = expected.finishReason === 'stop' ? expected.tokens.slice(0, -1) : expected.tokens;
     const text = tokenizer.decode(body, { skipSpecialTokens: true });
@@ -126,7 +137,9 @@ describe('local engine workers beside the Conductor', () => {
       { pool, task: { question: '2 + 3?', kind: 'number' } },
     );
     const events: string[] = [];
-    const planning = conductor.generate({ messages: buildConductorPrompt({ question: '2 + 3?', workers: 1, maxSteps: 1 }), onDelta: () => events.push('conductor') }).then(() => events.push('conductor done'));
+    const planning = conductor
+      .generate({ messages: buildConductorPrompt({ question: '2 + 3?', workers: 1, maxSteps: 1 }), onDelta: () => events.push('conductor') })
+      .then(() => events.push('conductor done'));
     const answering = pool[0].call({ messages: MESSAGES, onDelta: () => events.push('worker') }).then(() => events.push('worker done'));
     await Promise.all([planning, answering]);
     expect(events.filter((e) => e === 'conductor').length).toBeGreaterThan(1);

@@ -48,7 +48,10 @@ test('nothing that could widen or inject into the policy is an origin', () => {
 
 test('the URLs chosen: pool base URLs, a remote Conductor, an engine model and adapter given by URL', () => {
   const pool = [worker('a', 'https://a.example.org/v1'), worker('b'), { ...worker('c'), provider: 'simulated' as const }];
-  expect(chosenUrls(pool, { kind: 'remote-endpoint', baseUrl: 'https://c.example.org/v1', model: 'x' })).toEqual(['https://a.example.org/v1', 'https://c.example.org/v1']);
+  expect(chosenUrls(pool, { kind: 'remote-endpoint', baseUrl: 'https://c.example.org/v1', model: 'x' })).toEqual([
+    'https://a.example.org/v1',
+    'https://c.example.org/v1',
+  ]);
   expect(
     chosenUrls(pool, {
       kind: 'engine-model',
@@ -82,7 +85,14 @@ test('extra origins: valid ones the fixed hosts do not already allow, once each,
       'http://127.0.0.2:9000/v1',
       'https://*.example.org',
     ]),
-  ).toEqual(['http://127.0.0.2:9000', 'https://a.example.org', 'https://api.openai.com:8443', 'https://huggingface.co.evil.example', 'https://localhost:8443', 'https://z.example.org']);
+  ).toEqual([
+    'http://127.0.0.2:9000',
+    'https://a.example.org',
+    'https://api.openai.com:8443',
+    'https://huggingface.co.evil.example',
+    'https://localhost:8443',
+    'https://z.example.org',
+  ]);
 });
 
 test('missing origins are those the policy in force lacks; unallowable URLs are named apart', () => {

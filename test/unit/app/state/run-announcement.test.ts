@@ -4,7 +4,17 @@ import { applyRunEvent, emptyRunView } from '../../../../src/app/state/run-view.
 import type { Episode, StepRecord } from '../../../../src/core/episodes/types.ts';
 
 const step = (index: number): StepRecord => ({
-  index, worker: 0, workerId: 'w', subtask: 's', access: [], messages: [], output: 'o', usage: { input: 1, output: 1 }, costUsd: 0, latencyMs: 1, attempts: 1,
+  index,
+  worker: 0,
+  workerId: 'w',
+  subtask: 's',
+  access: [],
+  messages: [],
+  output: 'o',
+  usage: { input: 1, output: 1 },
+  costUsd: 0,
+  latencyMs: 1,
+  attempts: 1,
 });
 
 test('a run is announced by phase and finished steps, never by streamed token', () => {
@@ -15,7 +25,12 @@ test('a run is announced by phase and finished steps, never by streamed token', 
   expect(announceRun('running', view)).toBe('The Conductor is writing its plan.');
   applyRunEvent(view, { type: 'conductor-delta', round: 0, text: ' = [0, 0]' });
   expect(announceRun('running', view)).toBe('The Conductor is writing its plan.');
-  const workflow = { steps: [{ worker: 0, subtask: 'a', access: [] }, { worker: 0, subtask: 'b', access: 'all' as const }] };
+  const workflow = {
+    steps: [
+      { worker: 0, subtask: 'a', access: [] },
+      { worker: 0, subtask: 'b', access: 'all' as const },
+    ],
+  };
   applyRunEvent(view, { type: 'conductor-done', round: 0, completion: 'plan', workflow });
   expect(announceRun('running', view)).toBe('0 of 2 steps done.');
   applyRunEvent(view, { type: 'step-started', round: 0, index: 0, messages: [] });
@@ -31,7 +46,9 @@ test('the result: answered and graded, no answer and why, stopped, failed', () =
   const view = emptyRunView();
   const episode = { final: 'It is 391.', status: 'ok', reward: { value: 1, correct: true, format: true } } as unknown as Episode;
   expect(announceRun('done', { ...view, episode })).toBe('Run finished: answered, graded correct.');
-  expect(announceRun('done', { ...view, episode: { ...episode, reward: { ...episode.reward!, correct: false } } })).toBe('Run finished: answered, graded wrong.');
+  expect(announceRun('done', { ...view, episode: { ...episode, reward: { ...episode.reward!, correct: false } } })).toBe(
+    'Run finished: answered, graded wrong.',
+  );
   expect(announceRun('done', { ...view, episode: { ...episode, reward: undefined } })).toBe('Run finished: answered.');
   applyRunEvent(view, { type: 'conductor-failed', round: 0, error: { code: 'provider/network', message: 'down' } });
   expect(announceRun('done', { ...view, episode: { ...episode, final: '', status: 'infra-error' } })).toBe(

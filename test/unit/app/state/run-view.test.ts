@@ -4,8 +4,18 @@ import { unknownCostNote } from '../../../../src/core/episodes/cost-notes.ts';
 import type { StepRecord } from '../../../../src/core/episodes/types.ts';
 
 const record = (index: number, cost: number | null, extra: Partial<StepRecord> = {}): StepRecord => ({
-  index, worker: 1, workerId: 'w', subtask: 's', access: [], messages: [{ role: 'user', content: 'm' }], output: `out ${index}`,
-  usage: { input: 10, output: 5 }, costUsd: cost, latencyMs: 100, attempts: 1, ...extra,
+  index,
+  worker: 1,
+  workerId: 'w',
+  subtask: 's',
+  access: [],
+  messages: [{ role: 'user', content: 'm' }],
+  output: `out ${index}`,
+  usage: { input: 10, output: 5 },
+  costUsd: cost,
+  latencyMs: 100,
+  attempts: 1,
+  ...extra,
 });
 
 test('events build the plan, the streaming steps and the totals', () => {
@@ -13,7 +23,12 @@ test('events build the plan, the streaming steps and the totals', () => {
   applyRunEvent(view, { type: 'conductor-delta', round: 0, text: 'think ' });
   applyRunEvent(view, { type: 'conductor-delta', round: 0, text: 'more' });
   expect(view.rounds[0].conductorText).toBe('think more');
-  const workflow = { steps: [{ worker: 1, subtask: 's', access: [] as number[] }, { worker: 1, subtask: 's', access: 'all' as const }] };
+  const workflow = {
+    steps: [
+      { worker: 1, subtask: 's', access: [] as number[] },
+      { worker: 1, subtask: 's', access: 'all' as const },
+    ],
+  };
   applyRunEvent(view, { type: 'conductor-done', round: 0, completion: 'full text', workflow });
   applyRunEvent(view, { type: 'step-queued', round: 0, index: 1, worker: 1, workerId: 'w' });
   applyRunEvent(view, { type: 'step-started', round: 0, index: 1, messages: [{ role: 'user', content: 'hi' }] });
@@ -34,7 +49,13 @@ test('events build the plan, the streaming steps and the totals', () => {
 test('a step never started is not done, and says in words which step held it back, numbered as the page numbers steps', () => {
   const view = emptyRunView();
   const heldBack = (index: number) =>
-    record(index, 0, { attempts: 0, output: '', usage: { input: 0, output: 0 }, latencyMs: 0, error: { code: 'run/aborted', message: 'Not started: another step failed.' } });
+    record(index, 0, {
+      attempts: 0,
+      output: '',
+      usage: { input: 0, output: 0 },
+      latencyMs: 0,
+      error: { code: 'run/aborted', message: 'Not started: another step failed.' },
+    });
   applyRunEvent(view, { type: 'step-failed', round: 0, index: 0, step: record(0, null, { error: { code: 'provider/auth', message: 'Key refused.' } }) });
   applyRunEvent(view, { type: 'step-failed', round: 0, index: 2, step: heldBack(2) });
   const steps = view.rounds[0].steps;
@@ -55,14 +76,17 @@ test('one unknown price makes the dollar total unknown', () => {
 
 test('the "$?" note blames a missing price, not a failed call, when the calls succeeded', () => {
   const view = emptyRunView();
-  const pool = [{ id: 'w0', provider: 'openai-compatible' as const, model: 'm' }, { id: 'w', provider: 'openai-compatible' as const, model: 'm', label: 'Laptop' }];
+  const pool = [
+    { id: 'w0', provider: 'openai-compatible' as const, model: 'm' },
+    { id: 'w', provider: 'openai-compatible' as const, model: 'm', label: 'Laptop' },
+  ];
   applyRunEvent(view, { type: 'step-done', round: 0, index: 0, step: record(0, null) });
   expect(runTotals(view).costUsd).toBeNull();
   expect(unknownCostNote(runSpending(view, pool))).toBe('$? means unknown: worker "Laptop" (w) has no price.');
   applyRunEvent(view, { type: 'conductor-done', round: 0, completion: 'plan', usage: { input: 1, output: 1 }, costUsd: null });
   applyRunEvent(view, { type: 'step-failed', round: 0, index: 1, step: record(1, null, { error: { code: 'provider/server', message: 'Down.' } }) });
   expect(unknownCostNote(runSpending(view, pool))).toBe(
-    "$? means unknown: worker \"Laptop\" (w) has no price, the Conductor's calls have no price and a call failed before its provider said how many tokens it used.",
+    '$? means unknown: worker "Laptop" (w) has no price, the Conductor\'s calls have no price and a call failed before its provider said how many tokens it used.',
   );
 });
 
@@ -90,7 +114,7 @@ test('replay places the steps an interrupted run kept by their index', () => {
   expect(views[2]).toMatchObject({ index: 2, status: 'done', output: 'out 2' });
 });
 
-test("a failed Conductor call ends its round with the reason, which the missing answer points to", () => {
+test('a failed Conductor call ends its round with the reason, which the missing answer points to', () => {
   const view = emptyRunView();
   expect(noAnswerReason(view, 'infra-error')).toBe('a worker call failed (see the step below).');
   const error = { code: 'provider/cors', message: 'The Conductor failed: blocked.' };

@@ -7,10 +7,30 @@ test('nothing stored reads as the defaults', () => {
 });
 
 test('valid fields are kept, malformed ones fall back one by one', () => {
-  const s = readSettings({ maxSteps: 3, access: 'binary', recursion: 9, maxUsdPerRun: null, stepTimeoutS: 'x', conductor: { kind: 'pool-worker', workerId: 'gpt-5' } });
-  expect(s).toEqual({ ...DEFAULT_SETTINGS, maxSteps: 3, access: 'binary', recursion: 3, maxUsdPerRun: null, conductor: { kind: 'pool-worker', workerId: 'gpt-5' } });
-  expect(readSettings({ maxUsdPerRun: -1, conductor: { kind: 'remote-endpoint' } })).toMatchObject({ maxUsdPerRun: DEFAULT_SETTINGS.maxUsdPerRun, conductor: { kind: 'random-routing' } });
-  expect(readSettings({ conductor: { kind: 'webllm-model', modelId: 'Qwen2.5-3B-Instruct-q4f32_1-MLC' } }).conductor).toEqual({ kind: 'webllm-model', modelId: 'Qwen2.5-3B-Instruct-q4f32_1-MLC' });
+  const s = readSettings({
+    maxSteps: 3,
+    access: 'binary',
+    recursion: 9,
+    maxUsdPerRun: null,
+    stepTimeoutS: 'x',
+    conductor: { kind: 'pool-worker', workerId: 'gpt-5' },
+  });
+  expect(s).toEqual({
+    ...DEFAULT_SETTINGS,
+    maxSteps: 3,
+    access: 'binary',
+    recursion: 3,
+    maxUsdPerRun: null,
+    conductor: { kind: 'pool-worker', workerId: 'gpt-5' },
+  });
+  expect(readSettings({ maxUsdPerRun: -1, conductor: { kind: 'remote-endpoint' } })).toMatchObject({
+    maxUsdPerRun: DEFAULT_SETTINGS.maxUsdPerRun,
+    conductor: { kind: 'random-routing' },
+  });
+  expect(readSettings({ conductor: { kind: 'webllm-model', modelId: 'Qwen2.5-3B-Instruct-q4f32_1-MLC' } }).conductor).toEqual({
+    kind: 'webllm-model',
+    modelId: 'Qwen2.5-3B-Instruct-q4f32_1-MLC',
+  });
   expect(readSettings({ conductor: { kind: 'webllm-model', modelId: '' } }).conductor).toEqual({ kind: 'random-routing' });
 });
 
@@ -27,9 +47,16 @@ test('a choice stored under the old kind names keeps its meaning', () => {
     kind: 'engine-model',
     model: { source: { from: 'hub', repo: 'o/m' }, weights: 'int4' },
   });
-  expect(read({ kind: 'webllm', modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' })).toEqual({ kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' });
+  expect(read({ kind: 'webllm', modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' })).toEqual({
+    kind: 'webllm-model',
+    modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC',
+  });
   expect(read({ kind: 'worker', workerId: 'gpt' })).toEqual({ kind: 'pool-worker', workerId: 'gpt' });
-  expect(read({ kind: 'remote', baseUrl: 'http://localhost:8000/v1', model: 'c' })).toEqual({ kind: 'remote-endpoint', baseUrl: 'http://localhost:8000/v1', model: 'c' });
+  expect(read({ kind: 'remote', baseUrl: 'http://localhost:8000/v1', model: 'c' })).toEqual({
+    kind: 'remote-endpoint',
+    baseUrl: 'http://localhost:8000/v1',
+    model: 'c',
+  });
 });
 
 test('an adapter trained on the Train page is kept with its prompt; a malformed one is dropped', () => {

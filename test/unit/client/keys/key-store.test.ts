@@ -11,9 +11,7 @@ beforeEach(async () => {
 
 test('a plain key is stored, listed masked, read back and removed', async () => {
   await store.set('openai@https://api.openai.com', '  sk-abcdefgh1234  ');
-  expect(await store.list()).toEqual([
-    { slot: 'openai@https://api.openai.com', masked: '••••1234', encrypted: false, addedAt: expect.any(String) },
-  ]);
+  expect(await store.list()).toEqual([{ slot: 'openai@https://api.openai.com', masked: '••••1234', encrypted: false, addedAt: expect.any(String) }]);
   expect(await store.get('openai@https://api.openai.com')).toBe('sk-abcdefgh1234');
   await store.remove('openai@https://api.openai.com');
   expect(await store.get('openai@https://api.openai.com')).toBeUndefined();

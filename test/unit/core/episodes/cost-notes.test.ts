@@ -9,8 +9,7 @@ import { renderWorkflow } from '../../../../src/core/workflow/index.ts';
 const task: Task = { question: 'What is 6 * 7?', answer: '42', kind: 'number' };
 const sim = (id: string, extra: Partial<WorkerSpec> = {}) =>
   createSimulatedWorker({ id, provider: 'simulated', model: id, simulated: { skill: { default: 1 } }, ...extra });
-const plan = (workers: number[]) =>
-  createFixedConductor(renderWorkflow({ steps: workers.map((worker) => ({ worker, subtask: 'Solve it.', access: [] })) }));
+const plan = (workers: number[]) => createFixedConductor(renderWorkflow({ steps: workers.map((worker) => ({ worker, subtask: 'Solve it.', access: [] })) }));
 
 describe('unknownCostNote', () => {
   it('blames a missing price, not a failed call, when every call succeeded', async () => {
@@ -44,10 +43,22 @@ describe('simulatedPriceNote', () => {
 
   it('names the simulated workers beside real ones, and says nothing without them', () => {
     const step = (worker: number) => ({
-      index: worker, worker, workerId: '', subtask: '', access: [], messages: [], output: 'x', usage: { input: 1, output: 1 }, costUsd: 0.5, latencyMs: 1, attempts: 1,
+      index: worker,
+      worker,
+      workerId: '',
+      subtask: '',
+      access: [],
+      messages: [],
+      output: 'x',
+      usage: { input: 1, output: 1 },
+      costUsd: 0.5,
+      latencyMs: 1,
+      attempts: 1,
     });
     const pool = [real, { ...sim('a').spec, price: { input: 1, output: 1 } }];
-    expect(simulatedPriceNote({ steps: [step(0), step(1)], pool, conductorCosts: [] })).toBe('Simulated prices: "a" is simulated, so its dollars were not spent.');
+    expect(simulatedPriceNote({ steps: [step(0), step(1)], pool, conductorCosts: [] })).toBe(
+      'Simulated prices: "a" is simulated, so its dollars were not spent.',
+    );
     expect(simulatedPriceNote({ steps: [step(0)], pool, conductorCosts: [0.25] })).toBeUndefined();
   });
 });

@@ -35,7 +35,14 @@ describe('StatsAccumulator', () => {
   it('counts grading without infrastructure failures and keeps unknown cost unknown', () => {
     const acc = new StatsAccumulator();
     acc.add(episode([step('a', 100, 10, 0.5, 200), step('b', 50, 5, null, 1000)], null, { value: 1, correct: true, format: true }));
-    acc.add(episode([step('a', 300, 30, 0.25, 400)], 0.25, { value: 0, correct: false, format: true }, { input: 300, output: 30, cached: 100, reasoning: 7 } as never));
+    acc.add(
+      episode([step('a', 300, 30, 0.25, 400)], 0.25, { value: 0, correct: false, format: true }, {
+        input: 300,
+        output: 30,
+        cached: 100,
+        reasoning: 7,
+      } as never),
+    );
     acc.add(episode([step('a', 1, 1, 0.125, 600)], 0.125, { value: 0, correct: false, format: true, infraError: true }));
     acc.add(episode([], 0, undefined));
     const s = acc.result();

@@ -2,12 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { outcomeText, stepOutcome, type StepRecord } from '../../../../src/core/episodes/index.ts';
 
 const step = (index: number, extra: Partial<StepRecord> = {}): StepRecord => ({
-  index, worker: 0, workerId: 'w', subtask: 's', access: [], messages: [], output: 'o', usage: { input: 1, output: 1 }, costUsd: 0.1, latencyMs: 5, attempts: 1, ...extra,
+  index,
+  worker: 0,
+  workerId: 'w',
+  subtask: 's',
+  access: [],
+  messages: [],
+  output: 'o',
+  usage: { input: 1, output: 1 },
+  costUsd: 0.1,
+  latencyMs: 5,
+  attempts: 1,
+  ...extra,
 });
 const failed = (index: number, message = 'Anthropic rejected the key ANTHROPIC_API_KEY (401).') =>
   step(index, { output: '', costUsd: null, error: { code: 'provider/auth', message } });
 /** A step the executor never called because the run was stopping. */
-const heldBack = (index: number) => step(index, { output: '', costUsd: 0, attempts: 0, error: { code: 'run/aborted', message: 'Not started: another step failed.' } });
+const heldBack = (index: number) =>
+  step(index, { output: '', costUsd: 0, attempts: 0, error: { code: 'run/aborted', message: 'Not started: another step failed.' } });
 const overBudget = (index: number) =>
   step(index, { output: '', costUsd: 0, attempts: 0, error: { code: 'run/budget', message: 'Not calling "w": it could cost up to $4.' } });
 const text = (s: StepRecord, round: StepRecord[], first: 0 | 1 = 0) => outcomeText(stepOutcome(s, round, first));

@@ -80,7 +80,7 @@ export function describeStoreContract(name: string, open: () => Promise<EpisodeS
       expect(report.errors[3].message).toMatch(/^totals\.usage\.input: expected a whole number >= 0, got "12"/);
       expect(report.imported).toBe(3);
       expect(report.skippedDuplicates).toBe(1);
-      expect((await store.get(b.id))).toEqual(b);
+      expect(await store.get(b.id)).toEqual(b);
       expect(await store.count()).toBe(3);
 
       const again = await store.importJsonl(lines.join('\n'));
@@ -101,8 +101,14 @@ export function describeStoreContract(name: string, open: () => Promise<EpisodeS
         { filter: {}, keep: () => true },
         { filter: { dataset: 'gsm8k' }, keep: (e) => e.task.dataset === 'gsm8k' },
         { filter: { tag: 'train', correct: true }, keep: (e) => e.tags.includes('train') && e.reward?.correct === true },
-        { filter: { workerId: 'claude', status: 'ok' }, keep: (e) => e.status === 'ok' && [...e.steps, ...e.rounds.flatMap((r) => r.steps)].some((s) => s.workerId === 'claude') },
-        { filter: { conductorModel: 'qwen2.5-7b-instruct', correct: false }, keep: (e) => e.conductor.model === 'qwen2.5-7b-instruct' && e.reward?.correct === false },
+        {
+          filter: { workerId: 'claude', status: 'ok' },
+          keep: (e) => e.status === 'ok' && [...e.steps, ...e.rounds.flatMap((r) => r.steps)].some((s) => s.workerId === 'claude'),
+        },
+        {
+          filter: { conductorModel: 'qwen2.5-7b-instruct', correct: false },
+          keep: (e) => e.conductor.model === 'qwen2.5-7b-instruct' && e.reward?.correct === false,
+        },
         { filter: { group }, keep: (e) => e.group === group },
         { filter: { from, to }, keep: (e) => e.createdAt >= from && e.createdAt < to },
         {
@@ -150,7 +156,14 @@ export function describeStoreContract(name: string, open: () => Promise<EpisodeS
       for (const ep of [...newer, ...older]) await store.put(ep);
       const rest = await allPages(store, { limit: 20, cursor: first.nextCursor! });
       const expected = [...episodes, ...older].sort(byTime).reverse().slice(20);
-      expect([...first.episodes, ...rest].map((e) => e.id)).toEqual([...episodes].sort(byTime).reverse().slice(0, 20).map((e) => e.id).concat(expected.map((e) => e.id)));
+      expect([...first.episodes, ...rest].map((e) => e.id)).toEqual(
+        [...episodes]
+          .sort(byTime)
+          .reverse()
+          .slice(0, 20)
+          .map((e) => e.id)
+          .concat(expected.map((e) => e.id)),
+      );
       await store.close();
     });
 
@@ -193,11 +206,17 @@ export function describeStoreContract(name: string, open: () => Promise<EpisodeS
       expect(stats.unknownCount).toBe(gsm.filter((e) => e.totals.costUsd === null).length);
       expect(stats.unknownCount).toBeGreaterThan(0);
       expect(stats.costUsd).toBeNull();
-      expect(stats.knownCostUsd).toBeCloseTo(gsm.reduce((t, e) => t + (e.totals.costUsd ?? 0), 0), 9);
+      expect(stats.knownCostUsd).toBeCloseTo(
+        gsm.reduce((t, e) => t + (e.totals.costUsd ?? 0), 0),
+        9,
+      );
       expect(stats.tokens.output).toBe(gsm.reduce((t, e) => t + e.totals.usage.output, 0));
       const gptCalls = gsm.flatMap((e) => [...e.steps, ...e.rounds.flatMap((r) => r.steps)]).filter((s) => s.workerId === 'gpt');
       expect(stats.byWorker.gpt.calls).toBe(gptCalls.length);
-      expect(stats.byWorker.gpt.costUsd).toBeCloseTo(gptCalls.reduce((t, s) => t + s.costUsd!, 0), 9);
+      expect(stats.byWorker.gpt.costUsd).toBeCloseTo(
+        gptCalls.reduce((t, s) => t + s.costUsd!, 0),
+        9,
+      );
       expect(stats.byWorker.local.costUsd).toBeNull();
       await store.close();
     });

@@ -14,7 +14,7 @@ function acrossBoundary(value: unknown): unknown {
   throw new Error('deserialize did not throw');
 }
 
-test('it replaces comlink\'s throw handler', () => {
+test("it replaces comlink's throw handler", () => {
   expect(transferHandlers.get('throw')).toBe(batonThrowHandler);
 });
 

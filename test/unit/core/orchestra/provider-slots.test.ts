@@ -19,7 +19,10 @@ describe('limitPerProvider', () => {
   it('holds each provider to its own cap, shared by its workers, and completes every call', async () => {
     const pool = limitPerProvider([network('a1', 'openai'), network('a2', 'openai'), network('b', 'anthropic')], { openai: 2, anthropic: 3 });
     const call = (w: WorkerModel, i: number) => w.call({ messages: [{ role: 'user', content: `q${i}` }], maxTokens: 20 });
-    const results = await Promise.all([...Array.from({ length: 5 }, (_, i) => [call(pool[0], i), call(pool[1], i)]).flat(), ...Array.from({ length: 9 }, (_, i) => call(pool[2], i))]);
+    const results = await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => [call(pool[0], i), call(pool[1], i)]).flat(),
+      ...Array.from({ length: 9 }, (_, i) => call(pool[2], i)),
+    ]);
     await server.settled();
     expect(results.every((r) => r.text === 'ok')).toBe(true);
     const openai = [...posts('a1'), ...posts('a2')];
@@ -43,7 +46,9 @@ describe('limitPerProvider', () => {
   });
 
   it('refuses an unknown provider or a cap below 1, naming it', () => {
-    expect(() => limitPerProvider([], { opneai: 2 } as never)).toThrow(expect.objectContaining({ code: 'run/config', message: expect.stringMatching(/No provider "opneai".*openai, anthropic/) }));
+    expect(() => limitPerProvider([], { opneai: 2 } as never)).toThrow(
+      expect.objectContaining({ code: 'run/config', message: expect.stringMatching(/No provider "opneai".*openai, anthropic/) }),
+    );
     expect(() => limitPerProvider([], { google: 0 })).toThrow(/concurrency of google must be a whole number of at least 1, got 0/);
   });
 });

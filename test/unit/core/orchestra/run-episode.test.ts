@@ -41,7 +41,9 @@ describe('runEpisode', () => {
     expect(validateEpisode(episode)).toEqual({ ok: true, episode });
     expect(episode.status).toBe('ok');
     expect(episode.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(episode.prompt).toEqual(buildConductorPrompt({ question: task.question, workers: pool.map((w) => w.spec), maxSteps: 5, access: 'binary', kind: 'number' }));
+    expect(episode.prompt).toEqual(
+      buildConductorPrompt({ question: task.question, workers: pool.map((w) => w.spec), maxSteps: 5, access: 'binary', kind: 'number' }),
+    );
     expect(episode.workflow).toEqual(solveAndCheck);
     expect(episode.steps.map((s) => s.workerId)).toEqual(['a', 'b']);
     expect(episode.final).toBe(episode.steps[1].output);
@@ -52,12 +54,27 @@ describe('runEpisode', () => {
     expect(episode.totals.costUsd).toBeCloseTo(episode.steps[0].costUsd! + episode.steps[1].costUsd!, 12);
     expect(episode).toMatchObject({ rounds: [], tags: ['test'], group: 'g1', conductor: { runtime: 'fixed' }, pool: pool.map((w) => w.spec) });
     const types = events.map((e) => e.type).filter((t) => t !== 'step-delta');
-    expect(types).toEqual(['conductor-delta', 'conductor-done', 'step-queued', 'step-queued', 'step-started', 'step-done', 'step-started', 'step-done', 'round-done', 'run-done']);
+    expect(types).toEqual([
+      'conductor-delta',
+      'conductor-done',
+      'step-queued',
+      'step-queued',
+      'step-started',
+      'step-done',
+      'step-started',
+      'step-done',
+      'round-done',
+      'run-done',
+    ]);
     expect(events.at(-1)).toEqual({ type: 'run-done', episode });
   });
 
   it('scores a wrong final answer as wrong', async () => {
-    const episode = await runEpisode({ task, pool: [sim('a', { skill: { default: 0 } }), sim('b', { fixWrong: 0 })], conductor: createFixedConductor(completion(solveAndCheck)) });
+    const episode = await runEpisode({
+      task,
+      pool: [sim('a', { skill: { default: 0 } }), sim('b', { fixWrong: 0 })],
+      conductor: createFixedConductor(completion(solveAndCheck)),
+    });
     expect(episode.status).toBe('ok');
     expect(episode.reward).toMatchObject({ correct: false, format: true });
   });
@@ -100,7 +117,12 @@ describe('runEpisode', () => {
   });
 
   it('stops with status "budget" when the cap forbids a call', async () => {
-    const episode = await runEpisode({ task, pool: [sim('a'), sim('b')], conductor: createFixedConductor(completion(solveAndCheck)), options: { budgetUsd: 0.001 } });
+    const episode = await runEpisode({
+      task,
+      pool: [sim('a'), sim('b')],
+      conductor: createFixedConductor(completion(solveAndCheck)),
+      options: { budgetUsd: 0.001 },
+    });
     expect(episode.status).toBe('budget');
     expect(episode.steps[0].error?.code).toBe('run/budget');
     expect(episode.reward?.infraError).toBe(true);

@@ -29,7 +29,7 @@ describe('buildWorkerMessages', () => {
     expect(user.content).not.toContain('Agent 0');
   });
 
-  it('puts a previous round in its own block before this round\'s steps', () => {
+  it("puts a previous round in its own block before this round's steps", () => {
     const [user] = buildWorkerMessages({
       question: 'Q',
       subtask: 'Redo.',

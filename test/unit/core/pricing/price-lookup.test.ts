@@ -53,7 +53,7 @@ describe('priceFor', () => {
 });
 
 describe('priceForWorker', () => {
-  it('takes the spec\'s own price first, the table for hosted APIs, and only overrides for self-hosted servers', () => {
+  it("takes the spec's own price first, the table for hosted APIs, and only overrides for self-hosted servers", () => {
     const own = { input: 9, output: 9 };
     expect(priceForWorker({ provider: 'openai', model: 'gpt-5', price: own })).toBe(own);
     expect(priceForWorker({ provider: 'anthropic', model: 'claude-haiku-4-5' })).toMatchObject({ input: 1, output: 5 });

@@ -5,7 +5,7 @@ import type { WorkerSpec } from '../../../../src/core/providers/types.ts';
 const spec = (over: Partial<WorkerSpec>): WorkerSpec => ({ id: 'w', provider: 'openai', model: 'm', ...over });
 
 describe('resolveApiKey', () => {
-  it('reads each provider\'s usual variable', () => {
+  it("reads each provider's usual variable", () => {
     const env = { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a', GEMINI_API_KEY: 'g', OPENROUTER_API_KEY: 'r' };
     expect(resolveApiKey(spec({ provider: 'openai' }), env)).toEqual({ key: 'o', keyName: 'OPENAI_API_KEY' });
     expect(resolveApiKey(spec({ provider: 'anthropic' }), env)).toEqual({ key: 'a', keyName: 'ANTHROPIC_API_KEY' });
@@ -25,7 +25,7 @@ describe('resolveApiKey', () => {
     expect(resolveApiKey(spec({ provider: 'google' }), {})).toEqual({ keyName: 'GEMINI_API_KEY' });
   });
 
-  it('prefers the spec\'s keyEnv and treats an empty variable as unset', () => {
+  it("prefers the spec's keyEnv and treats an empty variable as unset", () => {
     const env = { OPENAI_API_KEY: 'o', TEAM_KEY: 't', BLANK: '  ' };
     expect(resolveApiKey(spec({ keyEnv: 'TEAM_KEY' }), env)).toEqual({ key: 't', keyName: 'TEAM_KEY' });
     expect(resolveApiKey(spec({ keyEnv: 'BLANK' }), env)).toEqual({ keyName: 'BLANK' });

@@ -3,7 +3,13 @@ import { expandPlusMinus, inequalityInterval, namedValue, shapeOf, vectorOf } fr
 
 describe('shapeOf', () => {
   it('tells matrices, bracketed tuples, sets, lists and scalars apart', () => {
-    expect(shapeOf('\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}')).toEqual({ kind: 'matrix', rows: [['1', '2'], ['3', '4']] });
+    expect(shapeOf('\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}')).toEqual({
+      kind: 'matrix',
+      rows: [
+        ['1', '2'],
+        ['3', '4'],
+      ],
+    });
     expect(shapeOf('(1,[2,3])')).toEqual({ kind: 'bracketed', open: '(', close: ')', items: ['1', '[2,3]'] });
     expect(shapeOf('[0,1)')).toEqual({ kind: 'bracketed', open: '[', close: ')', items: ['0', '1'] });
     expect(shapeOf('\\{1,2\\}')).toEqual({ kind: 'set', items: ['1', '2'], braced: true });

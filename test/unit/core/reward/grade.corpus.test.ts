@@ -282,9 +282,13 @@ const MATH_PAIRS: Array<[gold: string, response: string, equivalent: boolean]> =
   ['4', T`\boxed{4}\boxed{}`, true],
   [T`\infty`, 'infinity', true],
   ['10', T`\boxed{10}\text{ (approximately)}`, true],
-  ['2', T`$\boxed{2}$
+  [
+    '2',
+    T`$\boxed{2}$
 
-**Explanation**: We found 2 solutions.`, true],
+**Explanation**: We found 2 solutions.`,
+    true,
+  ],
   ['-\\frac{\\pi}{6}', '-\\pi/6', true],
   ['-\\frac{\\pi}{6}', '\\frac{11\\pi}{6}', false],
   ['\\frac{3\\sqrt{3}}{4}', '\\frac{3}{4}\\sqrt{3}', true],

@@ -57,7 +57,15 @@ describe('gradeAnswer', () => {
       expect(BatonError.is(error, 'run/config')).toBe(true);
       expect((error as Error).message).toMatch(/Cannot grade/);
     }
-    expect((() => { try { gradeAnswer('x', { kind: 'code', answer: 'y' }); } catch (e) { return (e as Error).message; } })()).toMatch(/sandbox/);
+    expect(
+      (() => {
+        try {
+          gradeAnswer('x', { kind: 'code', answer: 'y' });
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })(),
+    ).toMatch(/sandbox/);
     expect(isGradable({ kind: 'math', answer: '1' })).toBe(true);
   });
 });

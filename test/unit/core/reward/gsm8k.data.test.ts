@@ -6,7 +6,10 @@ import { gradeAnswer, gsm8kGold } from '../../../../src/core/reward/grade.ts';
 import { readData } from '../../../support/data.ts';
 
 type Row = { question: string; answer: string };
-const rows = readData('gsm8k/test.jsonl').trim().split('\n').map((l) => JSON.parse(l) as Row);
+const rows = readData('gsm8k/test.jsonl')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Row);
 
 describe('GSM8K data (data/gsm8k)', () => {
   it('grades a response ending in <answer>n</answer> correct for every row', () => {
@@ -54,8 +57,8 @@ describe('GSM8K data (data/gsm8k)', () => {
     expect(disagreements('mistralai/Mixtral-8x7B-Instruct-v0.1')).toEqual({ oursRight: [542, 615], oursWrong: [164, 191, 460, 1241, 1269] });
     expect(disagreements('gpt-4-1106-preview')).toEqual({
       oursRight: [
-        44, 58, 137, 151, 152, 195, 227, 256, 258, 261, 272, 358, 405, 430, 438, 466, 506, 507, 542, 567, 574, 584, 615, 689,
-        698, 710, 717, 792, 827, 831, 832, 872, 873, 948, 1083, 1102, 1139, 1193, 1223, 1238, 1241, 1298,
+        44, 58, 137, 151, 152, 195, 227, 256, 258, 261, 272, 358, 405, 430, 438, 466, 506, 507, 542, 567, 574, 584, 615, 689, 698, 710, 717, 792, 827, 831, 832,
+        872, 873, 948, 1083, 1102, 1139, 1193, 1223, 1238, 1241, 1298,
       ],
       oursWrong: [659],
     });

@@ -137,8 +137,24 @@ describe('mathEquivalent: numbers', () => {
   });
 
   it('reads percentages as the number or its hundredth, but only one way round', () => {
-    expectPairs([['12\\%', '0.12'], ['12\\%', '12'], ['12.5\\%', '\\frac{1}{8}'], ['50 percent', '0.5']], true);
-    expectPairs([['12\\%', '1.2'], ['12\\%', '12.5'], ['50\\%', '5'], ['0.12', '12']], false);
+    expectPairs(
+      [
+        ['12\\%', '0.12'],
+        ['12\\%', '12'],
+        ['12.5\\%', '\\frac{1}{8}'],
+        ['50 percent', '0.5'],
+      ],
+      true,
+    );
+    expectPairs(
+      [
+        ['12\\%', '1.2'],
+        ['12\\%', '12.5'],
+        ['50\\%', '5'],
+        ['0.12', '12'],
+      ],
+      false,
+    );
   });
 });
 
@@ -340,7 +356,13 @@ describe('mathEquivalent: symbolic expressions', () => {
   });
 
   it('never throws, and falls back to text for what it cannot read', () => {
-    for (const [a, b] of [['\\frac{', '}'], ['\\unknowncommand{x}', '\\unknowncommand{x}'], ['((((', '))'], ['', ''], ['a'.repeat(5000), 'b']]) {
+    for (const [a, b] of [
+      ['\\frac{', '}'],
+      ['\\unknowncommand{x}', '\\unknowncommand{x}'],
+      ['((((', '))'],
+      ['', ''],
+      ['a'.repeat(5000), 'b'],
+    ]) {
       expect(() => mathEquivalent(a, b)).not.toThrow();
     }
     expect(mathEquivalent('\\unknowncommand{x}', '\\unknowncommand{x}')).toBe(true);

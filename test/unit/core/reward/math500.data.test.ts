@@ -7,7 +7,10 @@ import { mathEquivalent } from '../../../../src/core/reward/math-equivalent.ts';
 import { readData } from '../../../support/data.ts';
 
 type Row = { solution: string; answer: string };
-const rows = readData('math500/test.jsonl').trim().split('\n').map((l) => JSON.parse(l) as Row);
+const rows = readData('math500/test.jsonl')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Row);
 
 describe('MATH500 data (data/math500)', () => {
   it('judges every gold answer equivalent to the last box of its solution, but one', () => {

@@ -9,7 +9,7 @@ describe('computeReward', () => {
     expect(computeReward({ parsed: true, correct: true }, PAPER_REWARD).value).toBe(1);
   });
 
-  it("a format error is never correct, even if the grader said so", () => {
+  it('a format error is never correct, even if the grader said so', () => {
     expect(computeReward({ parsed: false, correct: true })).toEqual({ value: 0, correct: false, format: false });
   });
 

@@ -63,14 +63,22 @@ describe('validateGrpoBatch errors name the group and completion', () => {
     ['an id given as a string', withCompletion({ ids: ['7'], reward: 1 }), /Group 0, completion 1: ids\[0\] is "7"/],
     ['an empty completion', withCompletion({ ids: [], reward: 1 }), /Group 0, completion 1: ids is empty/],
     ['a missing reward', withCompletion({ ids: [2] }), /Group 0, completion 1: reward absent is not a finite number/],
-    ['an infinite reward (1e999 in JSON)', JSON.parse('{"groups":[{"prompt_ids":[1],"completions":[{"ids":[2],"reward":1e999}]}]}'), /Group 0, completion 0: reward Infinity is not a finite number/],
+    [
+      'an infinite reward (1e999 in JSON)',
+      JSON.parse('{"groups":[{"prompt_ids":[1],"completions":[{"ids":[2],"reward":1e999}]}]}'),
+      /Group 0, completion 0: reward Infinity is not a finite number/,
+    ],
     ['a NaN reward', withCompletion({ ids: [2], reward: Number.NaN }), /Group 0, completion 1: reward NaN is not a finite number/],
     ['old_logprobs of another length', withCompletion({ ids: [2, 3], reward: 1, old_logprobs: [-1] }), /Group 0, completion 1: 1 old_logprobs for 2 ids/],
     ['a non-finite old logprob', withCompletion({ ids: [2, 3], reward: 1, old_logprobs: [-1, null] }), /Group 0, completion 1: old_logprobs\[1\] is null/],
     ['an empty prompt', { groups: [{ prompt_ids: [], completions: [{ ids: [2], reward: 1 }] }] }, /Group 0: prompt_ids is empty/],
     ['a group without completions', { groups: [{ prompt_ids: [1], completions: [] }] }, /Group 0: completions must be a non-empty array/],
     ['a completion that is not an object', withCompletion([2, 3]), /Group 0, completion 1 must be an object/],
-    ['old_logprobs on some completions only', withCompletion({ ids: [2], reward: 0, old_logprobs: [-1] }), /Group 0, completion 1 has old_logprobs but group 0, completion 0 has none/],
+    [
+      'old_logprobs on some completions only',
+      withCompletion({ ids: [2], reward: 0, old_logprobs: [-1] }),
+      /Group 0, completion 1 has old_logprobs but group 0, completion 0 has none/,
+    ],
   ];
   for (const [name, value, message] of cases) {
     it(name, () => {
@@ -81,7 +89,18 @@ describe('validateGrpoBatch errors name the group and completion', () => {
   }
 
   it('names a later group by its index', () => {
-    const value = { groups: [{ prompt_ids: [1], completions: [{ ids: [2], reward: 1 }] }, { prompt_ids: [1], completions: [{ ids: [2], reward: 1 }, { ids: [0.5], reward: 1 }] }] };
+    const value = {
+      groups: [
+        { prompt_ids: [1], completions: [{ ids: [2], reward: 1 }] },
+        {
+          prompt_ids: [1],
+          completions: [
+            { ids: [2], reward: 1 },
+            { ids: [0.5], reward: 1 },
+          ],
+        },
+      ],
+    };
     expect(errorOf(value).message).toMatch(/^Group 1, completion 1: ids\[0\]/);
   });
 });

@@ -27,7 +27,13 @@ import { ScriptedPolicy, type Choice } from './scripted-policy.ts';
 const pool = [
   createSimulatedWorker({ id: 'right', provider: 'simulated', model: 'r', price: { input: 1, output: 1 }, simulated: { skill: { default: 1 }, latencyMs: 0 } }),
   createSimulatedWorker({ id: 'wrong', provider: 'simulated', model: 'w', price: { input: 1, output: 1 }, simulated: { skill: { default: 0 }, latencyMs: 0 } }),
-  createSimulatedWorker({ id: 'dear', provider: 'simulated', model: 'd', price: { input: 50, output: 50 }, simulated: { skill: { default: 1 }, latencyMs: 0 } }),
+  createSimulatedWorker({
+    id: 'dear',
+    provider: 'simulated',
+    model: 'd',
+    price: { input: 50, output: 50 },
+    simulated: { skill: { default: 1 }, latencyMs: 0 },
+  }),
 ];
 const tasks: Task[] = Array.from({ length: 6 }, (_, i) => ({ question: `What is ${i} + ${i}?`, answer: String(2 * i), kind: 'number' }));
 const heldOut: Task[] = [{ question: 'What is 10 + 1?', answer: '11', kind: 'number' }];
@@ -83,7 +89,10 @@ describe('runGrpo', () => {
     const policy = new ScriptedTrainable();
     const seen: GrpoStepMetrics[] = [];
     const episodes: string[] = [];
-    const run = await runGrpo({ ...CONFIG, steps: 1, evalEvery: 0 }, { policy, pool, tasks, heldOut, onStep: (m) => seen.push(m), onEpisodes: (es) => episodes.push(...es.map((e) => e.group!)) });
+    const run = await runGrpo(
+      { ...CONFIG, steps: 1, evalEvery: 0 },
+      { policy, pool, tasks, heldOut, onStep: (m) => seen.push(m), onEpisodes: (es) => episodes.push(...es.map((e) => e.group!)) },
+    );
     expect(run).toMatchObject({ step: 1, stopped: false });
     expect(seen).toEqual(run.metrics);
     const [batch] = policy.batches;
@@ -101,7 +110,18 @@ describe('runGrpo', () => {
     const [m] = run.metrics;
     const rewards = completions.map((c) => c.reward);
     const parsed = completions.filter((c) => c.ids[0] !== 199);
-    expect(m).toMatchObject({ step: 1, questions: 2, completions: 8, excluded: 0, loss: 1.5, gradNorm: 2, entropy: 1.5, clipRatio: 0.25, lr: 0.01, conductorTokens: 3 });
+    expect(m).toMatchObject({
+      step: 1,
+      questions: 2,
+      completions: 8,
+      excluded: 0,
+      loss: 1.5,
+      gradNorm: 2,
+      entropy: 1.5,
+      clipRatio: 0.25,
+      lr: 0.01,
+      conductorTokens: 3,
+    });
     expect(m.rewardMean).toBeCloseTo(rewards.reduce((a, b) => a + b) / 8, 12);
     expect(m.accuracy).toBe(rewards.filter((r) => r === 1).length / 8);
     expect(m.formatRate).toBe(parsed.length / 8);
@@ -119,7 +139,10 @@ describe('runGrpo', () => {
     expect(policy.batches[1]).toBe(policy.batches[0]);
     expect(policy.batches[3]).not.toBe(policy.batches[2]);
     // The stand-in's loss is 0.5 + its update count: the step's first update is the 1st, then the 4th.
-    expect(run.metrics.map((m) => [m.loss, m.gradNorm])).toEqual([[1.5, 2], [4.5, 2]]);
+    expect(run.metrics.map((m) => [m.loss, m.gradNorm])).toEqual([
+      [1.5, 2],
+      [4.5, 2],
+    ]);
     await expect(runGrpo({ ...CONFIG, iterations: 0 }, { policy, pool, tasks, heldOut })).rejects.toMatchObject({ code: 'run/config' });
   });
 
@@ -141,7 +164,15 @@ describe('runGrpo', () => {
     const first = new ScriptedTrainable();
     const part = await runGrpo(
       { ...CONFIG, checkpointEvery: 3 },
-      { policy: first, pool, tasks, heldOut, signal: stop.signal, checkpoints: { save: async (c) => void saved.push(c) }, onStep: (m) => m.step === 2 && stop.abort() },
+      {
+        policy: first,
+        pool,
+        tasks,
+        heldOut,
+        signal: stop.signal,
+        checkpoints: { save: async (c) => void saved.push(c) },
+        onStep: (m) => m.step === 2 && stop.abort(),
+      },
     );
     expect(part).toMatchObject({ step: 2, stopped: true });
     expect(saved.map((c) => c.step)).toEqual([2]);
@@ -177,7 +208,10 @@ describe('runGrpo', () => {
     const onEpisodes = (es: Episode[]) => void costs.push(...es.flatMap((e) => e.steps.map((s) => (s.fromCache ? 0 : (s.costUsd ?? 0)))));
     const whole = await runGrpo({ ...CONFIG, steps: 2 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut, onEpisodes });
     const spent = whole.metrics.map((m) => m.spentUsd);
-    expect(spent.reduce((a, b) => a + b)).toBeCloseTo(costs.reduce((a, b) => a + b), 12);
+    expect(spent.reduce((a, b) => a + b)).toBeCloseTo(
+      costs.reduce((a, b) => a + b),
+      12,
+    );
     expect(spent.every((usd) => usd > 0)).toBe(true);
 
     const capped = await runGrpo(
@@ -191,7 +225,10 @@ describe('runGrpo', () => {
   it('shows each training question poolSize of the workers, shuffled and renumbered, and counts choices by pool index', async () => {
     const policy = new ScriptedTrainable();
     const episodes: Episode[] = [];
-    const run = await runGrpo({ ...CONFIG, steps: 3, poolSize: 2, evalEvery: 0, prompt: compactPrompt }, { policy, pool, tasks, heldOut, onEpisodes: (es) => void episodes.push(...es) });
+    const run = await runGrpo(
+      { ...CONFIG, steps: 3, poolSize: 2, evalEvery: 0, prompt: compactPrompt },
+      { policy, pool, tasks, heldOut, onEpisodes: (es) => void episodes.push(...es) },
+    );
     for (const c of policy.sampler.calls) expect((c.prompt[0] as { content: string }).content).toMatch(/over models 0-1 /);
     const ids = pool.map((w) => w.spec.id);
     const views = episodes.map((e) => e.pool.map((w) => ids.indexOf(w.id)));
@@ -208,15 +245,23 @@ describe('runGrpo', () => {
 
   it('saves every checkpointEvery steps and at the end', async () => {
     const saved: number[] = [];
-    await runGrpo({ ...CONFIG, checkpointEvery: 2, evalEvery: 0 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut, checkpoints: { save: async (c) => void saved.push(c.step) } });
+    await runGrpo(
+      { ...CONFIG, checkpointEvery: 2, evalEvery: 0 },
+      { policy: new ScriptedTrainable(), pool, tasks, heldOut, checkpoints: { save: async (c) => void saved.push(c.step) } },
+    );
     expect(saved).toEqual([2, 4]);
     saved.length = 0;
-    await runGrpo({ ...CONFIG, steps: 3, checkpointEvery: 2, evalEvery: 0 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut, checkpoints: { save: async (c) => void saved.push(c.step) } });
+    await runGrpo(
+      { ...CONFIG, steps: 3, checkpointEvery: 2, evalEvery: 0 },
+      { policy: new ScriptedTrainable(), pool, tasks, heldOut, checkpoints: { save: async (c) => void saved.push(c.step) } },
+    );
     expect(saved).toEqual([2, 3]);
   });
 
   it('refuses more questions per step than tasks, and a checkpoint of another seed', async () => {
-    await expect(runGrpo({ ...CONFIG, questionsPerStep: 7 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut })).rejects.toMatchObject({ code: 'run/config' });
+    await expect(runGrpo({ ...CONFIG, questionsPerStep: 7 }, { policy: new ScriptedTrainable(), pool, tasks, heldOut })).rejects.toMatchObject({
+      code: 'run/config',
+    });
     const resume: GrpoCheckpoint = { step: 1, seed: 4, state: await new ScriptedTrainable().exportState(), metrics: [] };
     await expect(runGrpo(CONFIG, { policy: new ScriptedTrainable(), pool, tasks, heldOut, resume })).rejects.toMatchObject({ code: 'run/config' });
   });
@@ -231,13 +276,19 @@ describe('runGrpo worker calls', () => {
   /** Three priced workers behind one real HTTP server. */
   const remote = () =>
     ['m0', 'm1', 'm2'].map((model) =>
-      createWorkerModel({ id: model, provider: 'openai-compatible', model, baseUrl: `${server.url}/v1`, price: { input: 1, output: 2 } }, { apiKey: 'k', retry: { attempts: 1 } }),
+      createWorkerModel(
+        { id: model, provider: 'openai-compatible', model, baseUrl: `${server.url}/v1`, price: { input: 1, output: 2 } },
+        { apiKey: 'k', retry: { attempts: 1 } },
+      ),
     );
   const posts = () => server.requests.filter((r) => r.method === 'POST');
   const one = { ...CONFIG, steps: 1, evalEvery: 0 };
 
   it("runs all of a step's plans at once, never more calls in flight per provider than its cap, and completes them all", async () => {
-    const run = await runGrpo({ ...one, concurrency: { 'openai-compatible': 5 }, responseCache: false }, { policy: new ScriptedTrainable((p) => Number(JSON.stringify(p).length % 3)), pool: remote(), tasks, heldOut });
+    const run = await runGrpo(
+      { ...one, concurrency: { 'openai-compatible': 5 }, responseCache: false },
+      { policy: new ScriptedTrainable((p) => Number(JSON.stringify(p).length % 3)), pool: remote(), tasks, heldOut },
+    );
     await server.settled();
     expect(run.metrics[0]).toMatchObject({ completions: 8, excluded: 0 });
     expect(posts()).toHaveLength(8);
@@ -249,7 +300,10 @@ describe('runGrpo worker calls', () => {
   it("evaluates the held-out questions at once: their workflows' calls overlap, each question's episode kept", async () => {
     const questions: Task[] = Array.from({ length: 4 }, (_, i) => ({ question: `Held out ${i}: what is ${i} + 20?`, answer: String(i + 20), kind: 'number' }));
     const episodes: Episode[] = [];
-    const run = await runGrpo({ ...one, evalEvery: 1, responseCache: false }, { policy: new ScriptedTrainable(() => 0), pool: remote(), tasks, heldOut: questions, onEpisodes: (es) => void episodes.push(...es) });
+    const run = await runGrpo(
+      { ...one, evalEvery: 1, responseCache: false },
+      { policy: new ScriptedTrainable(() => 0), pool: remote(), tasks, heldOut: questions, onEpisodes: (es) => void episodes.push(...es) },
+    );
     await server.settled();
     const heldOutPosts = posts().filter((r) => JSON.stringify(r.body).includes('Held out'));
     expect(heldOutPosts).toHaveLength(4);
@@ -286,17 +340,22 @@ describe('runGrpo with recursion', () => {
   /** Round 0 asks the wrong worker, the recursion round the right one. */
   const policy = () => new ScriptedTrainable((p) => (recursed(p) ? 0 : 1));
 
-  it('runs a second round and trains the first round\'s tokens on the mixed reward (1 - d) r0 + d r1', async () => {
+  it("runs a second round and trains the first round's tokens on the mixed reward (1 - d) r0 + d r1", async () => {
     const trainable = policy();
     const episodes: Episode[] = [];
-    await runGrpo({ ...CONFIG, steps: 1, evalEvery: 0, recursionDepth: 1, prompt: compactPrompt }, { policy: trainable, pool, tasks, heldOut, onEpisodes: (es) => void episodes.push(...es) });
+    await runGrpo(
+      { ...CONFIG, steps: 1, evalEvery: 0, recursionDepth: 1, prompt: compactPrompt },
+      { policy: trainable, pool, tasks, heldOut, onEpisodes: (es) => void episodes.push(...es) },
+    );
     expect(episodes).toHaveLength(8);
     for (const e of episodes) {
       expect(e.rounds).toHaveLength(1);
       expect(e.steps[0].workerId).toBe('wrong');
       expect(e.rounds[0].steps[0].workerId).toBe('right');
       // The second round continues the prompt the policy was shown in the first, with the first round's result.
-      expect(e.rounds[0].prompt).toEqual(buildRecursionTurn({ messages: e.prompt, completion: e.completion.text, finalResponse: e.steps[0].output, maxSteps: 5 }));
+      expect(e.rounds[0].prompt).toEqual(
+        buildRecursionTurn({ messages: e.prompt, completion: e.completion.text, finalResponse: e.steps[0].output, maxSteps: 5 }),
+      );
       expect(e.rounds[0].completion.tokenIds).toEqual([100, 7, 1]);
       expect(e.reward).toMatchObject({ correct: true, value: 0.75 * 0.5 + 0.25 * 1, details: { firstRoundValue: 0.5, finalValue: 1 } });
     }

@@ -145,7 +145,12 @@ describe('grpoLoss against central differences', () => {
           const sequences = randomBatch(seed);
           const options = { ...base, beta, lossType };
           const result = grpoLoss(sequences, options);
-          checkGradient(`${lossType} beta ${beta} seed ${seed}`, lossOfFlatLogprobs(sequences, options), flatten(sequences.map((s) => s.logprobs)), flatten(result.dlogprobs));
+          checkGradient(
+            `${lossType} beta ${beta} seed ${seed}`,
+            lossOfFlatLogprobs(sequences, options),
+            flatten(sequences.map((s) => s.logprobs)),
+            flatten(result.dlogprobs),
+          );
         }
       });
     }
@@ -166,7 +171,12 @@ describe('grpoLoss without old logprobs (mu = 1)', () => {
     const result = grpoLoss(sequences, { ...base, beta: 0, lossType: 'bnpo' });
     const expectedLoss = sequences.reduce((sum, s) => sum - s.advantage * s.logprobs.length, 0) / N;
     expect(result.loss).toBeCloseTo(expectedLoss, 14);
-    checkTensor('ratio-1 dlogp', flatten(result.dlogprobs), sequences.flatMap((s) => s.logprobs.map(() => -s.advantage / N)), EXACT);
+    checkTensor(
+      'ratio-1 dlogp',
+      flatten(result.dlogprobs),
+      sequences.flatMap((s) => s.logprobs.map(() => -s.advantage / N)),
+      EXACT,
+    );
     expect(result.clipRatio.regionMean).toBe(0);
   });
 
@@ -185,7 +195,10 @@ describe("grpoLoss at a tie, with PyTorch's subgradients", () => {
   it('passes -A rho when rho sits exactly on both clip bounds (epsilons 0, rho 1)', () => {
     // min(rho A, clamp(rho, 1, 1) A) is a tie: torch.minimum gives each side half, and torch.clamp
     // passes the gradient at its bounds, so the whole -A reaches logp (an exclusive clamp would give -A/2).
-    const sequences = [{ advantage: -0.75, logprobs: [-1.5, -0.25], oldLogprobs: [-1.5, -0.25] }, { advantage: 1.25, logprobs: [-2], oldLogprobs: [-2] }];
+    const sequences = [
+      { advantage: -0.75, logprobs: [-1.5, -0.25], oldLogprobs: [-1.5, -0.25] },
+      { advantage: 1.25, logprobs: [-2], oldLogprobs: [-2] },
+    ];
     const result = grpoLoss(sequences, { ...base, beta: 0, epsilonLow: 0, epsilonHigh: 0, lossType: 'bnpo' });
     checkTensor('tie dlogp', flatten(result.dlogprobs), [0.75 / 3, 0.75 / 3, -1.25 / 3], EXACT);
     expect(result.clipRatio.regionMean).toBe(0);
@@ -197,7 +210,10 @@ describe('grpoLoss over micro-batches', () => {
     const sequences = randomBatch(31, 6);
     for (const lossType of LOSS_TYPES) {
       const options = { ...base, lossType };
-      const weights = grpoTokenWeights(sequences.map((s) => s.logprobs.length), options);
+      const weights = grpoTokenWeights(
+        sequences.map((s) => s.logprobs.length),
+        options,
+      );
       const whole = grpoLoss(sequences, options);
       const parts = [grpoLoss(sequences.slice(0, 2), options, weights.subarray(0, 2)), grpoLoss(sequences.slice(2), options, weights.subarray(2))];
       expect(parts[0].loss + parts[1].loss).toBeCloseTo(whole.loss, 14);
@@ -211,7 +227,8 @@ describe('grpoLoss with a completion mask', () => {
     const sequences = randomBatch(37, 4);
     const random = seededRandom(38);
     const masked = sequences.map((s) => ({ ...s, mask: Array.from({ length: s.logprobs.length }, () => (random() < 0.4 ? 0 : 1)) }));
-    const kept = (s: (typeof masked)[number], values: ArrayLike<number> | undefined) => (values ? Array.from(values).filter((_, t) => s.mask[t] !== 0) : undefined);
+    const kept = (s: (typeof masked)[number], values: ArrayLike<number> | undefined) =>
+      values ? Array.from(values).filter((_, t) => s.mask[t] !== 0) : undefined;
     const without = masked.map((s) => ({
       advantage: s.advantage,
       logprobs: kept(s, s.logprobs)!,

@@ -13,8 +13,20 @@ const batchOf = (sizes: number[]): GrpoBatch => ({
 describe('microBatches', () => {
   it('slices each group by the micro-batch size and never spans two groups', () => {
     const sequences = flattenGrpoBatch(batchOf([3, 8, 5, 1]));
-    expect(microBatches(sequences, 4)).toEqual([[0, 3], [3, 7], [7, 11], [11, 15], [15, 16], [16, 17]]);
-    expect(microBatches(sequences, 100)).toEqual([[0, 3], [3, 11], [11, 16], [16, 17]]);
+    expect(microBatches(sequences, 4)).toEqual([
+      [0, 3],
+      [3, 7],
+      [7, 11],
+      [11, 15],
+      [15, 16],
+      [16, 17],
+    ]);
+    expect(microBatches(sequences, 100)).toEqual([
+      [0, 3],
+      [3, 11],
+      [11, 16],
+      [16, 17],
+    ]);
     expect(microBatches(sequences, 1)).toHaveLength(17);
   });
 

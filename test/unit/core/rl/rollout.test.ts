@@ -61,7 +61,10 @@ describe('rolloutGroup', () => {
 
   it('takes lambda x dollars off each reward with a cost weight', async () => {
     const pool = [sim('cheap', 1, { input: 1, output: 1 }), sim('dear', 1, { input: 100, output: 100 })];
-    const group = await rolloutGroup(task, pool, new ScriptedPolicy(choices([0, 1, 0, 1])), { ...OPTIONS, rewardScheme: { formatError: 0, wrong: 0.5, correct: 1, costWeight: 2 } });
+    const group = await rolloutGroup(task, pool, new ScriptedPolicy(choices([0, 1, 0, 1])), {
+      ...OPTIONS,
+      rewardScheme: { formatError: 0, wrong: 0.5, correct: 1, costWeight: 2 },
+    });
     for (const s of group.samples) {
       expect(s.components.costUsd).toBeGreaterThan(0);
       expect(s.reward).toBeCloseTo(1 - 2 * s.components.costUsd, 12);
@@ -74,18 +77,25 @@ describe('rolloutGroup', () => {
     // A constraint that offers a choice at every step, so every sampled token counts in the loss.
     const constraint = { vocabSize: 2, start: () => 0, advance: () => 0, mask: () => Uint32Array.of(3), offersChoice: () => true } as never;
     const sizes: number[] = [];
-    const group = await rolloutGroup(task, [sim('a', 1), sim('b', 1), sim('c', 1)], policy, { ...OPTIONS, constraint: (w) => (sizes.push(w), { constraint, eosIds: [5, 6] }) });
+    const group = await rolloutGroup(task, [sim('a', 1), sim('b', 1), sim('c', 1)], policy, {
+      ...OPTIONS,
+      constraint: (w) => (sizes.push(w), { constraint, eosIds: [5, 6] }),
+    });
     expect(sizes).toEqual([3]);
     expect(policy.calls[0].options).toMatchObject({ constraint, stopTokens: [5, 6] });
     for (const s of group.samples) expect(s.mask).toEqual(s.completion.tokens.map(() => 1));
   });
 
-  it('with recursion, asks the policy for one answer to each plan\'s result under the recursion-round constraint', async () => {
+  it("with recursion, asks the policy for one answer to each plan's result under the recursion-round constraint", async () => {
     const recursed = (p: unknown) => JSON.stringify(p).includes('Your workflow has run');
     const policy = new ScriptedPolicy((_seed, i, prompt) => (recursed(prompt) ? 0 : i % 2));
     const constraint = { vocabSize: 2, start: () => 0, advance: () => 0, mask: () => Uint32Array.of(3), offersChoice: () => true } as never;
     const asked: unknown[][] = [];
-    const group = await rolloutGroup(task, [sim('right', 1), sim('wrong', 0)], policy, { ...OPTIONS, recursionDepth: 1, constraint: (...args) => (asked.push(args), { constraint, eosIds: [5] }) });
+    const group = await rolloutGroup(task, [sim('right', 1), sim('wrong', 0)], policy, {
+      ...OPTIONS,
+      recursionDepth: 1,
+      constraint: (...args) => (asked.push(args), { constraint, eosIds: [5] }),
+    });
     expect(asked).toEqual([[2], [2, true]]);
     const later = policy.calls.filter((c) => recursed(c.prompt));
     expect(later.map((c) => c.options.n)).toEqual([1, 1, 1, 1]);

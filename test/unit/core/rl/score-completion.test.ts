@@ -10,12 +10,23 @@ const plan = (...workers: number[]) =>
   `model_id = [${workers.join(', ')}]\nsubtasks = [${workers.map(() => '"Solve it."').join(', ')}]\naccess_list = [${workers.map(() => '[]').join(', ')}]`;
 
 const sim = (id: string, skill: number, outputTokens = 20) =>
-  createSimulatedWorker({ id, provider: 'simulated', model: id, price: { input: 100, output: 100 }, maxTokens: 1000, simulated: { skill: { default: skill }, latencyMs: 0, outputTokens } });
+  createSimulatedWorker({
+    id,
+    provider: 'simulated',
+    model: id,
+    price: { input: 100, output: 100 },
+    maxTokens: 1000,
+    simulated: { skill: { default: skill }, latencyMs: 0, outputTokens },
+  });
 
 describe('scoreCompletion', () => {
   it('gives the reward a rollout trains on, and none for an infrastructure failure', async () => {
     const right = await scoreCompletion(task, [sim('r', 1)], plan(0), { group: 'g', tags: ['step:1'] });
-    expect(right).toMatchObject({ reward: 1, components: { correct: 1, format: 1 }, episode: { group: 'g', tags: ['step:1'], conductor: { runtime: 'fixed' } } });
+    expect(right).toMatchObject({
+      reward: 1,
+      components: { correct: 1, format: 1 },
+      episode: { group: 'g', tags: ['step:1'], conductor: { runtime: 'fixed' } },
+    });
     const malformed = await scoreCompletion(task, [sim('r', 1)], 'no plan');
     expect(malformed).toMatchObject({ reward: 0, components: { correct: 0, format: 0, costUsd: 0 } });
   });

@@ -36,7 +36,12 @@ describe('trainBundleFiles', () => {
   });
 
   it('ships a small model under model/ and a held-out set when there is one', () => {
-    const files = trainBundleFiles({ ...INPUT, pool: [POOL[2]], heldOut: INPUT.tasks, model: { files: { 'config.json': Uint8Array.of(1), 'model.safetensors': Uint8Array.of(2) } } });
+    const files = trainBundleFiles({
+      ...INPUT,
+      pool: [POOL[2]],
+      heldOut: INPUT.tasks,
+      model: { files: { 'config.json': Uint8Array.of(1), 'model.safetensors': Uint8Array.of(2) } },
+    });
     expect(JSON.parse(text(files, 'config.json'))['held-out']).toBe('held-out.jsonl');
     expect(text(files, 'held-out.jsonl')).toBe(text(files, 'tasks.jsonl'));
     expect([...files['model/model.safetensors']]).toEqual([2]);
@@ -45,7 +50,10 @@ describe('trainBundleFiles', () => {
 
   it('carries the records its replay workers read for its tasks, and refuses a replay pool without them', () => {
     const replay = parseRouteLlmCsv('prompt,gpt-4,mixtral,other\n"Sky?",True,False,True\n"Sea?",False,False,False\n');
-    const pool: WorkerSpec[] = [{ id: 'a', provider: 'replay', model: 'gpt-4' }, { id: 'b', provider: 'replay', model: 'mixtral' }];
+    const pool: WorkerSpec[] = [
+      { id: 'a', provider: 'replay', model: 'gpt-4' },
+      { id: 'b', provider: 'replay', model: 'mixtral' },
+    ];
     const files = trainBundleFiles({ ...INPUT, settings: { ...INPUT.settings, replay: '/home/me/records.csv' }, pool, replay });
     expect(JSON.parse(text(files, 'config.json')).replay).toBe('replay.csv');
     const carried = parseRouteLlmCsv(text(files, 'replay.csv'));

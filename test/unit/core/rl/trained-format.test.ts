@@ -13,13 +13,27 @@ import {
 import { FIXED_SUBTASKS } from '../../../../src/core/workflow/constrain/index.ts';
 import { TRAINING } from '../../../../bench/make-demo-conductor.ts';
 
-describe('a Conductor\'s trained format (conductor.json)', () => {
+describe("a Conductor's trained format (conductor.json)", () => {
   it('round-trips, and gives the prompt and the constraint it was trained under', () => {
     const f: TrainedFormat = { prompt: 'compact', constrain: true, maxSteps: 2, fixedSubtasks: true, maxSubtaskChars: 12 };
     expect(parseTrainedFormat(trainedFormatJson(f), 'c.json')).toEqual(f);
     expect(trainedPrompt(f)).toBe(compactPrompt);
-    expect(trainedWorkflowFormat(f, 3, true)).toEqual({ workers: 3, maxSteps: 2, access: 'binary', allowReasoning: false, recursion: true, maxSubtaskChars: 12, fixedSubtasks: FIXED_SUBTASKS });
-    expect(trainedWorkflowFormat({ prompt: 'ask', constrain: true, maxSteps: 5 }, 4)).toEqual({ workers: 4, maxSteps: 5, access: 'binary', allowReasoning: false, recursion: false });
+    expect(trainedWorkflowFormat(f, 3, true)).toEqual({
+      workers: 3,
+      maxSteps: 2,
+      access: 'binary',
+      allowReasoning: false,
+      recursion: true,
+      maxSubtaskChars: 12,
+      fixedSubtasks: FIXED_SUBTASKS,
+    });
+    expect(trainedWorkflowFormat({ prompt: 'ask', constrain: true, maxSteps: 5 }, 4)).toEqual({
+      workers: 4,
+      maxSteps: 5,
+      access: 'binary',
+      allowReasoning: false,
+      recursion: false,
+    });
   });
 
   it('names the file and the field that is wrong', () => {
@@ -45,8 +59,12 @@ describe('a Conductor\'s trained format (conductor.json)', () => {
   });
 
   it('says in words how it makes the Conductor run', () => {
-    expect(describeTrainedFormat({ prompt: 'compact', constrain: true, maxSteps: 1, fixedSubtasks: true })).toBe('the short prompt, the lists alone, plans of at most 1 step, fixed subtask texts');
-    expect(describeTrainedFormat({ prompt: 'compact', constrain: true, maxSteps: 2, maxSubtaskChars: 6 })).toBe('the short prompt, the lists alone, plans of at most 2 steps, subtasks of up to 6 characters');
+    expect(describeTrainedFormat({ prompt: 'compact', constrain: true, maxSteps: 1, fixedSubtasks: true })).toBe(
+      'the short prompt, the lists alone, plans of at most 1 step, fixed subtask texts',
+    );
+    expect(describeTrainedFormat({ prompt: 'compact', constrain: true, maxSteps: 2, maxSubtaskChars: 6 })).toBe(
+      'the short prompt, the lists alone, plans of at most 2 steps, subtasks of up to 6 characters',
+    );
     expect(describeTrainedFormat({ prompt: 'ask', constrain: false, maxSteps: 5 })).toBe('the Ask prompt, plans of at most 5 steps');
   });
 

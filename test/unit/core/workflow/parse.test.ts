@@ -44,27 +44,45 @@ describe('parseWorkflow: sloppy but readable output', () => {
     ['bold labels with colons', `**model_id**: [2, 0]\n**subtasks:** ["Solve it", "Check it"]\n**access_list** = [[], ["all"]]`],
     ['bullets and bold around the whole line', `- **model_id = [2, 0]**\n- **subtasks = ["Solve it", "Check it"]**\n* access_list = [[], "all"]`],
     ['python code fence', "Plan:\n```python\nmodel_id = [2, 0]\nsubtasks = ['Solve it', 'Check it']\naccess_list = [[], ['all']]\n```"],
-    ['list on the line after a fence under the label', "model_id:\n```\n[2, 0]\n```\nsubtasks:\n```python\n['Solve it', 'Check it']\n```\naccess_list:\n```\n[[], 'all']\n```"],
+    [
+      'list on the line after a fence under the label',
+      "model_id:\n```\n[2, 0]\n```\nsubtasks:\n```python\n['Solve it', 'Check it']\n```\naccess_list:\n```\n[[], 'all']\n```",
+    ],
     ['inline backticks', '`model_id = [2, 0]`\n`subtasks = ["Solve it", "Check it"]`\n`access_list = [[], "all"]`'],
     ['label spellings and case', `Model IDs: [2, 0]\nSubtask: ["Solve it", "Check it"]\nAccess: [[], "ALL"]`],
     ['model id with a space and access lists', `model id = [2, 0]\nsub tasks = ["Solve it", "Check it"]\naccess lists = [[], "all"]`],
     ['camelCase labels', `modelIds = [2, 0]\nsubTasks = ["Solve it", "Check it"]\naccessList = [[], "all"]`],
     ['python type annotations', `model_id: list[int] = [2, 0]\nsubtasks: list[str] = ["Solve it", "Check it"]\naccess_list: list = [[], "all"]`],
     ['smart quotes', `model_id = [2, 0]\nsubtasks = [“Solve it”, ‘Check it’]\naccess_list = [[], [“all”]]`],
-    ['multi-line lists with trailing commas and comments', `model_id = [\n  2,  # strong solver\n  0,\n]\nsubtasks = [\n  "Solve it",\n  "Check it",\n]\naccess_list = [\n  [],\n  "all",\n]`],
+    [
+      'multi-line lists with trailing commas and comments',
+      `model_id = [\n  2,  # strong solver\n  0,\n]\nsubtasks = [\n  "Solve it",\n  "Check it",\n]\naccess_list = [\n  [],\n  "all",\n]`,
+    ],
     ['integer-valued strings as model ids', `model_id = ["2", "Model id 0"]\nsubtasks = ["Solve it", "Check it"]\naccess_list = [[], "all"]`],
     ['tuples and None for no access', `model_id = (2, 0)\nsubtasks = ("Solve it", "Check it")\naccess_list = [None, "all"]`],
-    ['think block with draft lists', `<think>model_id = [1]\nsubtasks = ["draft"]\naccess_list = [[]]</think>\nmodel_id = [2, 0]\nsubtasks = ["Solve it", "Check it"]\naccess_list = [[], "all"]`],
-    ['closing think tag only (opening tag was in the prompt)', `I could use model_id = [1] alone... no.</think>\n\nmodel_id = [2, 0]\nsubtasks = ["Solve it", "Check it"]\naccess_list = [[], "all"]`],
+    [
+      'think block with draft lists',
+      `<think>model_id = [1]\nsubtasks = ["draft"]\naccess_list = [[]]</think>\nmodel_id = [2, 0]\nsubtasks = ["Solve it", "Check it"]\naccess_list = [[], "all"]`,
+    ],
+    [
+      'closing think tag only (opening tag was in the prompt)',
+      `I could use model_id = [1] alone... no.</think>\n\nmodel_id = [2, 0]\nsubtasks = ["Solve it", "Check it"]\naccess_list = [[], "all"]`,
+    ],
     ['bare words split on commas', `model_id = [2, 0]\nsubtasks = [Solve it, Check it]\naccess_list = [[], all]`],
-    ['labels as headings with the list below', "### Model IDs\n[2, 0]\n\n### Subtasks\n```python\n['Solve it', 'Check it']\n```\n\n### Access list\n[[], 'all']"],
+    [
+      'labels as headings with the list below',
+      "### Model IDs\n[2, 0]\n\n### Subtasks\n```python\n['Solve it', 'Check it']\n```\n\n### Access list\n[[], 'all']",
+    ],
     ['XML-style tags', '<model_id>[2, 0]</model_id>\n<subtasks>["Solve it", "Check it"]</subtasks>\n<access_list>[[], "all"]</access_list>'],
     ['JSON null (read by the JSON fallback)', `model_id = [2, 0]\nsubtasks = ["Solve it", "Check it"]\naccess_list = [null, "all"]`],
     ['r and u string prefixes', `model_id = [2, 0]\nsubtasks = [r"Solve it", u'Check it']\naccess_list = [[], "all"]`],
     ['quoted lists and one-element subtask lists', `model_id = [2, 0]\nsubtasks = [["Solve it"], ["Check it"]]\naccess_list = ["[]", '["all"]']`],
     ['full-width colon', `model_id\uff1a[2, 0]\nsubtasks\uff1a["Solve it", "Check it"]\naccess_list\uff1a[[], "all"]`],
     ['CRLF line ends', 'model_id = [2, 0]\r\nsubtasks = [\r\n  "Solve it",\r\n  "Check it"\r\n]\r\naccess_list = [[], "all"]\r\n'],
-    ['markdown-escaped underscores', String.raw`**model\_id**: [2, 0]` + '\n' + String.raw`**subtasks**: ["Solve it", "Check it"]` + '\n' + String.raw`**access\_list**: [[], "all"]`],
+    [
+      'markdown-escaped underscores',
+      String.raw`**model\_id**: [2, 0]` + '\n' + String.raw`**subtasks**: ["Solve it", "Check it"]` + '\n' + String.raw`**access\_list**: [[], "all"]`,
+    ],
     ['italic labels and prefixed variable names', `_model_id_: [2, 0]\nfinal_subtasks = ["Solve it", "Check it"]\n*access_list*: [[], "all"]`],
     ['lists in one line separated by semicolons', `model_id=[2,0]; subtasks=["Solve it","Check it"]; access_list=[[],"all"]`],
   ];
@@ -107,12 +125,14 @@ describe('parseWorkflow: sloppy but readable output', () => {
   });
 
   it('takes a complete redraft after the first lists', () => {
-    const text = 'model_id = [1]\nsubtasks = ["Do all"]\naccess_list = [[]]\nOn reflection, a checker helps:\nmodel_id = [2, 0]\nsubtasks = ["Solve it", "Check it"]\naccess_list = [[], "all"]';
+    const text =
+      'model_id = [1]\nsubtasks = ["Do all"]\naccess_list = [[]]\nOn reflection, a checker helps:\nmodel_id = [2, 0]\nsubtasks = ["Solve it", "Check it"]\naccess_list = [[], "all"]';
     expect(steps(text)).toEqual(TWO_STEPS);
   });
 
   it('finds lists written before model_id when none follow it', () => {
-    const text = '{"subtasks": ["draft"], "access_list": [[]], "model_id": [1]}\nFinal: {"subtasks": ["Solve it", "Check it"], "access_list": [[], "all"], "model_id": [2, 0]}';
+    const text =
+      '{"subtasks": ["draft"], "access_list": [[]], "model_id": [1]}\nFinal: {"subtasks": ["Solve it", "Check it"], "access_list": [[], "all"], "model_id": [2, 0]}';
     expect(steps(text)).toEqual(TWO_STEPS);
   });
 
@@ -209,16 +229,16 @@ describe('parseWorkflow: broken output', () => {
   });
 
   it('reports a model id that is not an integer', () => {
-    expect(error('model_id = [1.5]\nsubtasks = ["a"]\naccess_list = [[]]')).toBe('model_id[0] is 1.5, not an integer: model ids are integers from 0 to 2 (the pool has 3 models)');
+    expect(error('model_id = [1.5]\nsubtasks = ["a"]\naccess_list = [[]]')).toBe(
+      'model_id[0] is 1.5, not an integer: model ids are integers from 0 to 2 (the pool has 3 models)',
+    );
     expect(error('model_id = ["two"]\nsubtasks = ["a"]\naccess_list = [[]]')).toMatch(/^model_id\[0\] is "two", not an integer/);
     expect(error('model_id = [True]\nsubtasks = ["a"]\naccess_list = [[]]')).toMatch(/^model_id\[0\] is true, not an integer/);
   });
 
   it('reports a forward or self reference', () => {
     const text = 'model_id = [0, 1]\nsubtasks = ["a", "b"]\naccess_list = [[1], []]';
-    expect(error(text)).toBe(
-      'access_list[0] refers to step 1, a forward reference: the first step can only have [] or "all"',
-    );
+    expect(error(text)).toBe('access_list[0] refers to step 1, a forward reference: the first step can only have [] or "all"');
     expect(error('model_id = [0, 1]\nsubtasks = ["a", "b"]\naccess_list = [[], [1]]')).toBe(
       'access_list[1] refers to step 1, a self reference: step 1 may only see steps 0 to 0',
     );
@@ -227,7 +247,9 @@ describe('parseWorkflow: broken output', () => {
   it('reports too many steps', () => {
     const text = 'model_id = [0, 1, 2, 0, 1, 2]\nsubtasks = ["a", "b", "c", "d", "e", "f"]\naccess_list = [[], [], [], [], [], []]';
     expect(error(text)).toBe('too many steps: 6, but at most 5 are allowed; merge or drop steps');
-    expect(error('model_id = [0, 1]\nsubtasks = ["a", "b"]\naccess_list = [[], []]', { workers: 3, maxSteps: 1 })).toBe('too many steps: 2, but at most 1 is allowed; merge or drop steps');
+    expect(error('model_id = [0, 1]\nsubtasks = ["a", "b"]\naccess_list = [[], []]', { workers: 3, maxSteps: 1 })).toBe(
+      'too many steps: 2, but at most 1 is allowed; merge or drop steps',
+    );
   });
 
   it('reports empty lists outside a recursion round', () => {
@@ -256,7 +278,9 @@ describe('parseWorkflow: broken output', () => {
 
   it('refuses deeply nested JSON as it refuses deep Python literals', () => {
     const deep = `${'['.repeat(5000)}0${']'.repeat(5000)}`;
-    expect(error(`model_id = [0]\nsubtasks = ["a"]\naccess_list = ${deep}`)).toMatch(/^could not read the access_list list: lists are nested more than 32 deep/);
+    expect(error(`model_id = [0]\nsubtasks = ["a"]\naccess_list = ${deep}`)).toMatch(
+      /^could not read the access_list list: lists are nested more than 32 deep/,
+    );
   });
 
   it('reports an unreadable list with where it went wrong', () => {

@@ -14,7 +14,10 @@ const QUESTION = 'What is the sum of the first 100 positive integers?';
 
 /** The worked examples' lists, as the parser reads them from the prompt text. */
 function exampleBlocks(user: string): string[] {
-  return user.split(/\nExample \d+\n/).slice(1).map((b) => b.split('\n\nThe question:')[0]);
+  return user
+    .split(/\nExample \d+\n/)
+    .slice(1)
+    .map((b) => b.split('\n\nThe question:')[0]);
 }
 
 describe('buildConductorPrompt', () => {

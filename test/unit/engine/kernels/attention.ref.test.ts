@@ -8,7 +8,7 @@ import { randomTensor } from '../../../support/check-tensor.ts';
 import { checkGradient } from '../../../support/finite-difference.ts';
 
 describe('attentionForwardRef', () => {
-  it('returns the log-sum-exp of each row\'s visible scaled scores', () => {
+  it("returns the log-sum-exp of each row's visible scaled scores", () => {
     // D = 4 (scale 1/2), one kv head, two query heads, keys [1,1,1,1] and [2,2,2,2].
     const q = [1, 1, 1, 1, -1, -1, -1, -1, 1, 1, 1, 1, 0.5, 0.5, 0.5, 0.5]; // (T=2, H=2, D=4)
     const k = [1, 1, 1, 1, 2, 2, 2, 2];
@@ -33,7 +33,8 @@ describe('attentionRef with a packed visibility rule', () => {
     const v = randomTensor(T * KV * D, 23);
     const packed = attentionRef(q, k, v, { T, S: T, H, KV, D, visibility });
     // Each sequence unpacked: its block's shared rows, then its segment's rows.
-    const pick = (x: Float32Array | Float64Array, width: number, rows: number[]) => Float64Array.from(rows.flatMap((r) => Array.from(x.subarray(r * width, (r + 1) * width))));
+    const pick = (x: Float32Array | Float64Array, width: number, rows: number[]) =>
+      Float64Array.from(rows.flatMap((r) => Array.from(x.subarray(r * width, (r + 1) * width))));
     let start = 0;
     for (const { shared, segments } of blocks) {
       const prompt = Array.from({ length: shared }, (_, i) => start + i);
@@ -54,7 +55,18 @@ describe('attentionBackwardRef', () => {
     { name: 'prefill', T: 4, S: 4, H: 4, KV: 2, D: 4 },
     { name: 'a prefix of 3 cached keys', T: 3, S: 6, H: 4, KV: 2, D: 4 },
     { name: 'one kv head for all', T: 2, S: 5, H: 2, KV: 1, D: 6 },
-    { name: 'packed: a prompt shared by two segments, then a sequence alone', T: 9, S: 9, H: 4, KV: 2, D: 4, blocks: [{ shared: 2, segments: [2, 3] }, { shared: 1, segments: [1] }] },
+    {
+      name: 'packed: a prompt shared by two segments, then a sequence alone',
+      T: 9,
+      S: 9,
+      H: 4,
+      KV: 2,
+      D: 4,
+      blocks: [
+        { shared: 2, segments: [2, 3] },
+        { shared: 1, segments: [1] },
+      ],
+    },
   ])('is the gradient of sum(w * attention) in q, k and v: $name', ({ T, S, H, KV, D, blocks }) => {
     const shape: AttentionShape = { T, S, H, KV, D, ...(blocks ? { visibility: packedVisibility(blocks) } : {}) };
     const q = randomTensor(T * H * D, 11, -2, 2);

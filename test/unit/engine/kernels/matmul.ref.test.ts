@@ -1,12 +1,6 @@
 // matmul backward references (input, weight, bias; float and int4 weights) against central differences.
 import { describe, it } from 'vitest';
-import {
-  matmulBackwardInputRef,
-  matmulBackwardWeightRef,
-  matmulInt4BackwardInputRef,
-  matmulInt4Ref,
-  matmulRef,
-} from '../../../../src/engine/kernels/index.ts';
+import { matmulBackwardInputRef, matmulBackwardWeightRef, matmulInt4BackwardInputRef, matmulInt4Ref, matmulRef } from '../../../../src/engine/kernels/index.ts';
 import { randomTensor } from '../../../support/check-tensor.ts';
 import { checkGradient, weightedSum } from '../../../support/finite-difference.ts';
 

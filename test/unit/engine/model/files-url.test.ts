@@ -175,13 +175,15 @@ describe('a host that sends its web page without saying it is HTML', () => {
   it.each(['generation_config.json', 'model.safetensors'])('%s: the body gives the page away; it is missing and never cached', async (path) => {
     const caches = new MemoryCaches();
     for (const storage of [caches as unknown as CacheStorage, false as const]) {
-      const e = await filesFromUrl(env.base, { caches: storage }).read(path).catch((x) => x);
+      const e = await filesFromUrl(env.base, { caches: storage })
+        .read(path)
+        .catch((x) => x);
       expect(e.message).toBe(`${path} is missing from ${env.base}; check that the model directory is complete.`);
     }
     expect(caches.entries.size).toBe(0);
   });
 
-  it('a page cached in a file\'s place by an earlier version is dropped, and the file is missing', async () => {
+  it("a page cached in a file's place by an earlier version is dropped, and the file is missing", async () => {
     const caches = new MemoryCaches();
     caches.entries.set(`${env.base}generation_config.json`, new TextEncoder().encode(PAGE).buffer);
     const files = filesFromUrl(env.base, { caches: caches as unknown as CacheStorage });

@@ -16,7 +16,9 @@ const model = parseModelConfig({
   vocab_size: 32,
 });
 
-function adapterFiles(adapter = initLoraAdapter(model, { r: 2, alpha: 6, targetModules: ['q_proj', 'down_proj'], dropout: 0.05, baseModel: 'Qwen/Qwen2.5-0.5B' }, seededRandom(1))) {
+function adapterFiles(
+  adapter = initLoraAdapter(model, { r: 2, alpha: 6, targetModules: ['q_proj', 'down_proj'], dropout: 0.05, baseModel: 'Qwen/Qwen2.5-0.5B' }, seededRandom(1)),
+) {
   for (const w of adapter.weights.values()) w.B = w.B.map((_, i) => 0.01 * (i + 1));
   return { adapter, files: filesFromMemory('mem', writePeftAdapter(adapter)) };
 }
@@ -57,7 +59,14 @@ describe('LoRA adapters', () => {
   it('writes the PEFT layout: config keys and base_model.model.<module>.lora_A/B names with shapes', () => {
     const written = writePeftAdapter(adapterFiles().adapter);
     const config = JSON.parse(new TextDecoder().decode(written['adapter_config.json']));
-    expect(config).toMatchObject({ peft_type: 'LORA', r: 2, lora_alpha: 6, lora_dropout: 0.05, target_modules: ['q_proj', 'down_proj'], base_model_name_or_path: 'Qwen/Qwen2.5-0.5B' });
+    expect(config).toMatchObject({
+      peft_type: 'LORA',
+      r: 2,
+      lora_alpha: 6,
+      lora_dropout: 0.05,
+      target_modules: ['q_proj', 'down_proj'],
+      base_model_name_or_path: 'Qwen/Qwen2.5-0.5B',
+    });
     const st = written['adapter_model.safetensors'];
     const infos = parseHeader(st.subarray(8, 8 + headerLength(st, 'a')), 'a');
     const shapes = Object.fromEntries(infos.map((i) => [i.name, i.shape]));
@@ -76,7 +85,14 @@ describe('LoRA adapters', () => {
   });
 
   it('rejects an adapter made for another base model', async () => {
-    const bigger = parseModelConfig({ architectures: ['Qwen2ForCausalLM'], hidden_size: 32, intermediate_size: 24, num_hidden_layers: 2, num_attention_heads: 4, vocab_size: 32 });
+    const bigger = parseModelConfig({
+      architectures: ['Qwen2ForCausalLM'],
+      hidden_size: 32,
+      intermediate_size: 24,
+      num_hidden_layers: 2,
+      num_attention_heads: 4,
+      vocab_size: 32,
+    });
     const e = await rejection(readPeftAdapter(adapterFiles().files, bigger));
     expect(e.code).toBe('engine/model-file');
     expect(e.message).toMatch(/another base model \(Qwen\/Qwen2\.5-0\.5B\)/);

@@ -9,7 +9,11 @@ const B: ParameterShape = { name: 'base_model.model.model.layers.0.self_attn.q_p
 
 function state(): OptimizerState {
   const settings = resolveSettings({ lr: 2e-4, weightDecay: 0.05, maxGradNorm: Infinity, schedule: { kind: 'cosine', warmupSteps: 3, totalSteps: 50 } });
-  const moments = [A, B].map((p, i) => ({ ...p, m: randomTensor(p.shape[0] * p.shape[1], 2 * i + 1), v: randomTensor(p.shape[0] * p.shape[1], 2 * i + 2, 0, 1) }));
+  const moments = [A, B].map((p, i) => ({
+    ...p,
+    m: randomTensor(p.shape[0] * p.shape[1], 2 * i + 1),
+    v: randomTensor(p.shape[0] * p.shape[1], 2 * i + 2, 0, 1),
+  }));
   return { step: 17, settings, moments };
 }
 
@@ -59,7 +63,18 @@ describe('optimizer state file', () => {
 
   it('rejects moments not saved as F32, which would not resume exactly', () => {
     const s = state();
-    const meta = { format: 'baton-adamw', version: '1', step: '1', lr: '0.1', beta1: '0.9', beta2: '0.999', eps: '1e-8', weight_decay: '0', max_grad_norm: '1', schedule: '{"kind":"constant"}' };
+    const meta = {
+      format: 'baton-adamw',
+      version: '1',
+      step: '1',
+      lr: '0.1',
+      beta1: '0.9',
+      beta2: '0.999',
+      eps: '1e-8',
+      weight_decay: '0',
+      max_grad_norm: '1',
+      schedule: '{"kind":"constant"}',
+    };
     const tensors = s.moments.flatMap((p) => [
       { name: `${p.name}.exp_avg`, dtype: 'F16' as const, shape: [...p.shape], data: p.m },
       { name: `${p.name}.exp_avg_sq`, dtype: 'F32' as const, shape: [...p.shape], data: p.v },
@@ -72,7 +87,18 @@ describe('optimizer state file', () => {
   it('rejects a file that is not optimiser state, or whose hyper-parameters are unusable', () => {
     const moments = state().moments.flatMap((p) => [{ name: `${p.name}.exp_avg`, dtype: 'F32' as const, shape: [...p.shape], data: p.m }]);
     expect(errorOf(() => readOptimizerState(writeSafetensors(moments), [A, B])).data).toEqual({ format: undefined, version: undefined });
-    const bad = { format: 'baton-adamw', version: '1', step: '2', lr: '0.1', beta1: '1.5', beta2: '0.999', eps: '1e-8', weight_decay: '0', max_grad_norm: '1', schedule: '{"kind":"constant"}' };
+    const bad = {
+      format: 'baton-adamw',
+      version: '1',
+      step: '2',
+      lr: '0.1',
+      beta1: '1.5',
+      beta2: '0.999',
+      eps: '1e-8',
+      weight_decay: '0',
+      max_grad_norm: '1',
+      schedule: '{"kind":"constant"}',
+    };
     const e = errorOf(() => readOptimizerState(writeSafetensors([], bad), []));
     expect(e.code).toBe('data/invalid');
     expect(e.data).toMatchObject({ field: 'beta1' });

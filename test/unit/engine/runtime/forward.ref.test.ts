@@ -18,7 +18,15 @@ const ids = [3, 17, 42, 8, 8, 29, 1];
 let n = 0;
 
 async function refModel(options: Partial<TinyModelOptions> = {}): Promise<RefModel> {
-  const tiny = await writeTinyModel(join(root, `m${n++}`), { architecture: 'qwen2', dtype: 'F32', seed: 3, vocab: VOCAB, hidden: 32, tokenizer: 'none', ...options });
+  const tiny = await writeTinyModel(join(root, `m${n++}`), {
+    architecture: 'qwen2',
+    dtype: 'F32',
+    seed: 3,
+    vocab: VOCAB,
+    hidden: 32,
+    tokenizer: 'none',
+    ...options,
+  });
   const { config, tensors } = await openModel(filesFromDir(tiny.dir));
   return loadRefModel(tensors, config);
 }
@@ -155,7 +163,11 @@ describe('refLogprobs', () => {
     const model = await refModel();
     const logits = refForward(model, ids);
     for (const temperature of [1, 0.7]) {
-      const lp = logSoftmaxRef(logits.map((z) => z / temperature), ids.length, VOCAB);
+      const lp = logSoftmaxRef(
+        logits.map((z) => z / temperature),
+        ids.length,
+        VOCAB,
+      );
       const expected = ids.slice(1).map((next, i) => lp[i * VOCAB + next]);
       const got = refLogprobs(model, ids, { temperature });
       expect(got.length).toBe(ids.length - 1);

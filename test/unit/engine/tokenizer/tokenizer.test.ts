@@ -26,9 +26,7 @@ describe('loadTokenizer (Qwen3, offline)', () => {
 
   it('adds the generation prompt after a final user message', () => {
     const text = tokenizer.renderChat(prompt, { continueFinal: false });
-    expect(text).toBe(
-      '<|im_start|>system\nYou are the Conductor.<|im_end|>\n<|im_start|>user\nWhat is 2 + 2?<|im_end|>\n<|im_start|>assistant\n',
-    );
+    expect(text).toBe('<|im_start|>system\nYou are the Conductor.<|im_end|>\n<|im_start|>user\nWhat is 2 + 2?<|im_end|>\n<|im_start|>assistant\n');
   });
 
   it('keeps a final assistant prefill open, exactly as written', () => {

@@ -25,7 +25,13 @@ const CONFIG: ModelConfig = {
 
 // Micro-batch of 2 sequences of 11 tokens, 10 packed rows each (the last token predicts nothing): T = 20;
 // 8 rows of logits fit the binding.
-const LORA: TrainingShape = { weights: 'f32', train: { r: 4, targetModules: ['q_proj', 'v_proj'] }, microBatchSequences: 2, maxSequenceLength: 11, maxBindingBytes: 8 * 1000 * 4 };
+const LORA: TrainingShape = {
+  weights: 'f32',
+  train: { r: 4, targetModules: ['q_proj', 'v_proj'] },
+  microBatchSequences: 2,
+  maxSequenceLength: 11,
+  maxBindingBytes: 8 * 1000 * 4,
+};
 
 describe('estimateTrainingMemory', () => {
   it('counts each part of a LoRA run over f32 weights', () => {
@@ -87,8 +93,12 @@ describe('checkTrainingMemory', () => {
   });
 
   it('refuses in plain words a buffer above the per-buffer limits, a row of logits that cannot fit, and a budget overrun', () => {
-    expect(() => checkTrainingMemory(CONFIG, LORA, { ...limits, maxBufferSize: 20000 })).toThrow(/needs one buffer of 31.3 KiB \(one row chunk of logits\), above this GPU's 19.5 KiB per buffer; use fewer sequences/);
+    expect(() => checkTrainingMemory(CONFIG, LORA, { ...limits, maxBufferSize: 20000 })).toThrow(
+      /needs one buffer of 31.3 KiB \(one row chunk of logits\), above this GPU's 19.5 KiB per buffer; use fewer sequences/,
+    );
     expect(() => checkTrainingMemory(CONFIG, LORA, { ...limits, maxStorageBufferBindingSize: 3000 })).toThrow(/One row of logits \(1000 tokens/);
-    expect(() => checkTrainingMemory(CONFIG, LORA, { ...limits, budgetBytes: 10 ** 6 })).toThrow(/above the budget of 976.6 KiB; use fewer sequences per micro-batch/);
+    expect(() => checkTrainingMemory(CONFIG, LORA, { ...limits, budgetBytes: 10 ** 6 })).toThrow(
+      /above the budget of 976.6 KiB; use fewer sequences per micro-batch/,
+    );
   });
 });

@@ -18,7 +18,19 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 async function tinyRefModel(architecture: Architecture, tied: boolean): Promise<RefModel> {
   const dir = join(root, `${architecture}-${tied}`);
-  await writeTinyModel(dir, { architecture, dtype: 'F32', seed: 11, hidden: 8, heads: 2, kvHeads: 1, layers: 2, intermediate: 12, vocab: 40, tokenizer: 'none', tied });
+  await writeTinyModel(dir, {
+    architecture,
+    dtype: 'F32',
+    seed: 11,
+    hidden: 8,
+    heads: 2,
+    kvHeads: 1,
+    layers: 2,
+    intermediate: 12,
+    vocab: 40,
+    tokenizer: 'none',
+    tied,
+  });
   const { config, tensors } = await openModel(filesFromDir(dir));
   return loadRefModel(tensors, config);
 }
@@ -29,7 +41,11 @@ async function tinyRefModel(architecture: Architecture, tied: boolean): Promise<
  */
 function float64Adapter(model: RefModel, seed: number): LoraAdapter {
   const random = seededRandom(seed);
-  const adapter = initLoraAdapter(model.config, { r: 2, alpha: 6, targetModules: ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'], dropout: 0 }, random);
+  const adapter = initLoraAdapter(
+    model.config,
+    { r: 2, alpha: 6, targetModules: ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'], dropout: 0 },
+    random,
+  );
   for (const m of adapter.weights.values()) {
     // The reference reads A and B as plain arrays of numbers; float64 keeps the perturbations exact.
     m.A = Float64Array.from(m.A) as unknown as Float32Array;
@@ -69,7 +85,10 @@ describe.each([
     expect([...g.lora.keys()].sort()).toEqual([...adapter.weights.keys()].sort());
     for (const [path, m] of adapter.weights) {
       const { dA, dB } = g.lora.get(path)!;
-      for (const [name, values, analytic] of [['A', m.A, dA], ['B', m.B, dB]] as const) {
+      for (const [name, values, analytic] of [
+        ['A', m.A, dA],
+        ['B', m.B, dB],
+      ] as const) {
         const loss = (p: Float64Array) => {
           const keep = Float64Array.from(values);
           values.set(p);

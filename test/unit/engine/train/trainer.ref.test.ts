@@ -18,7 +18,18 @@ const root = await mkdtemp(join(tmpdir(), 'baton-trainer-ref-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const dir = join(root, 'qwen3');
-await writeTinyModel(dir, { architecture: 'qwen3', dtype: 'F32', seed: 21, hidden: 8, heads: 2, kvHeads: 1, layers: 2, intermediate: 12, vocab: 40, tokenizer: 'none' });
+await writeTinyModel(dir, {
+  architecture: 'qwen3',
+  dtype: 'F32',
+  seed: 21,
+  hidden: 8,
+  heads: 2,
+  kvHeads: 1,
+  layers: 2,
+  intermediate: 12,
+  vocab: 40,
+  tokenizer: 'none',
+});
 const opened = await openModel(filesFromDir(dir));
 const model: RefModel = await loadRefModel(opened.tensors, opened.config);
 
@@ -36,8 +47,21 @@ function adapter(seed: number): LoraAdapter {
 /** Two groups sharing their prompts, completions of different lengths, rewards that differ within groups. */
 const BATCH: GrpoBatch = {
   groups: [
-    { promptIds: [3, 9, 14], completions: [{ ids: [5, 7, 2], reward: 1 }, { ids: [30], reward: 0 }, { ids: [11, 11, 6, 1], reward: 0.5 }] },
-    { promptIds: [20, 4], completions: [{ ids: [8, 33], reward: 0 }, { ids: [17, 2, 25], reward: 1 }] },
+    {
+      promptIds: [3, 9, 14],
+      completions: [
+        { ids: [5, 7, 2], reward: 1 },
+        { ids: [30], reward: 0 },
+        { ids: [11, 11, 6, 1], reward: 0.5 },
+      ],
+    },
+    {
+      promptIds: [20, 4],
+      completions: [
+        { ids: [8, 33], reward: 0 },
+        { ids: [17, 2, 25], reward: 1 },
+      ],
+    },
   ],
 };
 
@@ -67,7 +91,8 @@ function lossOf(model: RefModel, batch: GrpoBatch, options: TrainStepOptions, lo
   const sequences = flattenGrpoBatch(batch);
   const advantages = groupAdvantages(groupRewards(batch), options.scaleRewards).flat();
   const temperature = options.temperature;
-  const completion = (s: (typeof sequences)[number], o: { lora?: LoraAdapter } = {}) => refLogprobs(model, s.ids, { temperature, ...o }).slice(s.completionStart - 1);
+  const completion = (s: (typeof sequences)[number], o: { lora?: LoraAdapter } = {}) =>
+    refLogprobs(model, s.ids, { temperature, ...o }).slice(s.completionStart - 1);
   const old = sequences.map((s) => s.oldLogprobs ?? completion(s, lora ? { lora } : {}));
   return () =>
     grpoLoss(

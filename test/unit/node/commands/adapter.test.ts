@@ -46,7 +46,10 @@ describe('baton adapter init', () => {
     expect(adapter.weights.size).toBe(14);
     for (const [path, w] of adapter.weights) {
       expect(w.A.length, path).toBe(4 * w.inFeatures);
-      expect(w.B.every((b) => b === 0), path).toBe(true);
+      expect(
+        w.B.every((b) => b === 0),
+        path,
+      ).toBe(true);
       const bound = 1 / Math.sqrt(w.inFeatures);
       expect(Math.max(...w.A.map(Math.abs)), path).toBeLessThanOrEqual(bound);
       expect(Math.max(...w.A.map(Math.abs)), path).toBeGreaterThan(bound / 2);
@@ -80,7 +83,13 @@ describe('baton adapter init', () => {
 describe('baton adapter merge', () => {
   async function mergeCase(model: TinyModel): Promise<{ adapter: LoraAdapter; out: string }> {
     const lora = fresh();
-    const adapter = await writeRandomAdapter(lora, { model: model.config, r: 4, alpha: 8, targetModules: ['q_proj', 'v_proj', 'o_proj', 'down_proj'], seed: 9 });
+    const adapter = await writeRandomAdapter(lora, {
+      model: model.config,
+      r: 4,
+      alpha: 8,
+      targetModules: ['q_proj', 'v_proj', 'o_proj', 'down_proj'],
+      seed: 9,
+    });
     const out = fresh();
     const { code, json } = await run('merge', '--model', model.dir, '--lora', lora, '--out', out);
     expect(code).toBe(0);
@@ -115,14 +124,21 @@ describe('baton adapter merge', () => {
       expect({ dtype: m.dtype, shape: m.shape, file: m.file }, name).toEqual({ dtype: info.dtype, shape: info.shape, file: info.file });
       const [a, b] = [await base.tensors.read(name), await merged.tensors.read(name)];
       const adapted = adapter.weights.has(name.replace(/\.weight$/, ''));
-      expect(a.every((v, i) => v === b[i]), name).toBe(!adapted);
+      expect(
+        a.every((v, i) => v === b[i]),
+        name,
+      ).toBe(!adapted);
     }
     // An adapted weight is W + (alpha / r) B A rounded to bf16 (8 bits of mantissa).
     const name = 'model.layers.1.self_attn.o_proj.weight';
     const { A, B } = adapter.weights.get('model.layers.1.self_attn.o_proj')!;
     const [w, wMerged] = [await base.tensors.read(name), await merged.tensors.read(name)];
     const delta = (o: number, i: number) => 2 * [0, 1, 2, 3].reduce((s, k) => s + B[o * 4 + k] * A[k * 16 + i], 0);
-    for (const [o, i] of [[0, 0], [5, 9], [15, 15]]) {
+    for (const [o, i] of [
+      [0, 0],
+      [5, 9],
+      [15, 15],
+    ]) {
       const expected = w[o * 16 + i] + delta(o, i);
       expect(Math.abs(wMerged[o * 16 + i] - expected)).toBeLessThanOrEqual(Math.abs(expected) * 2 ** -8);
     }

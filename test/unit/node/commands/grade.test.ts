@@ -121,8 +121,24 @@ describe('baton grade (as a process)', () => {
   });
 
   it('--kind code with stdin/stdout tests: the test a program failed (here by looping past --timeout)', { timeout: 90_000 }, async () => {
-    const gold = JSON.stringify({ tests: [{ input: '2 3\n', output: '5\n' }, { input: '10 -4\n', output: '6\n' }] });
-    const loop = await run('node', [bin, 'grade', '--kind', 'code', '--gold', gold, '--timeout', '1', '--response', 'a, b = map(int, input().split())\nwhile b < 0: pass\nprint(a + b)']);
+    const gold = JSON.stringify({
+      tests: [
+        { input: '2 3\n', output: '5\n' },
+        { input: '10 -4\n', output: '6\n' },
+      ],
+    });
+    const loop = await run('node', [
+      bin,
+      'grade',
+      '--kind',
+      'code',
+      '--gold',
+      gold,
+      '--timeout',
+      '1',
+      '--response',
+      'a, b = map(int, input().split())\nwhile b < 0: pass\nprint(a + b)',
+    ]);
     expect(JSON.parse(loop.stdout)).toMatchObject({ correct: false, failure: 'timeout', test: 2, reason: 'test 2 of 2: Killed after the time limit of 1 s.' });
   });
 });

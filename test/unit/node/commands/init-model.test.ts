@@ -23,7 +23,26 @@ async function run(...argv: string[]) {
 describe('baton init-model', () => {
   it.each(['qwen2', 'qwen3', 'llama'])('writes a %s model directory the engine opens, with a shrunken tokenizer that encodes any text', async (arch) => {
     const out = fresh();
-    const { code, io } = await run('--out', out, '--arch', arch, '--hidden', '16', '--layers', '2', '--heads', '2', '--kv-heads', '1', '--vocab', '300', '--dtype', 'f32', '--seed', '4');
+    const { code, io } = await run(
+      '--out',
+      out,
+      '--arch',
+      arch,
+      '--hidden',
+      '16',
+      '--layers',
+      '2',
+      '--heads',
+      '2',
+      '--kv-heads',
+      '1',
+      '--vocab',
+      '300',
+      '--dtype',
+      'f32',
+      '--seed',
+      '4',
+    );
     expect(code).toBe(0);
     expect(JSON.parse(io.out)).toMatchObject({ architecture: arch, hidden: 16, vocab: 300, seed: 4 });
     const files = filesFromDir(out);
@@ -52,7 +71,13 @@ describe('baton init-model', () => {
   });
 
   it('refuses shapes the engine cannot run', async () => {
-    for (const bad of [['--arch', 'gpt2'], ['--hidden', '18', '--heads', '4'], ['--heads', '4', '--kv-heads', '3'], ['--vocab', '100'], ['--dtype', 'f16']]) {
+    for (const bad of [
+      ['--arch', 'gpt2'],
+      ['--hidden', '18', '--heads', '4'],
+      ['--heads', '4', '--kv-heads', '3'],
+      ['--vocab', '100'],
+      ['--dtype', 'f16'],
+    ]) {
       const { code } = await run('--out', fresh(), ...bad).catch((e) => ({ code: e.exitCode as number }));
       expect(code, bad.join(' ')).toBe(2);
     }

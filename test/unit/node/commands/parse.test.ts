@@ -94,7 +94,12 @@ describe('baton parse (real binary)', () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({
       ok: true,
-      workflow: { steps: [{ worker: 1, subtask: 'Solve it', access: [] }, { worker: 0, subtask: 'Check it', access: 'all' }] },
+      workflow: {
+        steps: [
+          { worker: 1, subtask: 'Solve it', access: [] },
+          { worker: 0, subtask: 'Check it', access: 'all' },
+        ],
+      },
     });
   });
 });

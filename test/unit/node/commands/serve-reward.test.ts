@@ -72,7 +72,13 @@ describe('baton serve-reward (its own process)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-serve-reward-'));
-    const down = { id: 'down', provider: 'openai-compatible', model: 'm', baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, price: { input: 1, output: 1 } };
+    const down = {
+      id: 'down',
+      provider: 'openai-compatible',
+      model: 'm',
+      baseUrl: `http://127.0.0.1:${await closedPort()}/v1`,
+      price: { input: 1, output: 1 },
+    };
     await writeFile(join(dir, 'pool.json'), JSON.stringify({ workers: [sim('right', 1), sim('wrong', 0), down, sim('slow', 1, 1500)] }));
     server = spawn(
       process.execPath,
@@ -97,36 +103,51 @@ describe('baton serve-reward (its own process)', () => {
     expect(url).not.toMatch(/:0$/);
   });
 
-  it.skipIf(!HAS_PYTHON)(`the exported Python reward module, run with plain python3, gets the paper's rewards${HAS_PYTHON ? '' : ' (skipped: no python3 on this machine)'}`, async () => {
-    const io = recordingIo(dir);
-    expect(await main(['export', 'trl', '--tasks', 'gsm8k', '--pool', 'pool.json', '--out', 'export', '--reward-url', `${url}/v1/reward`], io), io.err).toBe(0);
-    await writeFile(join(dir, 'driver.py'), DRIVER);
-    const python = spawnSync('python3', ['driver.py', join(dir, 'export')], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, BATON_REWARD_TOKEN: TOKEN, BATON_REWARD_RETRIES: '1' }, timeout: 60_000 });
-    expect(python.status, python.stderr).toBe(0);
-    const out = JSON.parse(python.stdout);
-    // Right, wrong, malformed; a worker down gets its question's mean of the others (advantage 0); alone in its question, the call's mean.
-    expect(out.trl).toEqual([1, 0.5, 0, 0.5, 0.5]);
-    expect(out.verl_right).toEqual({ score: 1, infra_error: 0 });
-    expect(out.verl_wrong).toEqual({ score: 0.5, infra_error: 0 });
-    expect(out.verl_down).toEqual({ score: 0, infra_error: 1 });
-    expect(out.verl_batch).toEqual([
-      { score: 1, infra_error: 0 },
-      { score: 1, infra_error: 1 },
-      { score: 0.5, infra_error: 0 },
-      { score: 0, infra_error: 0 },
-    ]);
-    expect(out.bad_kind).toMatch(/answered 400: items\[0\]\.kind must be one of/);
-    expect(out.bad_token).toMatch(/answered 401: a bearer token is required/);
+  it.skipIf(!HAS_PYTHON)(
+    `the exported Python reward module, run with plain python3, gets the paper's rewards${HAS_PYTHON ? '' : ' (skipped: no python3 on this machine)'}`,
+    async () => {
+      const io = recordingIo(dir);
+      expect(await main(['export', 'trl', '--tasks', 'gsm8k', '--pool', 'pool.json', '--out', 'export', '--reward-url', `${url}/v1/reward`], io), io.err).toBe(
+        0,
+      );
+      await writeFile(join(dir, 'driver.py'), DRIVER);
+      const python = spawnSync('python3', ['driver.py', join(dir, 'export')], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, BATON_REWARD_TOKEN: TOKEN, BATON_REWARD_RETRIES: '1' },
+        timeout: 60_000,
+      });
+      expect(python.status, python.stderr).toBe(0);
+      const out = JSON.parse(python.stdout);
+      // Right, wrong, malformed; a worker down gets its question's mean of the others (advantage 0); alone in its question, the call's mean.
+      expect(out.trl).toEqual([1, 0.5, 0, 0.5, 0.5]);
+      expect(out.verl_right).toEqual({ score: 1, infra_error: 0 });
+      expect(out.verl_wrong).toEqual({ score: 0.5, infra_error: 0 });
+      expect(out.verl_down).toEqual({ score: 0, infra_error: 1 });
+      expect(out.verl_batch).toEqual([
+        { score: 1, infra_error: 0 },
+        { score: 1, infra_error: 1 },
+        { score: 0.5, infra_error: 0 },
+        { score: 0, infra_error: 0 },
+      ]);
+      expect(out.bad_kind).toMatch(/answered 400: items\[0\]\.kind must be one of/);
+      expect(out.bad_token).toMatch(/answered 401: a bearer token is required/);
 
-    // TRL's step reached the episodes.
-    const store = await EpisodeDirStore.open(join(dir, 'eps'));
-    const tagged = (await store.list({ limit: 100 })).episodes.filter((e) => e.tags.includes('step:5'));
-    expect(tagged).toHaveLength(5);
-    expect(tagged.filter((e) => e.reward?.infraError).map((e) => e.status)).toEqual(['infra-error', 'infra-error']);
-  });
+      // TRL's step reached the episodes.
+      const store = await EpisodeDirStore.open(join(dir, 'eps'));
+      const tagged = (await store.list({ limit: 100 })).episodes.filter((e) => e.tags.includes('step:5'));
+      expect(tagged).toHaveLength(5);
+      expect(tagged.filter((e) => e.reward?.infraError).map((e) => e.status)).toEqual(['infra-error', 'infra-error']);
+    },
+  );
 
   it('on SIGTERM answers the request in flight, then exits 0 saying so', async () => {
-    const item = { completion: 'model_id = [3]\nsubtasks = ["Solve it; answer in <answer></answer> tags."]\naccess_list = [[]]', question: 'What is 17 * 23?', answer: '391', kind: 'number' };
+    const item = {
+      completion: 'model_id = [3]\nsubtasks = ["Solve it; answer in <answer></answer> tags."]\naccess_list = [[]]',
+      question: 'What is 17 * 23?',
+      answer: '391',
+      kind: 'number',
+    };
     const inFlight = fetch(`${url}/v1/reward`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ items: [item] }) });
     await new Promise((r) => setTimeout(r, 400));
     const exited = new Promise<number | null>((ok) => server.once('exit', ok));

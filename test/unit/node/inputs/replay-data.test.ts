@@ -16,7 +16,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('the RouteLLM MMLU task set and pool', () => {
-  it('keys a question in MMLU\'s standard prompt as RouteLLM recorded it without the header', () => {
+  it("keys a question in MMLU's standard prompt as RouteLLM recorded it without the header", () => {
     const q = 'Which is a bone?\nA. Femur\nB. Liver';
     expect(normalizeQuestion(`The following are multiple choice questions about human_aging.\n\n${q}`)).toBe(normalizeQuestion(`${q}\nAnswer:`));
     expect(normalizeQuestion(`The following are multiple choice questions (with answers) about anatomy.\n\n${q}`)).toBe(normalizeQuestion(q));

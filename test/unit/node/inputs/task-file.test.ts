@@ -3,7 +3,8 @@ import { parseTaskFile, readBuiltInTaskSet } from '../../../../src/node/inputs/t
 
 describe('parseTaskFile', () => {
   it('reads tasks one JSON object a line, blank lines skipped', () => {
-    const text = '{"question":"2+3?","answer":"5","kind":"number"}\n\n{"question":"Sky?\\nA. red\\nB. blue","answer":"B","kind":"mcq","choices":["red","blue"],"itemId":"sky"}\n';
+    const text =
+      '{"question":"2+3?","answer":"5","kind":"number"}\n\n{"question":"Sky?\\nA. red\\nB. blue","answer":"B","kind":"mcq","choices":["red","blue"],"itemId":"sky"}\n';
     expect(parseTaskFile(text, 'tasks.jsonl')).toEqual([
       { question: '2+3?', answer: '5', kind: 'number', itemId: '0' },
       { question: 'Sky?\nA. red\nB. blue', answer: 'B', kind: 'mcq', choices: ['red', 'blue'], itemId: 'sky' },
@@ -11,7 +12,9 @@ describe('parseTaskFile', () => {
   });
 
   it('names the line and field of a task that cannot be graded', () => {
-    expect(() => parseTaskFile('{"question":"q","answer":"1","kind":"number"}\n{"question":"q","kind":"number"}', 't.jsonl')).toThrow(/t\.jsonl, line 2: "answer"/);
+    expect(() => parseTaskFile('{"question":"q","answer":"1","kind":"number"}\n{"question":"q","kind":"number"}', 't.jsonl')).toThrow(
+      /t\.jsonl, line 2: "answer"/,
+    );
     expect(() => parseTaskFile('{"question":"q","answer":"1","kind":"open"}', 't.jsonl')).toThrow(/line 1: "kind" must be one of/);
     expect(() => parseTaskFile('{"question":" ","answer":"1","kind":"number"}', 't.jsonl')).toThrow(/line 1: "question"/);
   });
@@ -19,7 +22,9 @@ describe('parseTaskFile', () => {
   it('takes code tasks whose answer is the tests as JSON, and names the line of one whose tests do not parse', () => {
     const gold = JSON.stringify({ tests: [{ input: '2\n', output: '4\n' }] });
     expect(parseTaskFile(JSON.stringify({ question: 'Double it.', answer: gold, kind: 'code' }), 't.jsonl')[0]).toMatchObject({ kind: 'code', answer: gold });
-    expect(() => parseTaskFile(`{"question":"q","answer":"1","kind":"number"}\n${JSON.stringify({ question: 'q', answer: 'print(1)', kind: 'code' })}`, 't.jsonl')).toThrow(/t\.jsonl, line 2: .*JSON/);
+    expect(() =>
+      parseTaskFile(`{"question":"q","answer":"1","kind":"number"}\n${JSON.stringify({ question: 'q', answer: 'print(1)', kind: 'code' })}`, 't.jsonl'),
+    ).toThrow(/t\.jsonl, line 2: .*JSON/);
   });
 });
 

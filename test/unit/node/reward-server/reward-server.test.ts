@@ -51,13 +51,27 @@ describe('reward server', () => {
   async function start(specs: WorkerSpec[], options: Partial<RewardServerOptions> = {}, episodes = join(dir, `eps-${servers.length}-${Date.now()}`)) {
     const pool = await buildPool(specs, {}, undefined, undefined, { retry: { attempts: 1 } });
     const store = await EpisodeDirStore.open(episodes);
-    const server = await startRewardServer({ pool, host: '127.0.0.1', port: 0, concurrency: 8, maxSteps: 5, maxBodyBytes: 100_000, store, drainMs: 10_000, ...options });
+    const server = await startRewardServer({
+      pool,
+      host: '127.0.0.1',
+      port: 0,
+      concurrency: 8,
+      maxSteps: 5,
+      maxBodyBytes: 100_000,
+      store,
+      drainMs: 10_000,
+      ...options,
+    });
     servers.push(server);
     return { server, store, episodes };
   }
 
   const post = (server: RewardServer, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}/v1/reward`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    fetch(`${server.url}/v1/reward`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
 
   it('gives the paper rewards: 1 right, 0.5 wrong, 0 malformed, in order; each run kept as an episode tagged with the step', async () => {
     const { server, episodes } = await start([sim('right', 1), sim('wrong', 0)]);
@@ -85,7 +99,13 @@ describe('reward server', () => {
   });
 
   it('flags a worker that is down as an infrastructure error (reward null), never as wrong', async () => {
-    const down: WorkerSpec = { id: 'down', provider: 'openai-compatible', model: 'm', baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, price: { input: 1, output: 1 } };
+    const down: WorkerSpec = {
+      id: 'down',
+      provider: 'openai-compatible',
+      model: 'm',
+      baseUrl: `http://127.0.0.1:${await closedPort()}/v1`,
+      price: { input: 1, output: 1 },
+    };
     const { server } = await start([sim('right', 1), down]);
     const body = await (await post(server, { items: [plan(1), plan(0)].map((completion) => ({ completion, ...QUESTION })) })).json();
     expect(body.rewards).toEqual([null, 1]);
@@ -111,7 +131,10 @@ describe('reward server', () => {
       [[1, 2], /JSON object/],
       [{ items: [] }, /"items" is empty/],
       [{ items: [{ completion: 'x', question: 'q', answer: '1' }] }, /items\[0\]\.kind must be a string \(it is missing\)/],
-      [{ items: [{ completion: 'x', question: 'q', answer: '1', kind: 'poem' }] }, /items\[0\]\.kind must be one of math, gsm8k, number, mcq, exact, got "poem"/],
+      [
+        { items: [{ completion: 'x', question: 'q', answer: '1', kind: 'poem' }] },
+        /items\[0\]\.kind must be one of math, gsm8k, number, mcq, exact, got "poem"/,
+      ],
       [{ items: [{ completion: 'x', question: 'q', answer: '1', kind: 'code' }] }, /kind must be one of/],
       [{ items: [{ question: 'q', answer: '1', kind: 'number' }] }, /items\[0\]\.completion must be a string/],
       [{ items: [{ completion: 'x', question: 'q', answer: '1', kind: 'number' }], step: -1 }, /"step" must be a whole number/],

@@ -13,7 +13,8 @@ import { main } from '../../../../src/node/cli/cli.ts';
 import { recordingIo } from '../../../support/cli-io.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../support/fake-provider-server.ts';
 
-const PLAN = 'I will ask one model and have the other check.\nmodel_id = [0, 1]\nsubtasks = ["Solve it; answer in <answer></answer> tags.", "Check it; answer in <answer></answer> tags."]\naccess_list = [[], "all"]';
+const PLAN =
+  'I will ask one model and have the other check.\nmodel_id = [0, 1]\nsubtasks = ["Solve it; answer in <answer></answer> tags.", "Check it; answer in <answer></answer> tags."]\naccess_list = [[], "all"]';
 let server: FakeProviderServer;
 let dir: string;
 
@@ -24,7 +25,13 @@ afterAll(() => server.close());
 beforeEach(() => {
   server.reset();
   dir = mkdtempSync(join(tmpdir(), 'baton-conductors-'));
-  const workers = ['alpha', 'beta'].map((m) => ({ id: m, provider: 'openai-compatible', model: m, baseUrl: `${server.url}/v1`, price: { input: 1, output: 2 } }));
+  const workers = ['alpha', 'beta'].map((m) => ({
+    id: m,
+    provider: 'openai-compatible',
+    model: m,
+    baseUrl: `${server.url}/v1`,
+    price: { input: 1, output: 2 },
+  }));
   writeFileSync(join(dir, 'pool.json'), JSON.stringify({ workers }));
 });
 
@@ -34,7 +41,10 @@ describe('--conductor remote:<model>@<url>', () => {
   it('has the endpoint write the plan with the Conductor prompt, and runs it', async () => {
     planner(1);
     const io = recordingIo(dir);
-    const code = await main(['run', '--task', 'What is 6 x 7?', '--answer', '42', '--pool', 'pool.json', '--conductor', `remote:planner@${server.url}/v1`, '--no-save', '--json'], io);
+    const code = await main(
+      ['run', '--task', 'What is 6 x 7?', '--answer', '42', '--pool', 'pool.json', '--conductor', `remote:planner@${server.url}/v1`, '--no-save', '--json'],
+      io,
+    );
     expect(code, io.err).toBe(0);
     const episode = JSON.parse(io.out) as Episode;
     expect(episode.conductor).toMatchObject({ runtime: 'worker', model: 'planner', sampling: { temperature: 1 } });
@@ -49,7 +59,9 @@ describe('--conductor remote:<model>@<url>', () => {
   it('says what to write for a malformed choice', async () => {
     const io = recordingIo(dir);
     expect(await main(['run', '--task', 'x', '--pool', 'pool.json', '--conductor', 'remote:planner'], io)).toBe(2);
-    expect(io.err).toBe('baton run: --conductor: Conductor "remote:planner": write remote:<model>@<base URL>, e.g. remote:my-conductor@http://localhost:8000/v1.\n');
+    expect(io.err).toBe(
+      'baton run: --conductor: Conductor "remote:planner": write remote:<model>@<base URL>, e.g. remote:my-conductor@http://localhost:8000/v1.\n',
+    );
   });
 
   it('refuses web-llm, which runs in a browser tab, and a worker not in the pool, before anything runs', async () => {
@@ -76,15 +88,40 @@ describe('baton eval --method conductor:<choice>', () => {
     planner(3);
     writeFileSync(join(dir, 'set.jsonl'), ['a', 'b', 'c'].map((id) => JSON.stringify({ question: `Question ${id}: 6 x 7?`, answer: '42', id })).join('\n'));
     const io = recordingIo(dir);
-    const code = await main(['eval', '--dataset', 'set.jsonl', '--kind', 'number', '--pool', 'pool.json', '--method', `conductor:remote:planner@${server.url}/v1`, '--method', 'single:beta', '--concurrency', '1', '--out', 'out'], io);
+    const code = await main(
+      [
+        'eval',
+        '--dataset',
+        'set.jsonl',
+        '--kind',
+        'number',
+        '--pool',
+        'pool.json',
+        '--method',
+        `conductor:remote:planner@${server.url}/v1`,
+        '--method',
+        'single:beta',
+        '--concurrency',
+        '1',
+        '--out',
+        'out',
+      ],
+      io,
+    );
     expect(code, io.err).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as EvalReport;
     const [conductor, single] = report.methods;
-    expect(conductor).toMatchObject({ method: `conductor:remote:planner@${server.url}/v1`, runs: 3, accuracy: 1, callsPerQuestion: 3, tokensPerQuestion: { conductor: 960, workers: 96 } });
+    expect(conductor).toMatchObject({
+      method: `conductor:remote:planner@${server.url}/v1`,
+      runs: 3,
+      accuracy: 1,
+      callsPerQuestion: 3,
+      tokensPerQuestion: { conductor: 960, workers: 96 },
+    });
     expect(single).toMatchObject({ runs: 3, callsPerQuestion: 1, tokensPerQuestion: { conductor: 0, workers: 48 } });
     // The endpoint has no price, so those runs' dollars are unknown, and said to be, rather than counted as free.
     expect(conductor.costUsd.unknownRuns).toBe(3);
-    expect(single.costUsd).toMatchObject({ unknownRuns: 0, total: 3 * (40 * 1 + 8 * 2) / 1e6 });
+    expect(single.costUsd).toMatchObject({ unknownRuns: 0, total: (3 * (40 * 1 + 8 * 2)) / 1e6 });
     expect(server.requests.filter((r) => r.model === 'planner')).toHaveLength(3);
   });
 

@@ -132,9 +132,7 @@ describe('grading Python in a Node worker thread', () => {
       'print(os.listdir("/tmp"))',
       'print(os.path.exists(os.getcwd() + "/package.json"))',
     ].join('\n');
-    expect(await printed(code)).toBe(
-      "/etc/passwd False\n/etc/hostname False\n/root False\n['dev', 'home', 'lib', 'proc', 'tmp']\n[]\nFalse\n",
-    );
+    expect(await printed(code)).toBe("/etc/passwd False\n/etc/hostname False\n/root False\n['dev', 'home', 'lib', 'proc', 'tmp']\n[]\nFalse\n");
     const read = await runner.run({ code: "open('/etc/passwd').read()", timeoutMs: 10_000 });
     expect(read.exception).toMatchObject({ type: 'FileNotFoundError', line: "open('/etc/passwd').read()" });
   });
@@ -168,7 +166,11 @@ describe('grading Python in a Node worker thread', () => {
 
   it('does not pass an answer that exits before the tests run (the sys.exit(0) reward hack)', async () => {
     for (const hack of ['import sys\nsys.exit(0)', 'def add(a, b):\n    return 0\nexit()', 'raise SystemExit', 'import os\nos._exit(0)']) {
-      expect(await gradeCode(hack, ADD, runner), hack).toMatchObject({ correct: false, failure: 'exit', reason: 'exited (status 0) before check(add) finished' });
+      expect(await gradeCode(hack, ADD, runner), hack).toMatchObject({
+        correct: false,
+        failure: 'exit',
+        reason: 'exited (status 0) before check(add) finished',
+      });
     }
   });
 
@@ -189,17 +191,22 @@ describe('grading Python in a Node worker thread', () => {
   });
 
   it("keeps one program's changes to the interpreter from the next", async () => {
-    await printed('import builtins, sys, json\nbuiltins.print = None\nsys.modules["json"] = None\njson.dumps = None\nsys.setrecursionlimit(50)\nimport fractions');
+    await printed(
+      'import builtins, sys, json\nbuiltins.print = None\nsys.modules["json"] = None\njson.dumps = None\nsys.setrecursionlimit(50)\nimport fractions',
+    );
     expect(await printed('import json, sys\nprint(json.dumps([1]), sys.getrecursionlimit() > 50, "fractions" in sys.modules)')).toBe('[1] True False\n');
   });
 
-  it('escapes to the host by no route: the reviewer\'s attack, `js` and ctypes after popping their blocks, walks to Pyodide\'s own functions', async () => {
+  it("escapes to the host by no route: the reviewer's attack, `js` and ctypes after popping their blocks, walks to Pyodide's own functions", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-escape-'));
     const marker = join(dir, 'PWNED');
     const write = `process.getBuiltinModule("fs").writeFileSync("${marker}", "host write")`;
     const connect = `require("net").connect(${port}, "127.0.0.1")`;
     const reviewer = `import sys\ndef add(a, b):\n    return a + b\nsys.modules.pop("_pyodide_core", None)\nimport _pyodide_core\n_pyodide_core.to_js([]).constructor.constructor('${write}')()`;
-    expect(await gradeCode(reviewer, ADD, runner)).toMatchObject({ correct: false, reason: expect.stringMatching(/^PermissionError: the Python sandbox does not allow importing _pyodide_core/) });
+    expect(await gradeCode(reviewer, ADD, runner)).toMatchObject({
+      correct: false,
+      reason: expect.stringMatching(/^PermissionError: the Python sandbox does not allow importing _pyodide_core/),
+    });
     const walk = [
       'found = []',
       'todo, seen = list(object.__subclasses__()), set()',
@@ -259,7 +266,12 @@ describe('grading Python in a Node worker thread', () => {
   }, 60_000);
 
   it('gives the program its input on file descriptor 0 and keeps the order of its output', async () => {
-    const sum = JSON.stringify({ tests: [{ input: '2 3\n', output: '5' }, { input: '10 20\n', output: '30' }] });
+    const sum = JSON.stringify({
+      tests: [
+        { input: '2 3\n', output: '5' },
+        { input: '10 20\n', output: '30' },
+      ],
+    });
     expect(await gradeCode('a, b = map(int, open(0).read().split()); print(a + b)', sum, runner)).toMatchObject({ correct: true });
     expect(await gradeCode('import os\na, b = map(int, os.read(0, 1000).split()); print(a + b)', sum, runner)).toMatchObject({ correct: true });
     expect(await gradeCode('import sys\nprint(sum(map(int, sys.stdin.buffer.read().split())))', sum, runner)).toMatchObject({ correct: true });
@@ -295,7 +307,12 @@ describe('grading Python in a Node worker thread', () => {
     ].join('\n');
     expect(await printed(check)).toBe('/home/pyodide [] [] False False\n[1] False False\nno leaked module\n0.1428571428571428571428571429 1001\n');
     // Hooks that would run inside later programs, and rewriting shared functions, are refused outright.
-    for (const hook of ['sys.settrace(lambda *a: None)', 'sys.setprofile(lambda *a: None)', 'import json; json.dumps.__code__ = (lambda *a, **k: "").__code__', 'sys.monitoring.register_callback(1, 1, print)']) {
+    for (const hook of [
+      'sys.settrace(lambda *a: None)',
+      'sys.setprofile(lambda *a: None)',
+      'import json; json.dumps.__code__ = (lambda *a, **k: "").__code__',
+      'sys.monitoring.register_callback(1, 1, print)',
+    ]) {
       const run = await runner.run({ code: `import sys\n${hook}`, timeoutMs: 10_000 });
       expect(run.exception?.type, hook).toBe('PermissionError');
     }
@@ -311,7 +328,10 @@ describe('grading Python in a Node worker thread', () => {
     expect((await runner.run({ code: viaGc, timeoutMs: 10_000 })).exception?.type).toBe('PermissionError');
     const viaFrame = 'import sys\ng = sys._getframe(1).f_globals\ng["_exception"] = lambda e: ("ok", 0, False)\ng["traceback"] = None';
     await runner.run({ code: viaFrame, timeoutMs: 10_000 });
-    expect(await gradeCode('def add(a, b):\n    return a - b', ADD, runner)).toMatchObject({ correct: false, reason: 'a test failed: AssertionError at `assert candidate(2, 3) == 5`' });
+    expect(await gradeCode('def add(a, b):\n    return a - b', ADD, runner)).toMatchObject({
+      correct: false,
+      reason: 'a test failed: AssertionError at `assert candidate(2, 3) == 5`',
+    });
     // Pyodide's own Python (which runs code for the host) is reached through object.__subclasses__ and
     // patched so that the next driver reports a pass, and builtins are patched to break the restore.
     const viaPyodide = [
@@ -337,15 +357,18 @@ describe('grading Python in a Node worker thread', () => {
     ].join('\n');
     await runner.run({ code: viaPyodide, timeoutMs: 10_000 });
     // A finalizer left in a garbage cycle, which a later program's collection would run.
-    const finalizer = 'class Later:\n    def __del__(self):\n        import json\n        json.dumps = lambda *a, **k: "faked"\nx = Later()\nx.cycle = x\ndel x';
+    const finalizer =
+      'class Later:\n    def __del__(self):\n        import json\n        json.dumps = lambda *a, **k: "faked"\nx = Later()\nx.cycle = x\ndel x';
     await printed(finalizer);
     expect(await printed('import gc, json\ngc.collect()\nprint(json.dumps(1))')).toBe('1\n');
     expect(await gradeCode('def add(a, b):\n    return a - b', ADD, runner)).toMatchObject({ correct: false, failure: 'exception' });
     expect(await printed('import os\nprint(os.fstat(0) is not None)')).toBe('True\n');
   }, 60_000);
 
-  it('stops a program at the output limit and says so, and drops a fatal error\'s noise from stderr', async () => {
-    const flood = await gradeCode('for _ in range(300):\n    print("x" * 2**20)', { kind: 'stdio', tests: [{ input: '', output: 'x' }] }, runner, { timeoutMs: 30_000 });
+  it("stops a program at the output limit and says so, and drops a fatal error's noise from stderr", async () => {
+    const flood = await gradeCode('for _ in range(300):\n    print("x" * 2**20)', { kind: 'stdio', tests: [{ input: '', output: 'x' }] }, runner, {
+      timeoutMs: 30_000,
+    });
     expect(flood).toMatchObject({ correct: false, reason: 'test 1 of 1: OutputLimit: printed more than 16 MiB; the output was cut there' });
     const written: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
@@ -384,11 +407,19 @@ describe('grading Python in a Node worker thread', () => {
       const worker = createWorkerModel({ id: 'coder', provider: 'openai-compatible', model: 'coder', baseUrl: `${server.url}/v1` }, { apiKey: 'k' });
       const plan = renderWorkflow({ steps: [{ worker: 0, subtask: 'Write the function.', access: [] }] });
       const episode = (options = {}) => runEpisode({ task, pool: [worker], conductor: createFixedConductor(plan), options });
-      server.script({ text: `\`\`\`python\n${task.question}${items[0].canonical_solution}\`\`\`` }, { text: '```python\ndef has_close_elements(numbers, threshold):\n    return False\n```' }, {});
+      server.script(
+        { text: `\`\`\`python\n${task.question}${items[0].canonical_solution}\`\`\`` },
+        { text: '```python\ndef has_close_elements(numbers, threshold):\n    return False\n```' },
+        {},
+      );
       const right = await episode({ codeRunner: runner });
       expect(right.reward).toMatchObject({ value: 1, correct: true, details: { reason: 'check(has_close_elements) passed' } });
       const wrong = await episode({ codeRunner: runner });
-      expect(wrong.reward).toMatchObject({ value: 0.5, correct: false, details: { failure: 'exception', reason: expect.stringMatching(/^a test failed: AssertionError/) } });
+      expect(wrong.reward).toMatchObject({
+        value: 0.5,
+        correct: false,
+        details: { failure: 'exception', reason: expect.stringMatching(/^a test failed: AssertionError/) },
+      });
       expect((await episode()).reward).toBeUndefined();
     } finally {
       await server.close();

@@ -27,7 +27,12 @@ describe('directory store files', () => {
     await store.putMany(episodes);
     expect((await readdir(dir)).sort()).toEqual(['2026-01-01.jsonl', '2026-01-02.jsonl', '2026-01-03.jsonl']);
     const day2 = (await readFile(join(dir, '2026-01-02.jsonl'), 'utf8')).trimEnd().split('\n');
-    expect(day2.sort()).toEqual(episodes.filter((e) => e.createdAt.startsWith('2026-01-02')).map(episodeToLine).sort());
+    expect(day2.sort()).toEqual(
+      episodes
+        .filter((e) => e.createdAt.startsWith('2026-01-02'))
+        .map(episodeToLine)
+        .sort(),
+    );
 
     const again = await EpisodeDirStore.open(dir);
     expect(await again.count()).toBe(40);

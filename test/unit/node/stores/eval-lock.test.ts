@@ -20,7 +20,7 @@ describe('lockEvalDir', () => {
     await (await lockEvalDir(dir, () => undefined)).release();
   });
 
-  it('lets only one of two takers have a dead process\'s lock', async () => {
+  it("lets only one of two takers have a dead process's lock", async () => {
     for (let round = 0; round < 5; round++) {
       const dir = mkdtempSync(join(tmpdir(), 'baton-lock-'));
       const dead = deadPid();

@@ -13,7 +13,10 @@ describe('truncateLog', () => {
     const episodes = [1, 1, 2, 3, 2, 4].map((step, i) => ({ id: `e${i}`, tags: [`step:${step}`, 'train'] }));
     await writeFile(file, episodes.map((e) => `${JSON.stringify(e)}\n`).join(''));
     await truncateLog(file, 2, (e) => stepOfEpisode(e as { tags: string[] }));
-    const kept = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l).id);
+    const kept = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
     expect(kept).toEqual(['e0', 'e1', 'e2', 'e4']);
   });
 

@@ -3,7 +3,17 @@ import { expect, it } from 'vitest';
 import { DEMO_POOL } from '../../../../src/core/providers/index.ts';
 import { checkEvalSettings, dataLabel, formatOfFile, type EvalSettings } from '../../../../src/services/evaluator/index.ts';
 
-const ok: EvalSettings = { data: { from: 'builtin', name: 'mmlu', subjects: ['anatomy'] }, offset: 0, limit: 4, methods: ['single:sim-euler', 'oracle'], repeats: 1, concurrency: 2, seed: 0, maxSteps: 3, pool: [...DEMO_POOL] };
+const ok: EvalSettings = {
+  data: { from: 'builtin', name: 'mmlu', subjects: ['anatomy'] },
+  offset: 0,
+  limit: 4,
+  methods: ['single:sim-euler', 'oracle'],
+  repeats: 1,
+  concurrency: 2,
+  seed: 0,
+  maxSteps: 3,
+  pool: [...DEMO_POOL],
+};
 
 it('accepts good settings and names the field of a bad one', () => {
   expect(checkEvalSettings(ok)).toBe(ok);

@@ -29,11 +29,16 @@ it('lists MMLU subjects and reads only those chosen', async () => {
 it("maps the user's CSV and names its bad rows by line", async () => {
   const csv = 'problem,solution\n"What is 2 + 2?",4\nno answer here\n"What is 3 + 3?",6\n';
   const file = new TextEncoder().encode(csv).buffer as ArrayBuffer;
-  const read = await loadItems({ data: { from: 'file', name: 'mine.csv', format: 'csv', map: 'question=problem,answer=solution', skipBad: true }, offset: 0 }, { file });
+  const read = await loadItems(
+    { data: { from: 'file', name: 'mine.csv', format: 'csv', map: 'question=problem,answer=solution', skipBad: true }, offset: 0 },
+    { file },
+  );
   expect(read.tasks.map((t) => [t.question, t.answer, t.itemId])).toEqual([
     ['What is 2 + 2?', '4', '2'],
     ['What is 3 + 3?', '6', '4'],
   ]);
   expect(read.bad).toEqual([{ line: 3, reason: '1 fields where the header has 2' }]);
-  await expect(loadItems({ data: { from: 'file', name: 'mine.csv', format: 'csv', map: '', skipBad: true }, offset: 0 })).rejects.toThrow(/Pick the file mine\.csv again/);
+  await expect(loadItems({ data: { from: 'file', name: 'mine.csv', format: 'csv', map: '', skipBad: true }, offset: 0 })).rejects.toThrow(
+    /Pick the file mine\.csv again/,
+  );
 });

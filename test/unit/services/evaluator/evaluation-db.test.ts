@@ -7,7 +7,16 @@ import { EvaluationDb, type StoredEvaluation } from '../../../../src/services/ev
 
 const evaluation = (id: string, createdAt: string): StoredEvaluation => ({
   id,
-  settings: { data: { from: 'builtin', name: 'gsm8k' }, offset: 0, methods: ['random'], repeats: 1, concurrency: 1, seed: 0, maxSteps: 3, pool: [...DEMO_POOL] },
+  settings: {
+    data: { from: 'builtin', name: 'gsm8k' },
+    offset: 0,
+    methods: ['random'],
+    repeats: 1,
+    concurrency: 1,
+    seed: 0,
+    maxSteps: 3,
+    pool: [...DEMO_POOL],
+  },
   status: 'done',
   createdAt,
   updatedAt: createdAt,

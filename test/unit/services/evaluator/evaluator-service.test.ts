@@ -133,7 +133,9 @@ describe('EvaluatorService', () => {
       total: 2,
       done: 0,
     };
-    await db.create({ ...record, settings: settings({ methods: ['single:sim-euler', 'random'] }) }, [{ question: 'What is 2 + 2?', answer: '4', kind: 'number', itemId: 'q1' }]);
+    await db.create({ ...record, settings: settings({ methods: ['single:sim-euler', 'random'] }) }, [
+      { question: 'What is 2 + 2?', answer: '4', kind: 'number', itemId: 'q1' },
+    ]);
     const service = new EvaluatorService(h.deps);
     expect((await service.list()).map((e) => [e.id, e.status])).toEqual([['lost', 'stopped']]);
     await service.resume('lost');
@@ -144,7 +146,12 @@ describe('EvaluatorService', () => {
   it('reports rows of the user file that are not items by line, and refuses to start with them unless they are left out', async () => {
     const h = harness();
     const service = new EvaluatorService(h.deps);
-    const jsonl = ['{"question":"What is 1 + 1?","answer":"2"}', '{"question": "broken', '{"question":"What is 3 + 3?"}', '{"question":"What is 2 + 5?","answer":"7"}'].join('\n');
+    const jsonl = [
+      '{"question":"What is 1 + 1?","answer":"2"}',
+      '{"question": "broken',
+      '{"question":"What is 3 + 3?"}',
+      '{"question":"What is 2 + 5?","answer":"7"}',
+    ].join('\n');
     const file = new TextEncoder().encode(jsonl).buffer as ArrayBuffer;
     const data = { from: 'file' as const, name: 'mine.jsonl', format: 'jsonl' as const, map: '', skipBad: false };
     const preview = await service.preview({ data, offset: 0 }, file);
@@ -199,7 +206,7 @@ describe('EvaluatorService', () => {
     }
   });
 
-  it("runs a picked plan file as fixed:<name> and conductor:fixed:<name>, and names a plan that was not picked", async () => {
+  it('runs a picked plan file as fixed:<name> and conductor:fixed:<name>, and names a plan that was not picked', async () => {
     const h = harness();
     const service = new EvaluatorService(h.deps);
     // Every question to the last worker alone.
@@ -209,10 +216,12 @@ describe('EvaluatorService', () => {
     const episodes = await allEpisodes(h.episodes, id);
     expect(episodes).toHaveLength(4);
     expect(episodes.every((e) => e.steps.length === 1 && e.steps[0].workerId === POOL.at(-1)!.id)).toBe(true);
-    await expect(service.start(settings({ methods: ['fixed:other.txt'], plans: { 'last.txt': plan } }), undefined)).rejects.toThrow(/pick the plan file other\.txt/);
+    await expect(service.start(settings({ methods: ['fixed:other.txt'], plans: { 'last.txt': plan } }), undefined)).rejects.toThrow(
+      /pick the plan file other\.txt/,
+    );
   });
 
-  it("leaves out a tab Conductor whose model cannot run here, with its reason, runs the other methods, and tries it again on resume", async () => {
+  it('leaves out a tab Conductor whose model cannot run here, with its reason, runs the other methods, and tries it again on resume', async () => {
     // Node has no WebGPU, as a browser without it: web-llm's load fails there for real.
     const h = harness();
     const service = new EvaluatorService(h.deps);
@@ -222,14 +231,19 @@ describe('EvaluatorService', () => {
     const end = await until(service, (p) => (p.phase && phases.push(p.phase), p.status === 'failed'));
     expect(phases).toContain('Loading Qwen2.5-1.5B-Instruct-q4f32_1-MLC');
     expect(end.error!.code).toBe('engine/no-adapter');
-    expect(end.error!.message).toMatch(new RegExp(`^${method} cannot run in this tab: This browser offers no WebGPU here.* The other methods ran; Resume tries again\\.$`));
+    expect(end.error!.message).toMatch(
+      new RegExp(`^${method} cannot run in this tab: This browser offers no WebGPU here.* The other methods ran; Resume tries again\\.$`),
+    );
     expect(end.total).toBe(8);
     expect(end.done).toBe(4);
     const episodes = await allEpisodes(h.episodes, id);
     expect(episodes.map((e) => runKeyOf(e, id)!.method)).toEqual(Array(4).fill('single:sim-euler'));
     const stored = (await service.get(id))!;
     expect([stored.status, stored.done, stored.error?.message]).toEqual(['failed', 4, end.error!.message]);
-    expect(stored.report!.methods.map((m) => [m.method, m.runs])).toEqual([[method, 0], ['single:sim-euler', 4]]);
+    expect(stored.report!.methods.map((m) => [m.method, m.runs])).toEqual([
+      [method, 0],
+      ['single:sim-euler', 4],
+    ]);
 
     const calls = h.calls();
     await service.resume(id);
@@ -240,6 +254,8 @@ describe('EvaluatorService', () => {
 
   it('names an engine model the tab cannot load from (a model directory) when the evaluation starts', async () => {
     const service = new EvaluatorService(harness().deps);
-    await expect(service.start(settings({ methods: ['conductor:engine:./models/tiny'] }), undefined)).rejects.toThrow(/"\.\/models\/tiny" is neither a Hub repo nor a URL.*a model directory is for baton eval/);
+    await expect(service.start(settings({ methods: ['conductor:engine:./models/tiny'] }), undefined)).rejects.toThrow(
+      /"\.\/models\/tiny" is neither a Hub repo nor a URL.*a model directory is for baton eval/,
+    );
   });
 });

@@ -24,7 +24,9 @@ describe('engineWorkerChoice', () => {
   });
 
   it('refuses a model or adapter it cannot find, saying what it accepts', () => {
-    expect(() => engineWorkerChoice(worker({ model: './local/dir' }))).toThrow(/neither 'demo' \(the demo Conductor\), a Hub repo id \(owner\/name\) nor the URL/);
+    expect(() => engineWorkerChoice(worker({ model: './local/dir' }))).toThrow(
+      /neither 'demo' \(the demo Conductor\), a Hub repo id \(owner\/name\) nor the URL/,
+    );
     expect(() => engineWorkerChoice(worker({ model: 'demo', adapter: 'my adapter' }))).toThrow(/adapter 'my adapter', which is neither trained:<name>/);
   });
 

@@ -11,7 +11,13 @@ import type { AskRequest } from '../../../../src/services/conductor/api.ts';
 import { AskService } from '../../../../src/services/conductor/ask-service.ts';
 import { ModelRuntimes, type ConductorLoadStatus } from '../../../../src/services/runtimes/model-runtimes.ts';
 import { EngineHost } from '../../../../src/services/runtimes/engine-host.ts';
-import { buildWebllmEngineConfig, WebllmHost, WebllmRuntime, type WebllmLoadedEngine, type WebllmLoader } from '../../../../src/services/runtimes/webllm/index.ts';
+import {
+  buildWebllmEngineConfig,
+  WebllmHost,
+  WebllmRuntime,
+  type WebllmLoadedEngine,
+  type WebllmLoader,
+} from '../../../../src/services/runtimes/webllm/index.ts';
 import { BatonError } from '../../../../src/core/errors/index.ts';
 import { DEMO_POOL } from '../../../../src/core/providers/simulated/demo-pool.ts';
 
@@ -122,7 +128,14 @@ describe('a web-llm Conductor through the worker API', () => {
         runtime: 'webllm',
         model: MODEL,
         state: 'loading',
-        progress: { phase: 'download', unit: 'bytes', loaded: 400 * MiB, total: 800 * MiB, bytesPerSecond: expect.any(Number), secondsLeft: expect.any(Number) },
+        progress: {
+          phase: 'download',
+          unit: 'bytes',
+          loaded: 400 * MiB,
+          total: 800 * MiB,
+          bytesPerSecond: expect.any(Number),
+          secondsLeft: expect.any(Number),
+        },
       },
       { runtime: 'webllm', model: MODEL, state: 'ready' },
     ]);
@@ -183,7 +196,9 @@ describe('a web-llm Conductor through the worker API', () => {
   it('a stored f16 model on a GPU without shader-f16 fails before any download, saying why', async () => {
     const loads = new Loads();
     const service = new AskService(runtimesWith(loads, false));
-    await expect(service.ask({ ...request, conductor: { kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC' } }, () => {})).rejects.toMatchObject({
+    await expect(
+      service.ask({ ...request, conductor: { kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC' } }, () => {}),
+    ).rejects.toMatchObject({
       code: 'engine/unsupported',
       message: expect.stringContaining('shader-f16'),
     });
@@ -208,7 +223,12 @@ describe('the real web-llm behind ModelRuntimes, offline', () => {
     const runtimes = new ModelRuntimes(new EngineHost(), webllm);
     const seen = watched(runtimes);
     await expect(runtimes.loadWebllm(MODEL)).rejects.toMatchObject({ code: 'provider/network' });
-    expect(seen.at(-1)).toMatchObject({ runtime: 'webllm', model: MODEL, state: 'failed', error: { code: 'provider/network', message: expect.stringMatching(/^Could not download the model's files/) } });
+    expect(seen.at(-1)).toMatchObject({
+      runtime: 'webllm',
+      model: MODEL,
+      state: 'failed',
+      error: { code: 'provider/network', message: expect.stringMatching(/^Could not download the model's files/) },
+    });
     expect(webllm.current()).toBeUndefined();
   });
 });

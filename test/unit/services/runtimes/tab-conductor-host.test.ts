@@ -10,7 +10,8 @@ import { ModelRuntimes, tabConductorHost, type ConductorLoadStatus } from '../..
 
 const settings = (method: string): ConductorSettings => ({ poolIds: ['w'], maxSteps: 3, access: 'binary', where: `Method "${method}"` });
 const noRemote = () => Promise.reject(new Error('no remote here'));
-const methodOn = (host: ReturnType<typeof tabConductorHost>, text: string) => conductorMaker(parseConductorChoice(text, 'web'), host, settings(`conductor:${text}`));
+const methodOn = (host: ReturnType<typeof tabConductorHost>, text: string) =>
+  conductorMaker(parseConductorChoice(text, 'web'), host, settings(`conductor:${text}`));
 
 describe('what the tab cannot run', () => {
   const host = tabConductorHost(new ModelRuntimes(), { remoteWorker: noRemote });
@@ -45,6 +46,9 @@ it("says why the engine cannot run here: in the browser's words for the Evaluate
   const evaluate = await methodOn(tabConductorHost(new ModelRuntimes(), { remoteWorker: noRemote, browserGpuReason: true }), 'engine:demo');
   await expect(evaluate.load()).rejects.toMatchObject({ code: 'engine/no-adapter', message: expect.stringMatching(/^This browser offers no WebGPU here/) });
   const ask = await methodOn(tabConductorHost(new ModelRuntimes(), { remoteWorker: noRemote }), 'engine:a/b');
-  await expect(ask.load()).rejects.toMatchObject({ code: 'engine/no-adapter', message: expect.stringMatching(/choose random routing, a pool worker or a remote endpoint as Conductor/) });
+  await expect(ask.load()).rejects.toMatchObject({
+    code: 'engine/no-adapter',
+    message: expect.stringMatching(/choose random routing, a pool worker or a remote endpoint as Conductor/),
+  });
   vi.unstubAllGlobals();
 });

@@ -21,14 +21,18 @@ describe('local workers that cannot run', () => {
   beforeEach(() => {
     // A tab whose browser has no WebGPU, and a GPU without shader-f16 as web-llm sees it.
     Object.defineProperty(globalThis, 'navigator', { value: {}, configurable: true });
-    runtimes = new ModelRuntimes(new EngineHost(), new WebllmRuntime({ caps: async () => ({ shaderF16: false }), prebuilt: async () => prebuiltAppConfig.model_list }));
+    runtimes = new ModelRuntimes(
+      new EngineHost(),
+      new WebllmRuntime({ caps: async () => ({ shaderF16: false }), prebuilt: async () => prebuiltAppConfig.model_list }),
+    );
   });
   afterEach(() => Reflect.deleteProperty(globalThis, 'navigator'));
 
   it('says WebGPU is missing, naming the worker and what to use instead', async () => {
     await expect(worker({ provider: 'engine', model: 'demo' }).call(ASK)).rejects.toMatchObject({
       code: 'engine/no-adapter',
-      message: "WebGPU is not available in this tab, so worker 'tiny' (a model that runs in the tab) cannot answer: on the Workers page, use a worker that runs elsewhere (an API or a local server).",
+      message:
+        "WebGPU is not available in this tab, so worker 'tiny' (a model that runs in the tab) cannot answer: on the Workers page, use a worker that runs elsewhere (an API or a local server).",
     });
   });
 
@@ -42,7 +46,9 @@ describe('local workers that cannot run', () => {
   it('says a web-llm model does not run on this GPU, and where to choose another', async () => {
     await expect(worker({ provider: 'webllm', model: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC' }).call(ASK)).rejects.toMatchObject({
       code: 'engine/unsupported',
-      message: expect.stringMatching(/^Worker 'tiny': web-llm's Qwen2.5-1.5B-Instruct-q4f16_1-MLC is not among the models this GPU can run; give it another model id on the Workers page/),
+      message: expect.stringMatching(
+        /^Worker 'tiny': web-llm's Qwen2.5-1.5B-Instruct-q4f16_1-MLC is not among the models this GPU can run; give it another model id on the Workers page/,
+      ),
     });
   });
 });

@@ -16,7 +16,12 @@ describe('trained adapters', () => {
     lora.weights.get('model.layers.1.self_attn.q_proj')!.B.fill(0.25);
     const files = writePeftAdapter(lora);
     await saveTrainedAdapter(
-      { name: 'run-a', adapterConfig: new TextDecoder().decode(files['adapter_config.json']), adapter: files['adapter_model.safetensors'], savedAt: '2026-12-01T00:00:00Z' },
+      {
+        name: 'run-a',
+        adapterConfig: new TextDecoder().decode(files['adapter_config.json']),
+        adapter: files['adapter_model.safetensors'],
+        savedAt: '2026-12-01T00:00:00Z',
+      },
       factory,
     );
     expect((await readTrainedAdapter('run-a', factory))?.savedAt).toBe('2026-12-01T00:00:00Z');

@@ -10,7 +10,9 @@ describe('webllmLoadProgress', () => {
     const map = createWebllmProgressMapper(() => clock);
     expect(webllmLoadProgress(map({ progress: 0, timeElapsed: 0, text: 'Start to fetch params' }))).toEqual({ phase: 'download', unit: 'bytes', loaded: 0 });
     clock = 10_000;
-    expect(webllmLoadProgress(map({ progress: 0.25, timeElapsed: 10, text: 'Fetching param cache[27/108]: 256MB fetched. 25% completed, 10 secs elapsed.' }))).toEqual({
+    expect(
+      webllmLoadProgress(map({ progress: 0.25, timeElapsed: 10, text: 'Fetching param cache[27/108]: 256MB fetched. 25% completed, 10 secs elapsed.' })),
+    ).toEqual({
       phase: 'download',
       unit: 'bytes',
       loaded: 256 * MiB,
@@ -21,7 +23,9 @@ describe('webllmLoadProgress', () => {
     clock = 11_000;
     map({ progress: 0, timeElapsed: 11, text: 'Loading model from cache[1/108]: 0MB loaded. 0% completed, 11 secs elapsed.' });
     clock = 12_000;
-    expect(webllmLoadProgress(map({ progress: 0.5, timeElapsed: 12, text: 'Loading model from cache[54/108]: 512MB loaded. 50% completed, 12 secs elapsed.' }))).toEqual({
+    expect(
+      webllmLoadProgress(map({ progress: 0.5, timeElapsed: 12, text: 'Loading model from cache[54/108]: 512MB loaded. 50% completed, 12 secs elapsed.' })),
+    ).toEqual({
       phase: 'gpu',
       unit: 'bytes',
       loaded: 512 * MiB,

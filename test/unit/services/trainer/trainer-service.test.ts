@@ -170,7 +170,13 @@ describe('TrainerService', () => {
     let fail = true;
     const h = harness(factory, async (c) => {
       if (fail) throw Object.assign(new Error('GPU out of memory'), { name: 'GPUOutOfMemoryError' });
-      return { policy: new CountingTrainable(), pool: c.pool.map((s) => createSimulatedWorker(s)), tasks: { train: tasks, heldOut: [] }, conductorModel: 'scripted', close: () => {} };
+      return {
+        policy: new CountingTrainable(),
+        pool: c.pool.map((s) => createSimulatedWorker(s)),
+        tasks: { train: tasks, heldOut: [] },
+        conductorModel: 'scripted',
+        close: () => {},
+      };
     });
     const service = new TrainerService(h.deps);
     const failed = when(service, (p) => p.status === 'failed');
@@ -214,8 +220,14 @@ describe('TrainerService', () => {
   it('checks the settings before anything is stored', async () => {
     const service = new TrainerService(harness().deps);
     await expect(service.start({ ...config, group: 1 })).rejects.toMatchObject({ code: 'run/config', message: expect.stringContaining('"group"') });
-    await expect(service.start({ ...config, recursionDepth: 4 })).rejects.toMatchObject({ code: 'run/config', message: expect.stringContaining('"recursionDepth" must be a whole number from 0 to 3') });
-    await expect(service.start({ ...config, concurrency: { simulated: 0 } })).rejects.toMatchObject({ code: 'run/config', message: expect.stringContaining('concurrency of simulated') });
+    await expect(service.start({ ...config, recursionDepth: 4 })).rejects.toMatchObject({
+      code: 'run/config',
+      message: expect.stringContaining('"recursionDepth" must be a whole number from 0 to 3'),
+    });
+    await expect(service.start({ ...config, concurrency: { simulated: 0 } })).rejects.toMatchObject({
+      code: 'run/config',
+      message: expect.stringContaining('concurrency of simulated'),
+    });
     expect((await service.progress()).status).toBe('idle');
   });
 });

@@ -24,7 +24,17 @@ describe("the Train page's recipe", () => {
   });
 
   it('trains on the compact prompt under the constraint, with fixed subtasks or subtasks of a bounded length', () => {
-    expect(trainedFormatOf(recipeOf({ ...config, fixedSubtasks: true }))).toEqual({ prompt: 'compact', constrain: true, maxSteps: config.maxSteps, fixedSubtasks: true });
-    expect(trainedFormatOf(recipeOf(config))).toEqual({ prompt: 'compact', constrain: true, maxSteps: config.maxSteps, maxSubtaskChars: config.maxSubtaskChars });
+    expect(trainedFormatOf(recipeOf({ ...config, fixedSubtasks: true }))).toEqual({
+      prompt: 'compact',
+      constrain: true,
+      maxSteps: config.maxSteps,
+      fixedSubtasks: true,
+    });
+    expect(trainedFormatOf(recipeOf(config))).toEqual({
+      prompt: 'compact',
+      constrain: true,
+      maxSteps: config.maxSteps,
+      maxSubtaskChars: config.maxSubtaskChars,
+    });
   });
 });

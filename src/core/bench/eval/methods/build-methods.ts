@@ -33,7 +33,12 @@ export interface BuiltMethods {
 
 function workerIndex(id: string, workers: readonly WorkerSpec[], method: string): number {
   const i = workers.findIndex((w) => w.id === id);
-  if (i < 0) throw notInPool(`Method "${method}"`, id, workers.map((w) => w.id));
+  if (i < 0)
+    throw notInPool(
+      `Method "${method}"`,
+      id,
+      workers.map((w) => w.id),
+    );
   return i;
 }
 

@@ -9,8 +9,7 @@ import { renderWorkflow, type Step } from '../../../workflow/index.ts';
 import { SOLVE_SUBTASK } from '../../baselines/index.ts';
 import type { EvalMethod } from '../eval-method.ts';
 
-const REFLECT =
-  'Reflect on the earlier attempt: check every step, fix any mistake, and give the final answer in <answer></answer> tags.';
+const REFLECT = 'Reflect on the earlier attempt: check every step, fix any mistake, and give the final answer in <answer></answer> tags.';
 const SYNTHESISE =
   'Responses from several models to the task are shown. Critically evaluate them (some may be wrong), then write one ' +
   'improved, accurate answer of your own, with the final answer in <answer></answer> tags.';
@@ -22,7 +21,8 @@ const planMethod = (name: string, steps: (index: number, repeat: number) => Step
 });
 
 /** One worker answers alone. */
-export const singleMethod = (name: string, worker: number): EvalMethod => planMethod(name, () => [{ worker, subtask: SOLVE_SUBTASK, access: [] }], { maxSteps: 1 });
+export const singleMethod = (name: string, worker: number): EvalMethod =>
+  planMethod(name, () => [{ worker, subtask: SOLVE_SUBTASK, access: [] }], { maxSteps: 1 });
 
 /** Item i at repeat r goes to worker (i + r) mod n alone: spreads the questions evenly over the pool. */
 export const roundRobinMethod = (name: string, workers: number): EvalMethod =>

@@ -26,7 +26,10 @@ const queues = new WeakMap<Policy, Promise<unknown>>();
 
 function inTurn<T>(policy: Policy, f: () => Promise<T>): Promise<T> {
   const next = (queues.get(policy) ?? Promise.resolve()).then(f, f);
-  queues.set(policy, next.catch(() => {}));
+  queues.set(
+    policy,
+    next.catch(() => {}),
+  );
   return next;
 }
 
@@ -37,15 +40,17 @@ export function createPolicyConductor(policy: Policy, options: PolicyConductorOp
       const recursion = isRecursionRound(req.messages);
       const messages = !recursion && options.firstRoundMessages ? options.firstRoundMessages : req.messages;
       const constrained = options.constraint?.(options.workers, recursion);
-      const [completion] = await inTurn(policy, () => policy.generateGroup(messages, {
-        n: 1,
-        maxNewTokens: options.maxNewTokens,
-        sampling: { temperature: options.temperature, seed: options.seed },
-        continueFinal: messages.at(-1)?.role === 'assistant',
-        ...(constrained ? { constraint: constrained.constraint, stopTokens: constrained.eosIds } : {}),
-        ...(req.signal ? { signal: req.signal } : {}),
-        ...(req.onDelta ? { onText: (_: number, delta: string) => req.onDelta!(delta) } : {}),
-      }));
+      const [completion] = await inTurn(policy, () =>
+        policy.generateGroup(messages, {
+          n: 1,
+          maxNewTokens: options.maxNewTokens,
+          sampling: { temperature: options.temperature, seed: options.seed },
+          continueFinal: messages.at(-1)?.role === 'assistant',
+          ...(constrained ? { constraint: constrained.constraint, stopTokens: constrained.eosIds } : {}),
+          ...(req.signal ? { signal: req.signal } : {}),
+          ...(req.onDelta ? { onText: (_: number, delta: string) => req.onDelta!(delta) } : {}),
+        }),
+      );
       return { text: completion.text, tokenIds: completion.tokens, logprobs: completion.logprobs, ...(messages !== req.messages ? { prompt: messages } : {}) };
     },
   };

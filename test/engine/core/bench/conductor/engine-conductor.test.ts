@@ -15,7 +15,14 @@ import { filesFromDir } from '../../../../../src/engine/model/files-node.ts';
 import { openModel } from '../../../../../src/engine/model/index.ts';
 import { loadTokenizer, type Tokenizer } from '../../../../../src/engine/tokenizer/index.ts';
 import { DEMO_SEED } from '../../../../../bench/make-demo-conductor.ts';
-import { DEMO_ENGINE_MODEL, engineConductor, shortExpertsTaskSet, type EngineModelChoice, type EngineRunContext, type LoadedConductorModel } from '../../../../../src/core/bench/index.ts';
+import {
+  DEMO_ENGINE_MODEL,
+  engineConductor,
+  shortExpertsTaskSet,
+  type EngineModelChoice,
+  type EngineRunContext,
+  type LoadedConductorModel,
+} from '../../../../../src/core/bench/index.ts';
 import { useTestDevice } from '../../../../support/webgpu.ts';
 
 const DEMO = resolve(import.meta.dirname, '../../../../../public/demo-conductor');
@@ -41,7 +48,15 @@ describe("the app's engine Conductor on the demo model", () => {
     model: 'demo-conductor',
     ...(format ? { format } : {}),
   });
-  const ctx = (over: Partial<EngineRunContext> = {}): EngineRunContext => ({ workers: POOL.length, task: SUM, pool: POOL, maxSteps: 5, access: 'binary', seed: 3, ...over });
+  const ctx = (over: Partial<EngineRunContext> = {}): EngineRunContext => ({
+    workers: POOL.length,
+    task: SUM,
+    pool: POOL,
+    maxSteps: 5,
+    access: 'binary',
+    seed: 3,
+    ...over,
+  });
   /** The logprobs the model gives `tokens` after `messages`: what the Conductor records if it sampled after that prompt. */
   const scored = async (messages: ChatMessage[], tokens: number[]) => {
     const prompt = tokenizer.encodeChat(messages, { continueFinal: messages.at(-1)?.role === 'assistant' });
@@ -94,7 +109,10 @@ describe("the app's engine Conductor on the demo model", () => {
   it('routes by the kind of question, as it was trained to: sums to the arithmetic expert, multiple choice to the knowledge expert', async () => {
     const firstWorkers = async (kind: string) => {
       const firsts: number[] = [];
-      for (const [i, task] of heldOut.filter((t) => t.kind === kind).slice(0, 8).entries()) {
+      for (const [i, task] of heldOut
+        .filter((t) => t.kind === kind)
+        .slice(0, 8)
+        .entries()) {
         const conductor = engineConductor(engine(demoFormat), DEMO_ENGINE_MODEL, ctx({ task, seed: i }));
         const out = await conductor.generate({ messages: [{ role: 'user', content: 'ignored: the demo runs on its own prompt' }] });
         const parsed = parseWorkflow(out.text, { workers: POOL.length, maxSteps: 2 });

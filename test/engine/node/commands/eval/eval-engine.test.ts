@@ -30,9 +30,15 @@ describe('baton eval with an engine Conductor', () => {
   const evaluate = async (out: string) => {
     const io = recordingIo(dir);
     const method = 'conductor:engine:model,lora=adapter,max-tokens=3';
-    const code = await main(['eval', '--dataset', 'set.jsonl', '--kind', 'number', '--pool', 'pool.json', '--method', method, '--repeats', '2', '--seed', '7', '--out', out], io);
+    const code = await main(
+      ['eval', '--dataset', 'set.jsonl', '--kind', 'number', '--pool', 'pool.json', '--method', method, '--repeats', '2', '--seed', '7', '--out', out],
+      io,
+    );
     expect(code, io.err).toBe(0);
-    const episodes = (await readFile(join(dir, out, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Episode);
+    const episodes = (await readFile(join(dir, out, 'episodes.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Episode);
     return { episodes, report: JSON.parse(await readFile(join(dir, out, 'report.json'), 'utf8')) as EvalReport };
   };
 
@@ -50,7 +56,24 @@ describe('baton eval with an engine Conductor', () => {
 
   it('is the same choice for baton run --conductor', async () => {
     const io = recordingIo(dir);
-    const code = await main(['run', '--task', '2 + 2?', '--answer', '4', '--pool', 'pool.json', '--conductor', 'engine:model,max-tokens=2', '--lora', 'adapter', '--no-save', '--json'], io);
+    const code = await main(
+      [
+        'run',
+        '--task',
+        '2 + 2?',
+        '--answer',
+        '4',
+        '--pool',
+        'pool.json',
+        '--conductor',
+        'engine:model,max-tokens=2',
+        '--lora',
+        'adapter',
+        '--no-save',
+        '--json',
+      ],
+      io,
+    );
     expect(code).toBe(1); // the noise does not parse
     const episode = JSON.parse(io.out) as Episode;
     expect(episode).toMatchObject({ status: 'format-error', conductor: { runtime: 'engine', adapter: 'adapter' } });
@@ -60,8 +83,16 @@ describe('baton eval with an engine Conductor', () => {
   it('runs a trained Conductor in the format its conductor.json names: the demo Conductor routes sums and multiple choice apart', async () => {
     const demo = join(process.cwd(), 'public', 'demo-conductor');
     const tasks = [
-      ...[[23, 41], [57, 18], [36, 62]].map(([a, b], i) => ({ question: `What is ${a} + ${b}?`, answer: String(a + b), kind: 'number', id: `sum${i}` })),
-      ...[['12', '85', '40', '7'], ['66', '3', '91', '28'], ['9', '44', '17', '70']].map((c, i) => ({
+      ...[
+        [23, 41],
+        [57, 18],
+        [36, 62],
+      ].map(([a, b], i) => ({ question: `What is ${a} + ${b}?`, answer: String(a + b), kind: 'number', id: `sum${i}` })),
+      ...[
+        ['12', '85', '40', '7'],
+        ['66', '3', '91', '28'],
+        ['9', '44', '17', '70'],
+      ].map((c, i) => ({
         question: `Which is largest? ${c.map((v, k) => `${'ABCD'[k]}. ${v}`).join(' ')}`,
         answer: 'ABCD'[c.indexOf(String(Math.max(...c.map(Number))))],
         kind: 'mcq',
@@ -73,7 +104,10 @@ describe('baton eval with an engine Conductor', () => {
     const io = recordingIo(dir);
     const code = await main(['eval', '--dataset', 'kinds.jsonl', '--pool', 'demo', '--method', `conductor:engine:${demo}`, '--seed', '3', '--out', 'demo'], io);
     expect(code, io.err).toBe(0);
-    const episodes = (await readFile(join(dir, 'demo', 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Episode);
+    const episodes = (await readFile(join(dir, 'demo', 'episodes.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Episode);
     // The compact prompt it was trained on, and the one-step lists with the fixed subtask.
     for (const e of episodes) {
       expect(e.prompt.map((m) => m.content).join('')).toMatch(/^Plan at most 1 steps over models 0-3/);

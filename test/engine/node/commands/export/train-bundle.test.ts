@@ -16,8 +16,19 @@ const TASKS = [
   { question: 'Sky?\nA. red\nB. blue', answer: 'B', kind: 'mcq', choices: ['red', 'blue'] },
 ];
 const SETTINGS = {
-  model: 'model', pool: 'experts', tasks: 'tasks.jsonl', steps: 1, questions: 1, group: 2, 'max-completion-tokens': 56,
-  'max-subtask-chars': 6, constrain: true, prompt: 'compact', 'max-steps': 2, seed: 2, out: 'ignored',
+  model: 'model',
+  pool: 'experts',
+  tasks: 'tasks.jsonl',
+  steps: 1,
+  questions: 1,
+  group: 2,
+  'max-completion-tokens': 56,
+  'max-subtask-chars': 6,
+  constrain: true,
+  prompt: 'compact',
+  'max-steps': 2,
+  seed: 2,
+  out: 'ignored',
 };
 
 describe('baton export train-bundle', () => {
@@ -29,7 +40,25 @@ describe('baton export train-bundle', () => {
   };
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-bundle-'));
-    const made = await run('init-model', '--out', 'model', '--hidden', '16', '--heads', '2', '--kv-heads', '1', '--layers', '2', '--vocab', '1536', '--dtype', 'f32', '--seed', '1');
+    const made = await run(
+      'init-model',
+      '--out',
+      'model',
+      '--hidden',
+      '16',
+      '--heads',
+      '2',
+      '--kv-heads',
+      '1',
+      '--layers',
+      '2',
+      '--vocab',
+      '1536',
+      '--dtype',
+      'f32',
+      '--seed',
+      '1',
+    );
     expect(made.code).toBe(0);
     await writeFile(join(dir, 'tasks.jsonl'), TASKS.map((t) => `${JSON.stringify(t)}\n`).join(''));
     await writeFile(join(dir, 'train.json'), JSON.stringify(SETTINGS));
@@ -50,7 +79,11 @@ describe('baton export train-bundle', () => {
     await mkdir(join(bundle, 'node_modules'));
     await symlink(resolve('node_modules', 'webgpu'), join(bundle, 'node_modules', 'webgpu'), 'dir');
     const trained = await new Promise<{ code: number | null; err: string }>((done, fail) => {
-      const child = spawn(process.execPath, ['baton.mjs', 'train', '--config', 'config.json', '--out', 'run'], { cwd: bundle, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH } });
+      const child = spawn(process.execPath, ['baton.mjs', 'train', '--config', 'config.json', '--out', 'run'], {
+        cwd: bundle,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { PATH: process.env.PATH },
+      });
       let err = '';
       child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
       child.on('error', fail);
@@ -58,7 +91,10 @@ describe('baton export train-bundle', () => {
     });
     expect(trained.code, trained.err).toBe(0);
     expect(trained.err).toMatch(/^step 1\/1 .*reward/);
-    const metrics = (await readFile(join(bundle, 'run', 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const metrics = (await readFile(join(bundle, 'run', 'metrics.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(metrics).toEqual([expect.objectContaining({ step: 1, questions: 1, completions: 2, formatRate: 1 })]);
     expect((await readdir(join(bundle, 'run', 'adapter'))).sort()).toEqual(['adapter_config.json', 'adapter_model.safetensors', 'conductor.json']);
   }, 240_000);

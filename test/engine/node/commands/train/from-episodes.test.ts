@@ -29,7 +29,16 @@ describe('baton train --from-episodes', () => {
   const base = makeEpisode(seededRandom(4));
   const episode = (group: string | undefined, prompt: ChatMessage[], text: string, reward: number, extra: Partial<Episode> = {}): Episode => {
     const { group: _, ...rest } = base;
-    return { ...rest, id: `ep-${Math.random().toString(36).slice(2)}`, status: 'ok', prompt, completion: { text }, reward: { value: reward, correct: reward === 1, format: true }, ...(group ? { group } : {}), ...extra };
+    return {
+      ...rest,
+      id: `ep-${Math.random().toString(36).slice(2)}`,
+      status: 'ok',
+      prompt,
+      completion: { text },
+      reward: { value: reward, correct: reward === 1, format: true },
+      ...(group ? { group } : {}),
+      ...extra,
+    };
   };
   const run = async (...argv: string[]) => {
     const io = recordingIo(dir);
@@ -47,7 +56,25 @@ describe('baton train --from-episodes', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-offline-'));
-    const made = await run('init-model', '--out', 'model', '--hidden', '16', '--heads', '2', '--kv-heads', '1', '--layers', '2', '--vocab', '1536', '--dtype', 'f32', '--seed', '1');
+    const made = await run(
+      'init-model',
+      '--out',
+      'model',
+      '--hidden',
+      '16',
+      '--heads',
+      '2',
+      '--kv-heads',
+      '1',
+      '--layers',
+      '2',
+      '--vocab',
+      '1536',
+      '--dtype',
+      'f32',
+      '--seed',
+      '1',
+    );
     expect(made.code).toBe(0);
     tokenizer = await loadTokenizer(filesFromDir(join(dir, 'model')));
   });
@@ -59,7 +86,12 @@ describe('baton train --from-episodes', () => {
       const prompt = promptOf(q);
       // Group 0 keeps its token ids, as a baton train run's episodes do; the others are tokenised from their text.
       const ids = (text: string) => (q === 0 ? { completion: { text, tokenIds: tokenizer.encode(text) } } : {});
-      episodes.push(episode(`g${q}`, prompt, GOOD, 1, ids(GOOD)), episode(`g${q}`, prompt, POOR, 0.5, ids(POOR)), episode(`g${q}`, prompt, GOOD, 1, ids(GOOD)), episode(`g${q}`, prompt, POOR, 0.5, ids(POOR)));
+      episodes.push(
+        episode(`g${q}`, prompt, GOOD, 1, ids(GOOD)),
+        episode(`g${q}`, prompt, POOR, 0.5, ids(POOR)),
+        episode(`g${q}`, prompt, GOOD, 1, ids(GOOD)),
+        episode(`g${q}`, prompt, POOR, 0.5, ids(POOR)),
+      );
     }
     episodes.push(
       episode('g1', promptOf(1), GOOD, 0, { status: 'infra-error', reward: { value: 0, correct: false, format: true, infraError: true } }),
@@ -70,12 +102,35 @@ describe('baton train --from-episodes', () => {
     );
     await writeFile(join(dir, 'episodes.jsonl'), episodes.map((e) => `${JSON.stringify(e)}\n`).join(''));
 
-    const trained = await run('train', '--from-episodes', 'episodes.jsonl', '--model', 'model', '--weights', 'f32', '--questions', '2', '--lr', '0.05', '--r', '4', '--targets', 'all', '--seed', '1', '--out', 'offline');
+    const trained = await run(
+      'train',
+      '--from-episodes',
+      'episodes.jsonl',
+      '--model',
+      'model',
+      '--weights',
+      'f32',
+      '--questions',
+      '2',
+      '--lr',
+      '0.05',
+      '--r',
+      '4',
+      '--targets',
+      'all',
+      '--seed',
+      '1',
+      '--out',
+      'offline',
+    );
     expect(trained.code, trained.io.err).toBe(0);
     expect(trained.io.err).toContain(
       '--from-episodes: 21 episodes, 4 groups to learn from; left out: 1 single-member and 1 equal-reward groups, 1 infrastructure failures, 1 without a group, 0 without a reward; 12 completions tokenised from their text',
     );
-    const metrics: OfflineStepMetrics[] = (await readFile(join(dir, 'offline', 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const metrics: OfflineStepMetrics[] = (await readFile(join(dir, 'offline', 'metrics.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(metrics.map((m) => [m.step, m.groups, m.completions, m.rewardMean])).toEqual([
       [1, [0, 1], 8, 0.75],
       [2, [2, 3], 8, 0.75],

@@ -30,9 +30,38 @@ describe('baton train --full', () => {
     return { code, io };
   };
   const trainArgs = (out: string, ...extra: string[]) => [
-    'train', '--full', '--model', 'model', '--pool', 'experts', '--tasks', 'tasks.jsonl', '--steps', '2', '--questions', '2', '--group', '3',
-    '--max-completion-tokens', '56', '--max-subtask-chars', '6', '--constrain', '--prompt', 'compact', '--max-steps', '2', '--lr', '0.01',
-    '--checkpoint-every', '1', '--seed', '5', '--out', out, ...extra,
+    'train',
+    '--full',
+    '--model',
+    'model',
+    '--pool',
+    'experts',
+    '--tasks',
+    'tasks.jsonl',
+    '--steps',
+    '2',
+    '--questions',
+    '2',
+    '--group',
+    '3',
+    '--max-completion-tokens',
+    '56',
+    '--max-subtask-chars',
+    '6',
+    '--constrain',
+    '--prompt',
+    'compact',
+    '--max-steps',
+    '2',
+    '--lr',
+    '0.01',
+    '--checkpoint-every',
+    '1',
+    '--seed',
+    '5',
+    '--out',
+    out,
+    ...extra,
   ];
   /** `baton train` as its own process, sent SIGINT once it reports step 1; resolves with its exit code. */
   const trainKilled = (out: string) =>
@@ -47,7 +76,10 @@ describe('baton train --full', () => {
       child.on('exit', (code) => resolve({ code, err }));
     });
   const metrics = async (out: string): Promise<GrpoStepMetrics[]> =>
-    (await readFile(join(dir, out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    (await readFile(join(dir, out, 'metrics.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
   const timeless = (ms: GrpoStepMetrics[]) => ms.map(({ timeMs: _t, trainTokensPerSecond: _s, ...m }) => m);
   const tensors = async (modelDir: string) => {
     const source = await openTensorSource(filesFromDir(join(dir, modelDir)));
@@ -56,7 +88,25 @@ describe('baton train --full', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-train-full-'));
-    const made = await run('init-model', '--out', 'model', '--hidden', '16', '--heads', '2', '--kv-heads', '1', '--layers', '2', '--vocab', '1536', '--dtype', 'f32', '--seed', '1');
+    const made = await run(
+      'init-model',
+      '--out',
+      'model',
+      '--hidden',
+      '16',
+      '--heads',
+      '2',
+      '--kv-heads',
+      '1',
+      '--layers',
+      '2',
+      '--vocab',
+      '1536',
+      '--dtype',
+      'f32',
+      '--seed',
+      '1',
+    );
     expect(made.code).toBe(0);
     await writeFile(join(dir, 'tasks.jsonl'), jsonl(TASKS));
   });
@@ -85,7 +135,13 @@ describe('baton train --full', () => {
     expect(await readdir(join(dir, 'straight', 'checkpoints', 'step-000001'))).toEqual(['checkpoint.json', 'model.safetensors', 'optimizer.bin']);
 
     // OUT/model: the base's files, its config now float32, every tensor under its own name and shape, changed by training.
-    expect((await readdir(join(dir, 'straight', 'model'))).sort()).toEqual(['conductor.json', 'config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']);
+    expect((await readdir(join(dir, 'straight', 'model'))).sort()).toEqual([
+      'conductor.json',
+      'config.json',
+      'model.safetensors',
+      'tokenizer.json',
+      'tokenizer_config.json',
+    ]);
     expect(await readFile(join(dir, 'straight', 'model', 'tokenizer.json'), 'utf8')).toBe(await readFile(join(dir, 'model', 'tokenizer.json'), 'utf8'));
     expect(JSON.parse(await readFile(join(dir, 'straight', 'model', 'config.json'), 'utf8'))).toMatchObject({ torch_dtype: 'float32', hidden_size: 16 });
     const [base, trained] = [await tensors('model'), await tensors('straight/model')];

@@ -25,7 +25,25 @@ describe('baton train learns', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-train-learns-'));
-    const made = await run('init-model', '--out', 'model', '--hidden', '16', '--heads', '2', '--kv-heads', '1', '--layers', '2', '--vocab', '1536', '--dtype', 'f32', '--seed', '1');
+    const made = await run(
+      'init-model',
+      '--out',
+      'model',
+      '--hidden',
+      '16',
+      '--heads',
+      '2',
+      '--kv-heads',
+      '1',
+      '--layers',
+      '2',
+      '--vocab',
+      '1536',
+      '--dtype',
+      'f32',
+      '--seed',
+      '1',
+    );
     expect(made.code, made.io.err).toBe(0);
     const sums = shortExpertsTaskSet({ perKind: 40, seed: 2 }).train.filter((t) => t.kind === 'number');
     await writeFile(join(dir, 'tasks.jsonl'), sums.map((t) => `${JSON.stringify(t)}\n`).join(''));
@@ -34,12 +52,46 @@ describe('baton train learns', () => {
 
   it('sends arithmetic to the arithmetic worker far more often after training than before', async () => {
     const trained = await run(
-      'train', '--model', 'model', '--weights', 'f32', '--pool', 'experts', '--tasks', 'tasks.jsonl', '--constrain', '--prompt', 'compact',
-      '--max-steps', '1', '--max-completion-tokens', '40', '--max-subtask-chars', '2', '--steps', String(STEPS), '--questions', '4', '--group', '4',
-      '--lr', '0.03', '--r', '4', '--targets', 'all', '--seed', '3', '--out', 'run',
+      'train',
+      '--model',
+      'model',
+      '--weights',
+      'f32',
+      '--pool',
+      'experts',
+      '--tasks',
+      'tasks.jsonl',
+      '--constrain',
+      '--prompt',
+      'compact',
+      '--max-steps',
+      '1',
+      '--max-completion-tokens',
+      '40',
+      '--max-subtask-chars',
+      '2',
+      '--steps',
+      String(STEPS),
+      '--questions',
+      '4',
+      '--group',
+      '4',
+      '--lr',
+      '0.03',
+      '--r',
+      '4',
+      '--targets',
+      'all',
+      '--seed',
+      '3',
+      '--out',
+      'run',
     );
     expect(trained.code, trained.io.err).toBe(0);
-    const metrics = (await readFile(join(dir, 'run', 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as GrpoStepMetrics);
+    const metrics = (await readFile(join(dir, 'run', 'metrics.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as GrpoStepMetrics);
     expect(metrics).toHaveLength(STEPS);
     const share = (steps: GrpoStepMetrics[]) => {
       const choices = steps.map((m) => m.workerChoices).reduce((a, b) => a.map((n, i) => n + b[i]));

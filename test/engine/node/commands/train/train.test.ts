@@ -33,15 +33,53 @@ describe('baton train', () => {
     return { code, io };
   };
   const trainArgs = (out: string, steps: number) => [
-      'train', '--model', 'model', '--weights', 'f32', '--pool', 'experts', '--tasks', 'tasks.jsonl', '--held-out', 'held-out.jsonl',
-      '--steps', String(steps), '--questions', '2', '--group', '4', '--max-completion-tokens', '110', '--constrain', '--prompt', 'compact',
-      '--max-steps', '2', '--r', '4', '--targets', 'all', '--lr', '0.01', '--eval-every', '2', '--checkpoint-every', '1', '--seed', '3', '--out', out,
+    'train',
+    '--model',
+    'model',
+    '--weights',
+    'f32',
+    '--pool',
+    'experts',
+    '--tasks',
+    'tasks.jsonl',
+    '--held-out',
+    'held-out.jsonl',
+    '--steps',
+    String(steps),
+    '--questions',
+    '2',
+    '--group',
+    '4',
+    '--max-completion-tokens',
+    '110',
+    '--constrain',
+    '--prompt',
+    'compact',
+    '--max-steps',
+    '2',
+    '--r',
+    '4',
+    '--targets',
+    'all',
+    '--lr',
+    '0.01',
+    '--eval-every',
+    '2',
+    '--checkpoint-every',
+    '1',
+    '--seed',
+    '3',
+    '--out',
+    out,
   ];
   const train = (out: string, steps: number) => run(...trainArgs(out, steps));
   /** `baton train` as its own process, sent SIGINT once it reports step `after`; resolves with its exit code. */
   const trainKilled = (out: string, steps: number, after: number) =>
     new Promise<{ code: number | null; err: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'baton.js'), ...trainArgs(out, steps)], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'baton.js'), ...trainArgs(out, steps)], {
+        cwd: dir,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let err = '';
       child.stderr.on('data', (chunk: Buffer) => {
         err += chunk.toString();
@@ -51,12 +89,33 @@ describe('baton train', () => {
       child.on('exit', (code) => resolve({ code, err }));
     });
   const metrics = async (out: string): Promise<GrpoStepMetrics[]> =>
-    (await readFile(join(dir, out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    (await readFile(join(dir, out, 'metrics.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
   const timeless = (ms: GrpoStepMetrics[]) => ms.map(({ timeMs: _t, trainTokensPerSecond: _s, ...m }) => m);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-train-'));
-    const made = await run('init-model', '--out', 'model', '--hidden', '16', '--heads', '2', '--kv-heads', '1', '--layers', '2', '--vocab', '1536', '--dtype', 'f32', '--seed', '1');
+    const made = await run(
+      'init-model',
+      '--out',
+      'model',
+      '--hidden',
+      '16',
+      '--heads',
+      '2',
+      '--kv-heads',
+      '1',
+      '--layers',
+      '2',
+      '--vocab',
+      '1536',
+      '--dtype',
+      'f32',
+      '--seed',
+      '1',
+    );
     expect(made.code).toBe(0);
     await writeFile(join(dir, 'tasks.jsonl'), jsonl(TASKS));
     await writeFile(join(dir, 'held-out.jsonl'), jsonl(HELD_OUT));
@@ -76,7 +135,10 @@ describe('baton train', () => {
     }
     expect(whole.map((m) => m.heldOutAccuracy === undefined)).toEqual([true, false]);
     expect(whole.some((m) => m.gradNorm! > 0)).toBe(true);
-    const episodes = (await readFile(join(dir, 'straight', 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const episodes = (await readFile(join(dir, 'straight', 'episodes.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(episodes).toHaveLength(2 * 8 + 1);
     expect(episodes[0]).toMatchObject({ group: 'grpo-3/step-1/q-0', tags: ['step:1', 'train'] });
     expect(await readdir(join(dir, 'straight', 'checkpoints'))).toEqual(['latest', 'step-000001', 'step-000002']);
@@ -94,16 +156,41 @@ describe('baton train', () => {
     const rest = await run('train', '--resume', 'resumed');
     expect(rest.code, rest.io.err).toBe(0);
     expect(timeless(await metrics('resumed'))).toEqual(timeless(whole));
-    const groups = async (out: string) => (await readFile(join(dir, out, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l).group);
+    const groups = async (out: string) =>
+      (await readFile(join(dir, out, 'episodes.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).group);
     expect(await groups('resumed')).toEqual(await groups('straight'));
     const bytes = (out: string) => readFile(join(dir, out, 'adapter', 'adapter_model.safetensors'));
     expect((await bytes('resumed')).equals(await bytes('straight'))).toBe(true);
   }, 240_000);
 
   it('with --recursion 1, runs a second round written by the policy and trains the first on (1 - d) r0 + d r1', async () => {
-    const recursed = await run(...trainArgs('recursion', 1), '--questions', '1', '--group', '2', '--eval-every', '0', '--subtasks', 'fixed', '--max-steps', '1', '--max-completion-tokens', '48', '--recursion', '1', '--recursion-mix', '0.2');
+    const recursed = await run(
+      ...trainArgs('recursion', 1),
+      '--questions',
+      '1',
+      '--group',
+      '2',
+      '--eval-every',
+      '0',
+      '--subtasks',
+      'fixed',
+      '--max-steps',
+      '1',
+      '--max-completion-tokens',
+      '48',
+      '--recursion',
+      '1',
+      '--recursion-mix',
+      '0.2',
+    );
     expect(recursed.code, recursed.io.err).toBe(0);
-    const episodes = (await readFile(join(dir, 'recursion', 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const episodes = (await readFile(join(dir, 'recursion', 'episodes.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(episodes).toHaveLength(2);
     for (const e of episodes) {
       expect(e.rounds).toHaveLength(1);

@@ -16,7 +16,12 @@ test('parallel steps are side by side, and edges follow the access lists', () =>
   expect(g.nodes[1].x - g.nodes[0].x).toBeGreaterThanOrEqual(NODE_W);
   expect(g.nodes[2].y).toBeGreaterThan(g.nodes[0].y);
   expect(g.width).toBeGreaterThanOrEqual(2 * NODE_W);
-  expect(g.edges.map((e) => [e.from, e.to])).toEqual([[-1, 0], [-1, 1], [0, 2], [1, 2]]);
+  expect(g.edges.map((e) => [e.from, e.to])).toEqual([
+    [-1, 0],
+    [-1, 1],
+    [0, 2],
+    [1, 2],
+  ]);
 });
 
 test('"all" draws an edge from every earlier step; out-of-range indices draw none', () => {

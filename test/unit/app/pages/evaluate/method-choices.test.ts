@@ -33,7 +33,10 @@ it("checks the Conductor page's choice, every worker alone and the oracle; a mod
   expect(worker.note).toBeUndefined();
   const remote = methodChoices(pool, { kind: 'remote-endpoint', baseUrl: 'http://127.0.0.1:8000/v1', model: 'conductor-7b' });
   expect(remote.choices[0].method).toBe('conductor:remote:conductor-7b@http://127.0.0.1:8000/v1');
-  expect(parseMethodSpec(remote.choices[0].method, 'web')).toEqual({ kind: 'conductor', conductor: { kind: 'remote-endpoint', model: 'conductor-7b', baseUrl: 'http://127.0.0.1:8000/v1' } });
+  expect(parseMethodSpec(remote.choices[0].method, 'web')).toEqual({
+    kind: 'conductor',
+    conductor: { kind: 'remote-endpoint', model: 'conductor-7b', baseUrl: 'http://127.0.0.1:8000/v1' },
+  });
   expect(remote.preset[0]).toBe(remote.choices[0].method);
   const demo = methodChoices(pool, { kind: 'demo-auto' });
   expect(demo.preset[0]).toBe(DEMO_CONDUCTOR_METHOD);
@@ -43,7 +46,7 @@ it("checks the Conductor page's choice, every worker alone and the oracle; a mod
   expect(picked.note).toMatch(/files picked there.*baton eval/);
 });
 
-it('names the tab\'s own Conductors so the evaluator worker reads back the same choice', () => {
+it("names the tab's own Conductors so the evaluator worker reads back the same choice", () => {
   const models: EngineModelChoice[] = [
     DEMO_ENGINE_MODEL,
     { ...DEMO_ENGINE_MODEL, adapter: { from: 'trained', name: 'train-1-step-3' }, reasoning: false, prompt: 'compact' },
@@ -58,9 +61,14 @@ it('names the tab\'s own Conductors so the evaluator worker reads back the same 
     expect(parseMethodSpec(method, 'web')).toEqual({ kind: 'conductor', conductor: { kind: 'engine-model', model } });
   }
   expect(methodChoices(pool, { kind: 'engine-model', model: DEMO_ENGINE_MODEL }).preset[0]).toBe(DEMO_CONDUCTOR_METHOD);
-  expect(methodChoices(pool, { kind: 'engine-model', model: { ...DEMO_ENGINE_MODEL, adapter: { from: 'picked', name: 'a' } } }).note).toMatch(/files picked there/);
+  expect(methodChoices(pool, { kind: 'engine-model', model: { ...DEMO_ENGINE_MODEL, adapter: { from: 'picked', name: 'a' } } }).note).toMatch(
+    /files picked there/,
+  );
   const webllm = methodChoices(pool, { kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' });
   expect(webllm.preset[0]).toBe('conductor:webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC');
   expect(webllm.choices[0]).toEqual({ method: webllm.preset[0], label: 'Conductor: Qwen2.5-1.5B-Instruct-q4f32_1-MLC on web-llm' });
-  expect(parseMethodSpec(webllm.preset[0], 'web')).toEqual({ kind: 'conductor', conductor: { kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' } });
+  expect(parseMethodSpec(webllm.preset[0], 'web')).toEqual({
+    kind: 'conductor',
+    conductor: { kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' },
+  });
 });

@@ -36,7 +36,11 @@ test('the reward chart draws the mean with its spread, step by step', () => {
 
 test('figures a step lacks are gaps, not zeros', () => {
   const columns = chartColumns(spec('accuracy'), [step(1), step(2, { heldOutAccuracy: 0.75 })]);
-  expect(columns).toEqual([[1, 2], [null, 0.75], [0.5, 0.5]]);
+  expect(columns).toEqual([
+    [1, 2],
+    [null, 0.75],
+    [0.5, 0.5],
+  ]);
   expect(chartColumns(spec('kl-entropy'), [step(3)])).toEqual([[3], [1.7], [null]]);
 });
 

@@ -18,8 +18,21 @@ describe('hubRepoId', () => {
   });
 
   it('refuses what is not a repo, so no wrong address is ever built', () => {
-    for (const text of ['', 'Qwen', 'a/b/c', '/a/b', 'a//b', '-a/b', 'a/.b', 'a b/c', 'http://huggingface.co/a/b', 'https://example.com/a/b',
-      'https://huggingface.co/Qwen/Q/tree/main', 'https://huggingface.co/Qwen/Q/resolve/main/config.json', 'https://huggingface.co/datasets/a']) {
+    for (const text of [
+      '',
+      'Qwen',
+      'a/b/c',
+      '/a/b',
+      'a//b',
+      '-a/b',
+      'a/.b',
+      'a b/c',
+      'http://huggingface.co/a/b',
+      'https://example.com/a/b',
+      'https://huggingface.co/Qwen/Q/tree/main',
+      'https://huggingface.co/Qwen/Q/resolve/main/config.json',
+      'https://huggingface.co/datasets/a',
+    ]) {
       expect(hubRepoId(text), text).toBeUndefined();
     }
   });

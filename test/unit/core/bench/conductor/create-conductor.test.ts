@@ -5,7 +5,14 @@
  * as it was trained, sampled from each run's seed, its generations in turn on the host's GPU queue.
  */
 import { describe, expect, it } from 'vitest';
-import { conductorMaker, createConductor, DEMO_ENGINE_MODEL, type ConductorHost, type ConductorRun, type ConductorSettings } from '../../../../../src/core/bench/index.ts';
+import {
+  conductorMaker,
+  createConductor,
+  DEMO_ENGINE_MODEL,
+  type ConductorHost,
+  type ConductorRun,
+  type ConductorSettings,
+} from '../../../../../src/core/bench/index.ts';
 import { BatonError } from '../../../../../src/core/errors/index.ts';
 import type { Conductor } from '../../../../../src/core/orchestra/index.ts';
 import type { WorkerModel } from '../../../../../src/core/providers/index.ts';
@@ -47,18 +54,26 @@ function fakeHost(over: Partial<ConductorHost> = {}) {
 describe('what the host cannot run', () => {
   it('is refused before anything loads, named as the caller names the choice', async () => {
     const host = fakeHost({ cannotRun: (c) => (c.kind === 'webllm-model' ? `web-llm runs in a browser tab.` : undefined) });
-    await expect(conductorMaker({ kind: 'webllm-model', modelId: 'q' }, host, SETTINGS)).rejects.toMatchObject({ code: 'run/config', message: 'Method "m": web-llm runs in a browser tab.' });
+    await expect(conductorMaker({ kind: 'webllm-model', modelId: 'q' }, host, SETTINGS)).rejects.toMatchObject({
+      code: 'run/config',
+      message: 'Method "m": web-llm runs in a browser tab.',
+    });
   });
 
   it('includes a pool worker that is not in the pool', async () => {
-    await expect(conductorMaker({ kind: 'pool-worker', workerId: 'zeta' }, fakeHost(), SETTINGS)).rejects.toThrow('Method "m": no worker "zeta" in the pool (ids: a, b).');
+    await expect(conductorMaker({ kind: 'pool-worker', workerId: 'zeta' }, fakeHost(), SETTINGS)).rejects.toThrow(
+      'Method "m": no worker "zeta" in the pool (ids: a, b).',
+    );
   });
 });
 
 describe('workers playing the Conductor', () => {
   it("has a pool worker write the plan at temperature 1, the run's own worker", async () => {
     const calls: string[] = [];
-    const conductor = await createConductor({ kind: 'pool-worker', workerId: 'b' }, fakeHost(), SETTINGS, { ...RUN, pool: [worker('a', calls), worker('b', calls)] });
+    const conductor = await createConductor({ kind: 'pool-worker', workerId: 'b' }, fakeHost(), SETTINGS, {
+      ...RUN,
+      pool: [worker('a', calls), worker('b', calls)],
+    });
     expect(conductor.info).toMatchObject({ runtime: 'worker', model: 'b', sampling: { temperature: 1 } });
     await conductor.generate({ messages: [{ role: 'user', content: 'plan' }] });
     expect(calls).toEqual(['b t=1']);
@@ -82,7 +97,10 @@ it("reads a plan file once, answers it every run, and names the choice in the ho
   for (const _ of [1, 2]) expect(await (await maker.conductor(RUN)).generate({ messages: [] })).toEqual({ text: 'the plan' });
   expect(reads).toEqual(['p.txt']);
   const missing = fakeHost({ readPlan: () => Promise.reject(new BatonError({ code: 'data/not-found', message: 'cannot read /x/p.txt (ENOENT).' })) });
-  await expect(conductorMaker({ kind: 'fixed-plan', file: 'p.txt' }, missing, SETTINGS)).rejects.toMatchObject({ code: 'data/not-found', message: 'Method "m": cannot read /x/p.txt (ENOENT).' });
+  await expect(conductorMaker({ kind: 'fixed-plan', file: 'p.txt' }, missing, SETTINGS)).rejects.toMatchObject({
+    code: 'data/not-found',
+    message: 'Method "m": cannot read /x/p.txt (ENOENT).',
+  });
 });
 
 describe('the demo model', () => {
@@ -94,7 +112,9 @@ describe('the demo model', () => {
     for (const code of ['engine/no-adapter', 'engine/out-of-memory'] as const) {
       const weak = fakeHost({ loadEngine: () => Promise.reject(new BatonError({ code, message: 'too weak' })) });
       expect((await createConductor({ kind: 'demo-auto' }, weak, SETTINGS, RUN)).info).toEqual(randomRouting);
-      expect((await createConductor({ kind: 'engine-model', model: DEMO_ENGINE_MODEL }, weak, { ...SETTINGS, demoGivesWay: true }, RUN)).info).toEqual(randomRouting);
+      expect((await createConductor({ kind: 'engine-model', model: DEMO_ENGINE_MODEL }, weak, { ...SETTINGS, demoGivesWay: true }, RUN)).info).toEqual(
+        randomRouting,
+      );
       // An evaluation of the demo model runs it or fails, never random routing in its name.
       await expect(createConductor({ kind: 'engine-model', model: DEMO_ENGINE_MODEL }, weak, SETTINGS, RUN)).rejects.toMatchObject({ code });
     }
@@ -105,14 +125,18 @@ describe('the demo model', () => {
     await expect(createConductor({ kind: 'demo-auto' }, missing, SETTINGS, RUN)).rejects.toMatchObject({ code: 'engine/model-file' });
     const weak = fakeHost({ loadEngine: () => Promise.reject(new BatonError({ code: 'engine/no-adapter', message: 'no GPU' })) });
     const own = { source: { from: 'hub', repo: 'a/b' }, weights: 'auto' } as const;
-    await expect(createConductor({ kind: 'engine-model', model: own }, weak, { ...SETTINGS, demoGivesWay: true }, RUN)).rejects.toMatchObject({ code: 'engine/no-adapter' });
+    await expect(createConductor({ kind: 'engine-model', model: own }, weak, { ...SETTINGS, demoGivesWay: true }, RUN)).rejects.toMatchObject({
+      code: 'engine/no-adapter',
+    });
   });
 });
 
 describe('a model on the host', () => {
   const PLAN = 'model_id = [1]\nsubtasks = ["Solve it."]\naccess_list = [[]]';
   const policy: Policy = {
-    generateGroup: async (_prompt, options) => [{ text: PLAN, tokens: [1, 2], logprobs: [-0.5, -0.25], finishReason: 'stop', seed: options.sampling?.seed } as never],
+    generateGroup: async (_prompt, options) => [
+      { text: PLAN, tokens: [1, 2], logprobs: [-0.5, -0.25], finishReason: 'stop', seed: options.sampling?.seed } as never,
+    ],
     logprobs: refuse,
   };
 
@@ -124,18 +148,29 @@ describe('a model on the host', () => {
         return { policy, tokenizer: { eosTokenId: 0 } as never, vocabSize: 8, model: 'runs/m', adapter: 'runs/a' };
       },
     });
-    const maker = await conductorMaker({ kind: 'engine-model', model: { source: { from: 'dir', path: 'runs/m' }, weights: 'auto', maxTokens: 64 } }, host, SETTINGS);
+    const maker = await conductorMaker(
+      { kind: 'engine-model', model: { source: { from: 'dir', path: 'runs/m' }, weights: 'auto', maxTokens: 64 } },
+      host,
+      SETTINGS,
+    );
     await expect(maker.load()).rejects.toMatchObject({ code: 'engine/model-file' });
     const conductors: Conductor[] = [];
     for (const seed of [5, 6]) conductors.push(await maker.conductor({ ...RUN, seed }));
     expect(loads).toBe(2);
-    expect(conductors.map((c) => c.info)).toEqual([5, 6].map((seed) => ({ runtime: 'engine', model: 'runs/m', adapter: 'runs/a', sampling: { temperature: 1, seed, maxNewTokens: 64 } })));
+    expect(conductors.map((c) => c.info)).toEqual(
+      [5, 6].map((seed) => ({ runtime: 'engine', model: 'runs/m', adapter: 'runs/a', sampling: { temperature: 1, seed, maxNewTokens: 64 } })),
+    );
     expect(host.turns).toBe(0);
   });
 
   it('runs a trained model as it was trained: its prompt, greedily', async () => {
-    const host = fakeHost({ loadEngine: async () => ({ policy, tokenizer: {} as never, vocabSize: 8, model: 'm', format: { prompt: 'compact', constrain: false, maxSteps: 1 } }) });
-    const conductor = await createConductor({ kind: 'engine-model', model: { source: { from: 'dir', path: 'm' }, weights: 'auto' } }, host, SETTINGS, { ...RUN, seed: 3 });
+    const host = fakeHost({
+      loadEngine: async () => ({ policy, tokenizer: {} as never, vocabSize: 8, model: 'm', format: { prompt: 'compact', constrain: false, maxSteps: 1 } }),
+    });
+    const conductor = await createConductor({ kind: 'engine-model', model: { source: { from: 'dir', path: 'm' }, weights: 'auto' } }, host, SETTINGS, {
+      ...RUN,
+      seed: 3,
+    });
     expect(conductor.info.sampling).toEqual({ temperature: 0, seed: 3, maxNewTokens: 2048 });
     const out = await conductor.generate({ messages: [{ role: 'user', content: 'the Ask prompt' }] });
     expect(out.text).toBe(PLAN);
@@ -146,7 +181,10 @@ describe('a model on the host', () => {
   it("runs web-llm with the run's seed and the Conductor's token budget, in turn on the GPU queue", async () => {
     const sampled: unknown[] = [];
     const host = fakeHost({
-      loadWebllm: async (modelId) => (sampling) => (sampled.push(sampling), { info: { runtime: 'webllm', model: modelId }, generate: async () => ({ text: PLAN }) }),
+      loadWebllm: async (modelId) => (sampling) => (
+        sampled.push(sampling),
+        { info: { runtime: 'webllm', model: modelId }, generate: async () => ({ text: PLAN }) }
+      ),
     });
     const conductor = await createConductor({ kind: 'webllm-model', modelId: 'q' }, host, SETTINGS, { ...RUN, seed: 11 });
     await conductor.generate({ messages: [] });

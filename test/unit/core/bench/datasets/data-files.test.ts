@@ -70,4 +70,3 @@ describe('readShippedReplay', () => {
     expect([...table.entries.values()]).toEqual([{ 'gpt-4': { correct: true, response: '2' } }, { 'gpt-4': { correct: false } }]);
   });
 });
-

@@ -42,7 +42,11 @@ describe('hubRows', () => {
       ['/rows', '100', '100'],
       ['/rows', '200', '50'],
     ]);
-    expect(progress).toEqual([[100, 250], [200, 250], [250, 250]]);
+    expect(progress).toEqual([
+      [100, 250],
+      [200, 250],
+      [250, 250],
+    ]);
   });
 
   it('reads only the window asked for, and a second time from the cache alone', async () => {
@@ -69,7 +73,7 @@ describe('hubRows', () => {
 });
 
 describe('hubRows on integers past 2^53', () => {
-  it('keeps their digits, as the page\'s text has them', async () => {
+  it("keeps their digits, as the page's text has them", async () => {
     // A page as an earlier read cached it, text and all.
     const cache = memoryCache();
     const url = 'http://127.0.0.1:9/rows?dataset=me%2Fbig&config=c&split=s&offset=0&length=1';

@@ -22,7 +22,13 @@ describe('dataset loaders (tiny inline fixtures)', () => {
   });
 
   it('HumanEval: the prompt as the question, prompt, tests and entry point as the code gold', () => {
-    const text = JSON.stringify({ task_id: 'HumanEval/7', prompt: 'def f():\n', entry_point: 'f', test: 'def check(c): pass', canonical_solution: '    return 1\n' });
+    const text = JSON.stringify({
+      task_id: 'HumanEval/7',
+      prompt: 'def f():\n',
+      entry_point: 'f',
+      test: 'def check(c): pass',
+      canonical_solution: '    return 1\n',
+    });
     expect(loadHumanEval(text)).toEqual([
       {
         question: 'def f():\n',

@@ -33,7 +33,14 @@ describe('JSONL', () => {
     const { tasks, bad } = mapRows(jsonlRows(text), MAP, OPTS);
     expect(tasks).toEqual([
       { question: '2+2?', answer: '4', kind: 'number', dataset: 'mine', itemId: 'a' },
-      { question: 'Capital of France?\nA. Lyon\nB. Paris\nC. Nice', answer: 'B', kind: 'mcq', dataset: 'mine', itemId: 'b', choices: ['Lyon', 'Paris', 'Nice'] },
+      {
+        question: 'Capital of France?\nA. Lyon\nB. Paris\nC. Nice',
+        answer: 'B',
+        kind: 'mcq',
+        dataset: 'mine',
+        itemId: 'b',
+        choices: ['Lyon', 'Paris', 'Nice'],
+      },
       { question: 'Say hi', answer: 'hi', kind: 'exact', dataset: 'mine', itemId: 'f' },
     ]);
     expect(bad.map((b) => b.line)).toEqual([4, 5, 6, 7, 8, 9]);
@@ -43,7 +50,9 @@ describe('JSONL', () => {
     expect(bad[3].reason).toBe('expected a JSON object');
     expect(bad[4].reason).toMatch(/needs its options/);
     expect(bad[5].reason).toBe('id "a" was already used on line 1');
-    expect(badRowsError('mine.jsonl', bad, 'line').message).toMatch(/^mine\.jsonl: 6 rows cannot be used: line 4: not valid JSON.*line 9: id "a" was already used on line 1\. .*--skip-bad/);
+    expect(badRowsError('mine.jsonl', bad, 'line').message).toMatch(
+      /^mine\.jsonl: 6 rows cannot be used: line 4: not valid JSON.*line 9: id "a" was already used on line 1\. .*--skip-bad/,
+    );
   });
 });
 
@@ -99,14 +108,19 @@ describe('Parquet', () => {
 
 describe('rows that could never be graded', () => {
   it('are bad rows when a multiple-choice gold names none of the options', async () => {
-    const jsonl = jsonlRows([
-      '{"question": "q1", "answer": "E", "kind": "mcq", "choices": ["a", "b", "c", "d"]}',
-      '{"question": "q2", "answer": "d", "kind": "mcq", "choices": ["a", "b", "c", "d"]}',
-      '{"question": "q3", "answer": "c", "choices": ["a", "b", "c", "d"]}',
-      '{"question": "q4", "answer": 7, "kind": "mcq", "choices": []}',
-    ].join('\n'));
+    const jsonl = jsonlRows(
+      [
+        '{"question": "q1", "answer": "E", "kind": "mcq", "choices": ["a", "b", "c", "d"]}',
+        '{"question": "q2", "answer": "d", "kind": "mcq", "choices": ["a", "b", "c", "d"]}',
+        '{"question": "q3", "answer": "c", "choices": ["a", "b", "c", "d"]}',
+        '{"question": "q4", "answer": 7, "kind": "mcq", "choices": []}',
+      ].join('\n'),
+    );
     const j = mapRows(jsonl, parseFieldMap(''), { dataset: 'd' });
-    expect(j.tasks.map((t) => [t.itemId, t.answer, t.kind])).toEqual([['2', 'd', 'mcq'], ['3', 'c', 'mcq']]);
+    expect(j.tasks.map((t) => [t.itemId, t.answer, t.kind])).toEqual([
+      ['2', 'd', 'mcq'],
+      ['3', 'c', 'mcq'],
+    ]);
     expect(j.bad).toEqual([
       { line: 1, reason: 'gold "E" is not one of the 4 options (a letter A-D, an index 0-3 or an option\'s text)' },
       { line: 4, reason: '"choices" must be a list of at least two options' },
@@ -115,13 +129,15 @@ describe('rows that could never be graded', () => {
     const csv = mapRows(csvRows('q,ans,A,B,C,D\nfirst,7,,,,\nsecond,3,w,x,y,z\n'), parseFieldMap('question=q,answer=ans,choices=A|B|C|D'), { dataset: 'd' });
     expect(csv.tasks.map((t) => [t.itemId, t.answer])).toEqual([['3', 'D']]);
     expect(csv.bad).toEqual([{ line: 2, reason: 'gold "7" is not one of the 4 options (a letter A-D, an index 0-3 or an option\'s text)' }]);
-    const parquet = await parquetRows(parquetWriteBuffer({
-      columnData: [
-        { name: 'problem', data: ['Pick one', 'Pick again'], type: 'STRING' },
-        { name: 'gold', data: [9, 1], type: 'INT32' },
-        { name: 'opts', data: ['["red", "blue"]', '["red", "blue"]'], type: 'STRING' },
-      ],
-    }));
+    const parquet = await parquetRows(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'problem', data: ['Pick one', 'Pick again'], type: 'STRING' },
+          { name: 'gold', data: [9, 1], type: 'INT32' },
+          { name: 'opts', data: ['["red", "blue"]', '["red", "blue"]'], type: 'STRING' },
+        ],
+      }),
+    );
     const p = mapRows(parquet, parseFieldMap('question=problem,answer=gold,choices=opts'), { dataset: 'd' });
     expect(p.tasks.map((t) => [t.itemId, t.answer, t.kind])).toEqual([['2', 'B', 'mcq']]);
     expect(p.bad).toEqual([{ line: 1, reason: 'gold "9" is not one of the 2 options (a letter A-B, an index 0-1 or an option\'s text)' }]);
@@ -130,7 +146,14 @@ describe('rows that could never be graded', () => {
   it('letters options past D, and refuses more than there are letters', () => {
     const five = ['v', 'w', 'x', 'y', 'z'];
     const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
-    const rows = jsonlRows([{ question: 'q', answer: 'E', choices: five }, { question: 'r', answer: 'A', choices: [...letters, 'one more'] }].map((r) => JSON.stringify(r)).join('\n'));
+    const rows = jsonlRows(
+      [
+        { question: 'q', answer: 'E', choices: five },
+        { question: 'r', answer: 'A', choices: [...letters, 'one more'] },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
     const { tasks, bad } = mapRows(rows, parseFieldMap(''), { dataset: 'd' });
     expect(tasks.map((t) => [t.question, t.answer, t.kind])).toEqual([['q\nA. v\nB. w\nC. x\nD. y\nE. z', 'E', 'mcq']]);
     expect(bad).toEqual([{ line: 2, reason: '27 options, where at most 26 can be named by a letter' }]);
@@ -140,17 +163,23 @@ describe('rows that could never be graded', () => {
     const csv = csvRows('question,answer,kind\n"2+2?",4,\n"Name it",Paris, \n');
     expect(mapRows(csv, parseFieldMap(''), { dataset: 'd', defaultKind: 'math' }).tasks.map((t) => t.kind)).toEqual(['math', 'math']);
     expect(mapRows(csv, parseFieldMap(''), { dataset: 'd' }).tasks.map((t) => t.kind)).toEqual(['number', 'exact']);
-    const jsonl = jsonlRows([
-      '{"question": "a", "answer": "x", "kind": ""}',
-      '{"question": "b", "answer": "B", "choices": ["no", "yes"]}',
-      '{"question": "c", "answer": 1e-7}',
-    ].join('\n'));
-    expect(mapRows(jsonl, parseFieldMap(''), { dataset: 'd' }).tasks.map((t) => [t.answer, t.kind])).toEqual([['x', 'exact'], ['B', 'mcq'], ['1e-7', 'number']]);
+    const jsonl = jsonlRows(
+      ['{"question": "a", "answer": "x", "kind": ""}', '{"question": "b", "answer": "B", "choices": ["no", "yes"]}', '{"question": "c", "answer": 1e-7}'].join(
+        '\n',
+      ),
+    );
+    expect(mapRows(jsonl, parseFieldMap(''), { dataset: 'd' }).tasks.map((t) => [t.answer, t.kind])).toEqual([
+      ['x', 'exact'],
+      ['B', 'mcq'],
+      ['1e-7', 'number'],
+    ]);
     expect(mapRows(jsonl, parseFieldMap(''), { dataset: 'd', defaultKind: 'exact' }).tasks[0].kind).toBe('exact');
   });
 
   it('keeps every digit of JSONL integers past 2^53, also in ids, and leaves digits in strings alone', () => {
-    const rows = jsonlRows('{"question": "big \\"1\\" 99999999999999999999", "answer": 12345678901234567891, "id": -9007199254740993}\n{"question": "small", "answer": 9007199254740991}');
+    const rows = jsonlRows(
+      '{"question": "big \\"1\\" 99999999999999999999", "answer": 12345678901234567891, "id": -9007199254740993}\n{"question": "small", "answer": 9007199254740991}',
+    );
     const { tasks, bad } = mapRows(rows, parseFieldMap(''), { dataset: 'd' });
     expect(bad).toEqual([]);
     expect(tasks.map((t) => [t.question, t.answer, t.kind, t.itemId])).toEqual([

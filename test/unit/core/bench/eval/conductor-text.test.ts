@@ -10,8 +10,15 @@ describe('parseConductorChoice', () => {
   it('reads every choice with a text form', () => {
     expect(parseConductorChoice('fixed:plan.txt', 'dir')).toEqual({ kind: 'fixed-plan', file: 'plan.txt' });
     expect(parseConductorChoice('worker:claude', 'dir')).toEqual({ kind: 'pool-worker', workerId: 'claude' });
-    expect(parseConductorChoice('remote:my-conductor@http://localhost:8000/v1', 'web')).toEqual({ kind: 'remote-endpoint', model: 'my-conductor', baseUrl: 'http://localhost:8000/v1' });
-    expect(parseConductorChoice('webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC', 'web')).toEqual({ kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' });
+    expect(parseConductorChoice('remote:my-conductor@http://localhost:8000/v1', 'web')).toEqual({
+      kind: 'remote-endpoint',
+      model: 'my-conductor',
+      baseUrl: 'http://localhost:8000/v1',
+    });
+    expect(parseConductorChoice('webllm:Qwen2.5-1.5B-Instruct-q4f32_1-MLC', 'web')).toEqual({
+      kind: 'webllm-model',
+      modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC',
+    });
   });
 
   it('reads an engine model and its adapter as directories under Node', () => {
@@ -44,14 +51,26 @@ describe('parseConductorChoice', () => {
       weights: 'f16',
       adapter: { from: 'url', url: 'http://127.0.0.1:9000/a/' },
     });
-    expect(model('engine:./runs/model,lora=trained:')).toEqual({ source: { from: 'dir', path: './runs/model' }, weights: 'auto', adapter: { from: 'dir', path: 'trained:' } });
+    expect(model('engine:./runs/model,lora=trained:')).toEqual({
+      source: { from: 'dir', path: './runs/model' },
+      weights: 'auto',
+      adapter: { from: 'dir', path: 'trained:' },
+    });
   });
 
   it('refuses incomplete choices with the form to write', () => {
     expect(() => parseConductorChoice('fixed:', 'dir')).toThrow(/fixed:<file>/);
     expect(() => parseConductorChoice('webllm:', 'web')).toThrow(/A Conductor must be/);
     expect(() => parseConductorChoice('nonsense', 'web')).toThrow(/A Conductor must be/);
-    for (const bad of ['engine:dir,rank=4', 'engine:dir,max-tokens=0', 'engine:m,weights=f8', 'engine:m,reasoning=on', 'engine:m,prompt=long', 'engine:,lora=a', 'engine:m,lora=']) {
+    for (const bad of [
+      'engine:dir,rank=4',
+      'engine:dir,max-tokens=0',
+      'engine:m,weights=f8',
+      'engine:m,reasoning=on',
+      'engine:m,prompt=long',
+      'engine:,lora=a',
+      'engine:m,lora=',
+    ]) {
       expect(() => parseConductorChoice(bad, 'dir'), bad).toThrow(
         `Conductor "${bad}": write engine:<model>, then any of ,lora=<adapter> ,max-tokens=N ,weights=auto|f32|f16|int4 ,reasoning=off ,prompt=compact.`,
       );
@@ -68,9 +87,21 @@ describe('conductorChoiceText', () => {
       [{ kind: 'pool-worker', workerId: 'gpt' }, 'web'],
       [{ kind: 'remote-endpoint', model: 'c', baseUrl: 'http://127.0.0.1:8000/v1' }, 'web'],
       [{ kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC' }, 'web'],
-      [{ kind: 'engine-model', model: { ...DEMO_ENGINE_MODEL, adapter: { from: 'trained', name: 'train-1-step-3' }, reasoning: false, prompt: 'compact' } }, 'web'],
-      [{ kind: 'engine-model', model: { source: { from: 'url', url: 'http://127.0.0.1:9000/q/' }, weights: 'int4', adapter: { from: 'hub', repo: 'me/lora' } } }, 'web'],
-      [{ kind: 'engine-model', model: { source: { from: 'dir', path: 'runs/m' }, weights: 'f16', adapter: { from: 'dir', path: 'runs/a' }, maxTokens: 9 } }, 'dir'],
+      [
+        { kind: 'engine-model', model: { ...DEMO_ENGINE_MODEL, adapter: { from: 'trained', name: 'train-1-step-3' }, reasoning: false, prompt: 'compact' } },
+        'web',
+      ],
+      [
+        {
+          kind: 'engine-model',
+          model: { source: { from: 'url', url: 'http://127.0.0.1:9000/q/' }, weights: 'int4', adapter: { from: 'hub', repo: 'me/lora' } },
+        },
+        'web',
+      ],
+      [
+        { kind: 'engine-model', model: { source: { from: 'dir', path: 'runs/m' }, weights: 'f16', adapter: { from: 'dir', path: 'runs/a' }, maxTokens: 9 } },
+        'dir',
+      ],
     ];
     for (const [choice, naming] of choices) expect(parseConductorChoice(conductorChoiceText(choice)!, naming)).toEqual(choice);
     expect(conductorChoiceText({ kind: 'engine-model', model: DEMO_ENGINE_MODEL })).toBe('engine:demo');

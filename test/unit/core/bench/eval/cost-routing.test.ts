@@ -31,7 +31,10 @@ describe('cost routing baselines', () => {
     const p = routingPoint(outcomes, [0, 0, 0, 0, 1, 1, 1, 1], 0);
     expect([p.accuracy, p.strongShare]).toEqual([6 / 8, 0.5]);
     expect(p.dollarsPerQuestion).toBeCloseTo((0.04 + 0.004) / 8, 12);
-    expect(singleWorkerPoints(outcomes, 0).map((p) => [p.accuracy, p.strongShare])).toEqual([[6 / 8, 1], [4 / 8, 0]]);
+    expect(singleWorkerPoints(outcomes, 0).map((p) => [p.accuracy, p.strongShare])).toEqual([
+      [6 / 8, 1],
+      [4 / 8, 0],
+    ]);
   });
 
   it('routes each group by its reward correct - lambda x dollars', () => {
@@ -65,7 +68,10 @@ describe('cost routing baselines', () => {
     ];
     const result = await routingOutcomes(tasks, pool, 'Solve the question.', (t) => t.itemId!);
     expect(result.group).toEqual(['Pick one', 'Pick two']);
-    expect(result.outcomes.map((row) => row.map((x) => x.correct))).toEqual([[true, false], [false, false]]);
+    expect(result.outcomes.map((row) => row.map((x) => x.correct))).toEqual([
+      [true, false],
+      [false, false],
+    ]);
     expect(result.outcomes[0][0].costUsd).toBeGreaterThan(0);
     expect(result.outcomes[1][0].costUsd).toBe(0);
   });

@@ -22,7 +22,10 @@ describe('routingWorkflows', () => {
     const w = routingWorkflows(3);
     expect(w).toHaveLength(3 + 9);
     expect(w.slice(0, 3).map((x) => x.steps.map((s) => s.worker))).toEqual([[0], [1], [2]]);
-    expect(w[3 + 2 * 3 + 1].steps.map((s) => [s.worker, s.access])).toEqual([[2, []], [1, 'all']]);
+    expect(w[3 + 2 * 3 + 1].steps.map((s) => [s.worker, s.access])).toEqual([
+      [2, []],
+      [1, 'all'],
+    ]);
     expect(routingWorkflows(3, 1)).toEqual(w.slice(0, 3));
   });
 });

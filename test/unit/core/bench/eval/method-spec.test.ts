@@ -12,8 +12,14 @@ describe('parseMethodSpec', () => {
     expect(parseMethodSpec('self-reflect:gpt,5', 'dir')).toEqual({ kind: 'self-reflect', worker: 'gpt', rounds: 5 });
     expect(parseMethodSpec('fixed:plans/a.txt', 'dir')).toEqual({ kind: 'fixed', file: 'plans/a.txt' });
     expect(parseMethodSpec('conductor:worker:gpt', 'dir')).toEqual({ kind: 'conductor', conductor: { kind: 'pool-worker', workerId: 'gpt' } });
-    expect(parseMethodSpec('conductor:engine:Qwen/Q', 'dir')).toEqual({ kind: 'conductor', conductor: { kind: 'engine-model', model: { source: { from: 'dir', path: 'Qwen/Q' }, weights: 'auto' } } });
-    expect(parseMethodSpec('conductor:engine:Qwen/Q', 'web')).toEqual({ kind: 'conductor', conductor: { kind: 'engine-model', model: { source: { from: 'hub', repo: 'Qwen/Q' }, weights: 'auto' } } });
+    expect(parseMethodSpec('conductor:engine:Qwen/Q', 'dir')).toEqual({
+      kind: 'conductor',
+      conductor: { kind: 'engine-model', model: { source: { from: 'dir', path: 'Qwen/Q' }, weights: 'auto' } },
+    });
+    expect(parseMethodSpec('conductor:engine:Qwen/Q', 'web')).toEqual({
+      kind: 'conductor',
+      conductor: { kind: 'engine-model', model: { source: { from: 'hub', repo: 'Qwen/Q' }, weights: 'auto' } },
+    });
   });
 
   it('names what is wrong with a method', () => {

@@ -9,16 +9,30 @@ describe('statistics', () => {
   it('takes nearest-rank percentiles', () => {
     expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
     expect(percentile([5, 1, 4, 2, 3], 95)).toBe(5);
-    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
+    expect(
+      percentile(
+        Array.from({ length: 100 }, (_, i) => i + 1),
+        95,
+      ),
+    ).toBe(95);
     expect(percentile([], 50)).toBeNaN();
   });
 
   it('gives sqrt(p(1-p)/(n-1)) with one repeat, and averages repeats within an item first', () => {
-    const one = new Map([['a', [true]], ['b', [false]], ['c', [true]], ['d', [true]]]);
+    const one = new Map([
+      ['a', [true]],
+      ['b', [false]],
+      ['c', [true]],
+      ['d', [true]],
+    ]);
     expect(itemAccuracy(one).accuracy).toBe(0.75);
     expect(itemAccuracy(one).stderr).toBeCloseTo(Math.sqrt((0.75 * 0.25) / 3), 12);
     // Items right 1 in 2, 2 in 2 and 0 in 1: (0.5 + 1 + 0) / 3 = 0.5 over items, where runs would say 3/5.
-    const two = new Map([['a', [true, false]], ['b', [true, true]], ['c', [false]]]);
+    const two = new Map([
+      ['a', [true, false]],
+      ['b', [true, true]],
+      ['c', [false]],
+    ]);
     expect(itemAccuracy(two).accuracy).toBeCloseTo(0.5, 12);
     expect(itemAccuracy(two).items).toBe(3);
   });
@@ -27,7 +41,14 @@ describe('statistics', () => {
 describe('paretoFront', () => {
   it('keeps the methods no other beats on both accuracy and dollars', () => {
     const row = (method: string, accuracy: number, usd: number) => ({ method, accuracy, costUsd: { total: 0, perQuestion: usd, unknownRuns: 0 } });
-    const rows = [row('cheap', 0.5, 0.001), row('dominated', 0.5, 0.01), row('best', 0.9, 0.02), row('pricey', 0.85, 0.05), row('mid', 0.7, 0.005), row('nan', NaN, 0)];
+    const rows = [
+      row('cheap', 0.5, 0.001),
+      row('dominated', 0.5, 0.01),
+      row('best', 0.9, 0.02),
+      row('pricey', 0.85, 0.05),
+      row('mid', 0.7, 0.005),
+      row('nan', NaN, 0),
+    ];
     expect(paretoFront(rows)).toEqual(['cheap', 'best', 'mid']);
   });
 });
@@ -61,7 +82,9 @@ describe('buildReport', () => {
     const md = reportMarkdown(report);
     expect(md.split('\n').filter((l) => l.startsWith('| a |') || l.startsWith('| b |'))).toHaveLength(2);
     const svg = reportPlotSvg({ ...report, pareto: ['a', 'b'] });
-    expect(svg.match(/<circle class="method"/g)).toHaveLength(report.methods.filter((m) => Number.isFinite(m.costUsd.perQuestion) && Number.isFinite(m.accuracy)).length);
+    expect(svg.match(/<circle class="method"/g)).toHaveLength(
+      report.methods.filter((m) => Number.isFinite(m.costUsd.perQuestion) && Number.isFinite(m.accuracy)).length,
+    );
     expect(svg).toContain('data-method="a"');
   });
 
@@ -82,9 +105,25 @@ describe('the oracle and dollars with infrastructure failures', () => {
     const step = (costUsd: number | null, error?: StepRecord['error']): StepRecord => ({ ...e.steps[0], costUsd, ...(error ? { error } : {}) });
     if (outcome === 'infra') {
       const steps = [step(0.002), step(null, { code: 'provider/server', message: 'HTTP 500' })];
-      return { ...e, rounds: [], completion: { text: e.completion.text }, steps, status: 'infra-error', reward: { value: 0, correct: false, format: true, infraError: true, details: {} }, totals: { ...e.totals, costUsd: null } };
+      return {
+        ...e,
+        rounds: [],
+        completion: { text: e.completion.text },
+        steps,
+        status: 'infra-error',
+        reward: { value: 0, correct: false, format: true, infraError: true, details: {} },
+        totals: { ...e.totals, costUsd: null },
+      };
     }
-    return { ...e, rounds: [], completion: { text: e.completion.text }, steps: [step(0.001)], status: 'ok', reward: { value: outcome === 'right' ? 1 : 0, correct: outcome === 'right', format: true, details: {} }, totals: { ...e.totals, costUsd: 0.001 } };
+    return {
+      ...e,
+      rounds: [],
+      completion: { text: e.completion.text },
+      steps: [step(0.001)],
+      status: 'ok',
+      reward: { value: outcome === 'right' ? 1 : 0, correct: outcome === 'right', format: true, details: {} },
+      totals: { ...e.totals, costUsd: 0.001 },
+    };
   }
 
   it('calls an item the oracle cannot decide (none right, one failed) an infrastructure failure, so it stays at or above every single worker', () => {
@@ -95,7 +134,11 @@ describe('the oracle and dollars with infrastructure failures', () => {
       ...['q0', 'q1', 'q2', 'q3', 'q4'].map((q) => run('single:bad', q, 'wrong')),
       ...['q0', 'q1', 'q2', 'q3', 'q4'].map((q) => run('single:lucky', q, q === 'q4' ? 'right' : 'wrong')),
     ];
-    const report = buildReport(episodes, { evalId: 'r', methods: ['single:flaky', 'single:bad', 'single:lucky'], oracle: { singles: ['single:flaky', 'single:bad', 'single:lucky'] } });
+    const report = buildReport(episodes, {
+      evalId: 'r',
+      methods: ['single:flaky', 'single:bad', 'single:lucky'],
+      oracle: { singles: ['single:flaky', 'single:bad', 'single:lucky'] },
+    });
     const row = (m: string) => report.methods.find((x) => x.method === m)!;
     expect(row('single:flaky')).toMatchObject({ graded: 2, accuracy: 1, infraFailures: 3 });
     expect(row('oracle')).toMatchObject({ runs: 5, graded: 3, correct: 3, accuracy: 1, infraFailures: 2 });

@@ -19,11 +19,22 @@ import type { Task } from '../../../../../src/core/task.ts';
 
 const SPECS: WorkerSpec[] = [
   { id: 'strong', provider: 'simulated', model: 's', price: { input: 2, output: 8 }, simulated: { skill: { default: 0.8 }, latencyMs: 0, outputTokens: 40 } },
-  { id: 'weak', provider: 'simulated', model: 'w', price: { input: 0.1, output: 0.4 }, simulated: { skill: { default: 0.35 }, latencyMs: 0, outputTokens: 40 } },
+  {
+    id: 'weak',
+    provider: 'simulated',
+    model: 'w',
+    price: { input: 0.1, output: 0.4 },
+    simulated: { skill: { default: 0.35 }, latencyMs: 0, outputTokens: 40 },
+  },
   { id: 'mid', provider: 'simulated', model: 'm', price: { input: 0.5, output: 2 }, simulated: { skill: { default: 0.55 }, latencyMs: 0, outputTokens: 40 } },
 ];
 
-const ITEMS: Task[] = Array.from({ length: 24 }, (_, i) => ({ question: `What is ${i + 3} * ${i + 7}?`, answer: String((i + 3) * (i + 7)), kind: 'number', itemId: `q${i}` }));
+const ITEMS: Task[] = Array.from({ length: 24 }, (_, i) => ({
+  question: `What is ${i + 3} * ${i + 7}?`,
+  answer: String((i + 3) * (i + 7)),
+  kind: 'number',
+  itemId: `q${i}`,
+}));
 
 /** Counts every call each worker finished, by worker and request, and the most calls in flight at once. */
 function counted(specs: WorkerSpec[], latencyMs: number, create: (s: WorkerSpec) => WorkerModel) {
@@ -55,7 +66,14 @@ function counted(specs: WorkerSpec[], latencyMs: number, create: (s: WorkerSpec)
 async function setup(names: string[], latencyMs = 0) {
   const { createWorkerModel } = await loadProviders();
   const calls = counted(SPECS, latencyMs, (s) => createWorkerModel(s));
-  const built = await buildMethods(names, { workers: SPECS, maxSteps: 5, naming: 'dir', conductorHost: () => { throw new Error('not used'); } });
+  const built = await buildMethods(names, {
+    workers: SPECS,
+    maxSteps: 5,
+    naming: 'dir',
+    conductorHost: () => {
+      throw new Error('not used');
+    },
+  });
   return { calls, built };
 }
 
@@ -110,11 +128,21 @@ describe('runEvaluation', () => {
     // MoA with 3 workers and 2 layers: 3 + 3 + 1 calls, the second layer and the aggregator seeing the layer before.
     const moa = result.episodes.find((e) => e.tags.includes('method:moa:layers=2,aggregator=strong'))!;
     expect(moa.workflow!.steps.map((s) => [s.worker, s.access])).toEqual([
-      [0, []], [1, []], [2, []], [0, [0, 1, 2]], [1, [0, 1, 2]], [2, [0, 1, 2]], [0, [3, 4, 5]],
+      [0, []],
+      [1, []],
+      [2, []],
+      [0, [0, 1, 2]],
+      [1, [0, 1, 2]],
+      [2, [0, 1, 2]],
+      [0, [3, 4, 5]],
     ]);
     expect(report.methods.find((r) => r.method === 'moa:layers=2,aggregator=strong')!.callsPerQuestion).toBe(7);
     const reflect = result.episodes.find((e) => e.tags.includes('method:self-reflect:weak,2'))!;
-    expect(reflect.workflow!.steps.map((s) => [s.worker, s.access])).toEqual([[1, []], [1, 'all'], [1, 'all']]);
+    expect(reflect.workflow!.steps.map((s) => [s.worker, s.access])).toEqual([
+      [1, []],
+      [1, 'all'],
+      [1, 'all'],
+    ]);
     // Round-robin sends item i at repeat r to worker (i + r) mod 3.
     for (const e of result.episodes.filter((x) => x.tags.includes('method:round-robin'))) {
       const k = runKeyOf(e, 'e1')!;
@@ -129,7 +157,14 @@ describe('runEvaluation', () => {
     const report = buildReport(result.episodes, { evalId: 'e1', methods: built.added, oracle: { singles: built.added } });
     const oracle = report.methods.find((r) => r.method === 'oracle')!;
     for (const single of built.added) expect(oracle.accuracy).toBeGreaterThanOrEqual(report.methods.find((r) => r.method === single)!.accuracy);
-    const anyRight = new Set(result.episodes.filter((e) => e.reward?.correct).map((e) => { const k = runKeyOf(e, 'e1')!; return `${k.item}/${k.repeat}`; }));
+    const anyRight = new Set(
+      result.episodes
+        .filter((e) => e.reward?.correct)
+        .map((e) => {
+          const k = runKeyOf(e, 'e1')!;
+          return `${k.item}/${k.repeat}`;
+        }),
+    );
     expect(oracle.correct).toBe(anyRight.size);
     expect(oracle.accuracy).toBeGreaterThan(report.methods.find((r) => r.method === 'single:strong')!.accuracy);
     expect(oracle.callsPerQuestion).toBe(3);

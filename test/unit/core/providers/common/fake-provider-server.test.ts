@@ -47,14 +47,26 @@ it('streams OpenAI chunks as the API does: usage null on each chunk, then choice
   expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, prompt_tokens_details: { cached_tokens: 1 } } });
   server.script({ text: 'a b' });
   const unasked = await ssePayloads('/v1/chat/completions', { model: 'm', stream: true });
-  expect(unasked.data.slice(0, -1).map((d) => JSON.parse(d)).some((c) => 'usage' in c)).toBe(false);
+  expect(
+    unasked.data
+      .slice(0, -1)
+      .map((d) => JSON.parse(d))
+      .some((c) => 'usage' in c),
+  ).toBe(false);
 });
 
 it('sends Anthropic ping events and Gemini lines ending in CRLF', async () => {
   const anthropic = await ssePayloads('/v1/messages', { model: 'claude-x', stream: true, max_tokens: 5, messages: [] });
   expect(anthropic.raw).toContain('event: ping\ndata: {"type":"ping"}\n\n');
   expect(anthropic.data.map((d) => JSON.parse(d).type)).toEqual([
-    'message_start', 'ping', 'content_block_start', 'ping', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop',
+    'message_start',
+    'ping',
+    'content_block_start',
+    'ping',
+    'content_block_delta',
+    'content_block_stop',
+    'message_delta',
+    'message_stop',
   ]);
   const gemini = await ssePayloads('/v1beta/models/gemini-x:streamGenerateContent?alt=sse', { contents: [] });
   expect(gemini.raw).toMatch(/^data: \{.*\}\r\n\r\n$/s);

@@ -84,7 +84,9 @@ describe('streams cut part-way where nobody watches them (retryCutStreams)', () 
 
   it('reports the text of the last attempt once the attempts run out', async () => {
     server.script({ text: 'a b c', cutAfterChunks: 1 }, { text: 'x y z', cutAfterChunks: 2 });
-    const error = await rejectionOf(worker({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 } }).call({ messages: hi, onDelta: () => {}, retryCutStreams: true }));
+    const error = await rejectionOf(
+      worker({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 } }).call({ messages: hi, onDelta: () => {}, retryCutStreams: true }),
+    );
     expect(error.code).toBe('provider/network');
     expect(error.data).toMatchObject({ partialText: 'x y ', attempts: 2 });
   });

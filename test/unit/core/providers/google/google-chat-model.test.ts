@@ -18,8 +18,7 @@ beforeEach(() => {
   spec = { id: 'w3', provider: 'google', model: 'gemini-2.5-flash', baseUrl: `${server.url}/v1beta`, reasoning: 1024, maxTokens: 256 };
 });
 
-const worker = (s: WorkerSpec = spec, apiKey = KEY) =>
-  createGoogleWorker(s, { apiKey, keyName: 'GEMINI_API_KEY', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+const worker = (s: WorkerSpec = spec, apiKey = KEY) => createGoogleWorker(s, { apiKey, keyName: 'GEMINI_API_KEY', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
 
 describe('Gemini worker', () => {
   it('streams over streamGenerateContent?alt=sse and reads thought and cached tokens', async () => {
@@ -58,7 +57,7 @@ describe('Gemini worker', () => {
     expect(worker().supportsPrefill).toBe(false);
   });
 
-  it('reads Gemini\'s 400 API_KEY_INVALID as a rejected key', async () => {
+  it("reads Gemini's 400 API_KEY_INVALID as a rejected key", async () => {
     const wrongKey = 'AIza-wrong-RECOGNISABLE-31';
     const error = await rejectionOf(worker(spec, wrongKey).call({ messages: [{ role: 'user', content: 'hi' }] }));
     expect(error.code).toBe('provider/auth');
@@ -80,7 +79,10 @@ describe('Gemini worker', () => {
         message: 'You exceeded your current quota, please check your plan and billing details.',
         status: 'RESOURCE_EXHAUSTED',
         details: [
-          { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' }] },
+          {
+            '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+            violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' }],
+          },
           { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.3s' },
         ],
       },

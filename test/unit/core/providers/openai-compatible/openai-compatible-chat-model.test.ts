@@ -45,7 +45,9 @@ describe('OpenAI-compatible worker', () => {
   });
 
   it('says a local server may not have the model loaded', async () => {
-    const error = await rejectionOf(createOpenAICompatibleWorker({ ...spec, model: 'llama9' }, { retry: fast }).call({ messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await rejectionOf(
+      createOpenAICompatibleWorker({ ...spec, model: 'llama9' }, { retry: fast }).call({ messages: [{ role: 'user', content: 'hi' }] }),
+    );
     expect(error.code).toBe('provider/unknown-model');
     expect(error.message).toBe(
       `The server at ${server.url} does not know the model 'llama9' (404). Check the model name, that the server has it loaded, and the baseUrl.`,

@@ -19,8 +19,7 @@ beforeEach(() => {
   spec = { id: 'w1', provider: 'openai', model: 'gpt-5-mini', baseUrl: `${server.url}/v1`, reasoning: 'low', maxTokens: 300 };
 });
 
-const worker = (s: WorkerSpec = spec, apiKey = KEY) =>
-  createOpenAIWorker(s, { apiKey, keyName: 'OPENAI_API_KEY', retry: fast });
+const worker = (s: WorkerSpec = spec, apiKey = KEY) => createOpenAIWorker(s, { apiKey, keyName: 'OPENAI_API_KEY', retry: fast });
 
 describe('OpenAI chat completions worker', () => {
   it('streams deltas and reads usage from the include_usage chunk', async () => {
@@ -122,7 +121,14 @@ describe('OpenAI chat completions worker', () => {
   });
 
   it('does not retry a 429 insufficient_quota: waiting does not add credit', async () => {
-    const body = { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } };
+    const body = {
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+        param: null,
+        code: 'insufficient_quota',
+      },
+    };
     server.script({ status: 429, errorBody: body }, { text: 'never reached' });
     const error = await rejectionOf(worker().call({ messages: [{ role: 'user', content: 'hi' }] }));
     expect(error.code).toBe('provider/rate-limit');

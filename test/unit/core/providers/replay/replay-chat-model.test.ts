@@ -10,13 +10,10 @@ const GSM8K_CSV =
   'prompt,mistralai/Mixtral-8x7B-Instruct-v0.1,gpt-4-1106-preview,mistralai/Mixtral-8x7B-Instruct-v0.1_response,gpt-4-1106-preview_response\n' +
   'Tom’s  cat has 3 kittens. How many?,False,True," He has 4.\n#### 4","Three kittens, so 3."\n';
 
-const MMLU_CSV =
-  'prompt,mistralai/Mixtral-8x7B-Instruct-v0.1,gpt-4-1106-preview\n' +
-  '"Pick one\nA. w\nB. x\nC. y\nD. z\nAnswer:",False,True\n';
+const MMLU_CSV = 'prompt,mistralai/Mixtral-8x7B-Instruct-v0.1,gpt-4-1106-preview\n' + '"Pick one\nA. w\nB. x\nC. y\nD. z\nAnswer:",False,True\n';
 
 const spec = (model: string): WorkerSpec => ({ id: `replay-${model}`, provider: 'replay', model });
-const call = (worker: ReturnType<typeof createReplayWorker>, task: Task) =>
-  worker.call({ messages: [{ role: 'user', content: 'anything' }], task });
+const call = (worker: ReturnType<typeof createReplayWorker>, task: Task) => worker.call({ messages: [{ role: 'user', content: 'anything' }], task });
 
 describe('RouteLLM replay tables', () => {
   it('keys by normalised question and keeps full responses where recorded', () => {
@@ -34,7 +31,10 @@ describe('RouteLLM replay tables', () => {
     const both = parseRouteLlmCsv(routeLlmCsv(table, columns, ["Tom's cat has 3 kittens. How many?", 'Pick one\nA. w\nB. x\nC. y\nD. z', 'Never recorded']));
     // The MMLU record has no responses, so no response column is written for either model.
     expect([...both.entries.keys()]).toEqual([normalizeQuestion("Tom's cat has 3 kittens. How many?"), normalizeQuestion('Pick one\nA. w\nB. x\nC. y\nD. z')]);
-    expect(both.entries.get(normalizeQuestion('Pick one A. w B. x C. y D. z'))).toEqual({ 'gpt-4-1106-preview': { correct: true }, 'mistralai/Mixtral-8x7B-Instruct-v0.1': { correct: false } });
+    expect(both.entries.get(normalizeQuestion('Pick one A. w B. x C. y D. z'))).toEqual({
+      'gpt-4-1106-preview': { correct: true },
+      'mistralai/Mixtral-8x7B-Instruct-v0.1': { correct: false },
+    });
     const gsm = parseRouteLlmCsv(routeLlmCsv(table, columns, ["Tom's cat has 3 kittens. How many?"]));
     expect(gsm.entries).toEqual(parseRouteLlmCsv(GSM8K_CSV).entries);
   });

@@ -3,8 +3,17 @@ import { parseCodeGold } from '../../../../../src/core/reward/index.ts';
 
 describe('parseCodeGold', () => {
   it("reads HumanEval's shape, with or without its prompt", () => {
-    expect(parseCodeGold('{"test": "def check(candidate): pass", "entry_point": "f"}')).toEqual({ kind: 'function', test: 'def check(candidate): pass', entryPoint: 'f' });
-    expect(parseCodeGold('{"test": "t", "entry_point": "f", "prompt": "def f():\\n"}')).toEqual({ kind: 'function', test: 't', entryPoint: 'f', prompt: 'def f():\n' });
+    expect(parseCodeGold('{"test": "def check(candidate): pass", "entry_point": "f"}')).toEqual({
+      kind: 'function',
+      test: 'def check(candidate): pass',
+      entryPoint: 'f',
+    });
+    expect(parseCodeGold('{"test": "t", "entry_point": "f", "prompt": "def f():\\n"}')).toEqual({
+      kind: 'function',
+      test: 't',
+      entryPoint: 'f',
+      prompt: 'def f():\n',
+    });
   });
 
   it('reads stdin/stdout tests', () => {

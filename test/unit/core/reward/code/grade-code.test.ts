@@ -17,7 +17,10 @@ describe('sameOutput', () => {
 
 describe('functionTestProgram', () => {
   it('runs the prompt, the answer, the tests, then check(entry point)', () => {
-    const program = functionTestProgram({ kind: 'function', prompt: 'import math\ndef f(x):\n', test: 'def check(c):\n    assert c(1)', entryPoint: 'f' }, '    return x');
+    const program = functionTestProgram(
+      { kind: 'function', prompt: 'import math\ndef f(x):\n', test: 'def check(c):\n    assert c(1)', entryPoint: 'f' },
+      '    return x',
+    );
     expect(program).toBe('import math\ndef f(x):\n\n\n    return x\n\ndef check(c):\n    assert c(1)\n\ncheck(f)\n');
   });
 });

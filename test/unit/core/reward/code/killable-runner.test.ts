@@ -68,7 +68,10 @@ describe('KillableCodeRunner', () => {
   it('reports a thread that cannot start as a crash, and starts another for the next run', async () => {
     let spawns = 0;
     const runner = new KillableCodeRunner({ spawn: () => spawnThread(spawns++ === 0) });
-    expect(await runner.run({ code: 'sleep 1', timeoutMs: 5000 })).toMatchObject({ status: 'crash', error: 'The Python sandbox did not start: no interpreter here' });
+    expect(await runner.run({ code: 'sleep 1', timeoutMs: 5000 })).toMatchObject({
+      status: 'crash',
+      error: 'The Python sandbox did not start: no interpreter here',
+    });
     expect((await runner.run({ code: 'sleep 1', timeoutMs: 5000 })).status).toBe('ok');
     await runner.close();
   });
@@ -76,7 +79,9 @@ describe('KillableCodeRunner', () => {
   it('runs as many jobs at once as it has threads; the rest wait', async () => {
     for (const threads of [1, 2]) {
       const runner = new KillableCodeRunner({ spawn: () => spawnThread(), threads });
-      const [a, b] = (await Promise.all([runner.run({ code: 'sleep 300', timeoutMs: 10_000 }), runner.run({ code: 'sleep 300', timeoutMs: 10_000 })])).map(times);
+      const [a, b] = (await Promise.all([runner.run({ code: 'sleep 300', timeoutMs: 10_000 }), runner.run({ code: 'sleep 300', timeoutMs: 10_000 })])).map(
+        times,
+      );
       const overlapped = Math.max(a.started, b.started) < Math.min(a.ended, b.ended);
       expect(overlapped, `threads: ${threads}`).toBe(threads === 2);
       await runner.close();

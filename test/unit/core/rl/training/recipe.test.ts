@@ -9,10 +9,16 @@ const task = (kind: TaskKind, i: number): Task => ({ question: `${kind} ${i}`, a
 describe('a training recipe', () => {
   it('keeps the format it trains in, with only the subtask options it sets', () => {
     expect(trainedFormatOf(RECIPE)).toEqual({ prompt: 'compact', constrain: true, maxSteps: 2 });
-    expect(trainedFormatOf({ ...RECIPE, fixedSubtasks: true, maxSubtaskChars: 6 })).toEqual({ prompt: 'compact', constrain: true, maxSteps: 2, fixedSubtasks: true, maxSubtaskChars: 6 });
+    expect(trainedFormatOf({ ...RECIPE, fixedSubtasks: true, maxSubtaskChars: 6 })).toEqual({
+      prompt: 'compact',
+      constrain: true,
+      maxSteps: 2,
+      fixedSubtasks: true,
+      maxSubtaskChars: 6,
+    });
   });
 
-  it("gives runGrpo its numbers, loss options, prompt and cost-aware reward", () => {
+  it('gives runGrpo its numbers, loss options, prompt and cost-aware reward', () => {
     const config = grpoConfigOf({ ...RECIPE, recursion: 1, recursionMix: 0.5, responseCache: false, budgetUsd: 3, poolSize: 2 }, 'tiny');
     expect(config).toMatchObject({
       steps: 10,
@@ -22,7 +28,11 @@ describe('a training recipe', () => {
       poolSize: 2,
       maxCompletionTokens: 40,
       temperature: 0.9,
-      train: { grpo: { beta: 0.04, epsilonLow: 0.2, epsilonHigh: 0.28, lossType: 'dr_grpo', maxCompletionLength: 40 }, scaleRewards: 'none', microBatchSize: 4 },
+      train: {
+        grpo: { beta: 0.04, epsilonLow: 0.2, epsilonHigh: 0.28, lossType: 'dr_grpo', maxCompletionLength: 40 },
+        scaleRewards: 'none',
+        microBatchSize: 4,
+      },
       seed: 7,
       maxSteps: 2,
       rewardScheme: { ...PAPER_REWARD, costWeight: 0.5 },
@@ -42,7 +52,14 @@ describe('a training recipe', () => {
   });
 
   it('takes one pass over stored groups offline when it has no step count, sampled at its temperature', () => {
-    expect(offlineGrpoConfigOf({ ...RECIPE, steps: 0 }, 7)).toMatchObject({ steps: 3, groupsPerStep: 3, iterations: 2, seed: 7, checkpointEvery: 2, train: { temperature: 0.9, microBatchSize: 4 } });
+    expect(offlineGrpoConfigOf({ ...RECIPE, steps: 0 }, 7)).toMatchObject({
+      steps: 3,
+      groupsPerStep: 3,
+      iterations: 2,
+      seed: 7,
+      checkpointEvery: 2,
+      train: { temperature: 0.9, microBatchSize: 4 },
+    });
     expect(offlineGrpoConfigOf(RECIPE, 7).steps).toBe(10);
   });
 

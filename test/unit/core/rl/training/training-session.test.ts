@@ -82,7 +82,14 @@ const train = [task('number', 'What is 1 + 1?'), task('number', 'What is the sum
 const heldOut = [task('mcq', 'Which is largest?'), task('mcq', 'Which is largest of all of these, then?'), task('number', '2 + 2?')];
 
 /** The prompt's tokens, as the fake policy counts them. */
-const promptLength = (t: Task, r: TrainingRecipe) => promptIds(compactPrompt(t, pool.map((w) => w.spec), { maxSteps: r.maxSteps, access: 'binary' })).length;
+const promptLength = (t: Task, r: TrainingRecipe) =>
+  promptIds(
+    compactPrompt(
+      t,
+      pool.map((w) => w.spec),
+      { maxSteps: r.maxSteps, access: 'binary' },
+    ),
+  ).length;
 
 describe('a training session', () => {
   it("puts a new seeded adapter of the recipe's shape on the Conductor, and checks memory for its longest sequence", async () => {
@@ -113,12 +120,20 @@ describe('a training session', () => {
 
   it('continues a stored adapter, trains every weight with full, and samples unconstrained without constrain', async () => {
     const stored = fakeEngine();
-    await openTrainingSession(RECIPE, { engine: stored.engine, loadConductor: async () => conductor({ from: 'stored' }), pool: async () => pool, tasks: async () => ({ train, heldOut }) });
+    await openTrainingSession(RECIPE, {
+      engine: stored.engine,
+      loadConductor: async () => conductor({ from: 'stored' }),
+      pool: async () => pool,
+      tasks: async () => ({ train, heldOut }),
+    });
     expect(stored.made.adapters).toEqual([]);
     expect(stored.made.trainers[0]).toMatchObject({ wrt: 'lora', lora: { from: 'stored' } });
 
     const full = fakeEngine();
-    const session = await openTrainingSession({ ...RECIPE, full: true, constrain: false }, { engine: full.engine, loadConductor: async () => conductor(), pool: async () => pool, tasks: async () => ({ train, heldOut }) });
+    const session = await openTrainingSession(
+      { ...RECIPE, full: true, constrain: false },
+      { engine: full.engine, loadConductor: async () => conductor(), pool: async () => pool, tasks: async () => ({ train, heldOut }) },
+    );
     expect(full.made.adapters).toEqual([]);
     expect(full.made.trainers[0].wrt).toBe('weights');
     expect(full.made.trainers[0]).not.toHaveProperty('lora');
@@ -130,12 +145,21 @@ describe('a training session', () => {
   it('frees the Conductor when the trainer cannot be made, and loads none when the pool fails', async () => {
     const { engine } = fakeEngine({ failTrainer: true });
     const c = conductor();
-    await expect(openTrainingSession(RECIPE, { engine, loadConductor: async () => c, pool: async () => pool, tasks: async () => ({ train, heldOut }) })).rejects.toThrow('does not fit');
+    await expect(
+      openTrainingSession(RECIPE, { engine, loadConductor: async () => c, pool: async () => pool, tasks: async () => ({ train, heldOut }) }),
+    ).rejects.toThrow('does not fit');
     expect(c.closed).toBe(1);
 
     let loaded = 0;
     const loadConductor = async () => (loaded++, conductor());
-    await expect(openTrainingSession(RECIPE, { engine: fakeEngine().engine, loadConductor, pool: () => Promise.reject(new Error('no key')), tasks: async () => ({ train, heldOut }) })).rejects.toThrow('no key');
+    await expect(
+      openTrainingSession(RECIPE, {
+        engine: fakeEngine().engine,
+        loadConductor,
+        pool: () => Promise.reject(new Error('no key')),
+        tasks: async () => ({ train, heldOut }),
+      }),
+    ).rejects.toThrow('no key');
     expect(loaded).toBe(0);
   });
 
@@ -143,8 +167,22 @@ describe('a training session', () => {
     const { engine, made } = fakeEngine();
     const seen: number[][] = [];
     const groups: EpisodeGroup[] = [
-      { id: 'g1', promptIds: [1, 2, 3], completions: [{ ids: [4, 5], reward: 1 }, { ids: [6], reward: 0 }] },
-      { id: 'g2', promptIds: [1], completions: [{ ids: [4, 5, 6, 7, 8], reward: 1 }, { ids: [6], reward: 0 }] },
+      {
+        id: 'g1',
+        promptIds: [1, 2, 3],
+        completions: [
+          { ids: [4, 5], reward: 1 },
+          { ids: [6], reward: 0 },
+        ],
+      },
+      {
+        id: 'g2',
+        promptIds: [1],
+        completions: [
+          { ids: [4, 5, 6, 7, 8], reward: 1 },
+          { ids: [6], reward: 0 },
+        ],
+      },
     ];
     const session = await openOfflineTrainingSession(RECIPE, {
       engine,
@@ -163,7 +201,13 @@ describe('a training session', () => {
   it('estimates memory for the same shape the trainer is checked against, on the device given', () => {
     const { engine } = fakeEngine();
     const r = { ...RECIPE, heldOutSample: 1 };
-    const estimate = estimateTraining(r, engine, conductor(), { tasks: { train, heldOut }, workers: pool.map((w) => w.spec) }, { weights: 'f16', maxBindingBytes: 1024 });
+    const estimate = estimateTraining(
+      r,
+      engine,
+      conductor(),
+      { tasks: { train, heldOut }, workers: pool.map((w) => w.spec) },
+      { weights: 'f16', maxBindingBytes: 1024 },
+    );
     const longest = Math.max(...[...train, heldOut[0]].map((t) => promptLength(t, r))) + 8 + r.maxCompletionTokens;
     expect(estimate).toEqual({
       model: 'models/tiny',

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../../../../src/core/errors/index.ts';
-import { createTokenConstraint, createWorkflowConstraint, type CharAutomaton, type WorkflowConstraint } from '../../../../../src/core/workflow/constrain/index.ts';
+import {
+  createTokenConstraint,
+  createWorkflowConstraint,
+  type CharAutomaton,
+  type WorkflowConstraint,
+} from '../../../../../src/core/workflow/constrain/index.ts';
 import { seededRandom } from '../../../../../src/core/random.ts';
 import { allowedIds, qwenVocab, sampleAnswer, smallVocab, textOf, type TestVocab } from './tokenizers.ts';
 
@@ -43,9 +48,26 @@ describe('createTokenConstraint', () => {
 
   it('refuses a forbidden token, an empty one and bad end-of-sequence ids with BatonErrors', () => {
     const c = createTokenConstraint(abab, { vocab: TOY, eosIds: [EOS] });
-    for (const id of [1, 5, 6, EOS]) expect(BatonError.is(thrown(() => c.advance(c.start(), id)), 'data/invalid'), String(id)).toBe(true);
-    expect(BatonError.is(thrown(() => createTokenConstraint(abab, { vocab: TOY, eosIds: [] })), 'data/invalid')).toBe(true);
-    expect(BatonError.is(thrown(() => createTokenConstraint(abab, { vocab: TOY, eosIds: [8] })), 'data/invalid')).toBe(true);
+    for (const id of [1, 5, 6, EOS])
+      expect(
+        BatonError.is(
+          thrown(() => c.advance(c.start(), id)),
+          'data/invalid',
+        ),
+        String(id),
+      ).toBe(true);
+    expect(
+      BatonError.is(
+        thrown(() => createTokenConstraint(abab, { vocab: TOY, eosIds: [] })),
+        'data/invalid',
+      ),
+    ).toBe(true);
+    expect(
+      BatonError.is(
+        thrown(() => createTokenConstraint(abab, { vocab: TOY, eosIds: [8] })),
+        'data/invalid',
+      ),
+    ).toBe(true);
   });
 });
 

@@ -24,7 +24,10 @@ function firstRefused(c: WorkflowConstraint, v: TestVocab, text: string): { refu
 
 /** The answer without its end-of-sequence token. */
 function answerOf(v: TestVocab, ids: number[]): string {
-  return textOf(v, ids.filter((id) => !v.eosIds.includes(id)));
+  return textOf(
+    v,
+    ids.filter((id) => !v.eosIds.includes(id)),
+  );
 }
 
 describe.each(vocabularies)('createWorkflowConstraint on %s', (_, v, walks) => {
@@ -172,9 +175,54 @@ describe.each(vocabularies)('createWorkflowConstraint on %s', (_, v, walks) => {
  * rules far harder than real tokens do.
  */
 const PIECES = [
-  'subtasks', 'model_id', 'Model IDs', 'access', 'access_list', ':', '=', ' = [', '=>', '->', '\uff1a', '>', ' ', '\n', '\u00a0', '\u3000',
-  '[', '(', ']', ')', '"', "'", '\u201c', '<', '<think>', '</think>', '</THINKING>', '<thi', 'nk>', '`', '```python', '*', '**',
-  'x', 'It', '0', '1', '2', '12', ',', ', ', '\\', '\\"', 'all', '"all"', '\ufffd', '#', '\nmodel_id = [',
+  'subtasks',
+  'model_id',
+  'Model IDs',
+  'access',
+  'access_list',
+  ':',
+  '=',
+  ' = [',
+  '=>',
+  '->',
+  '\uff1a',
+  '>',
+  ' ',
+  '\n',
+  '\u00a0',
+  '\u3000',
+  '[',
+  '(',
+  ']',
+  ')',
+  '"',
+  "'",
+  '\u201c',
+  '<',
+  '<think>',
+  '</think>',
+  '</THINKING>',
+  '<thi',
+  'nk>',
+  '`',
+  '```python',
+  '*',
+  '**',
+  'x',
+  'It',
+  '0',
+  '1',
+  '2',
+  '12',
+  ',',
+  ', ',
+  '\\',
+  '\\"',
+  'all',
+  '"all"',
+  '\ufffd',
+  '#',
+  '\nmodel_id = [',
   ...'modelidsubtackn_',
   '<|eos|>',
 ];

@@ -40,7 +40,10 @@ describe.each(FORMATS)('workflowTokenBound($workers workers, $maxSteps steps, $a
         state = constraint.advance(state, id);
       }
       expect(ids.length).toBeLessThanOrEqual(bound);
-      const text = ids.slice(0, -1).map((id) => VOCAB[id]).join('');
+      const text = ids
+        .slice(0, -1)
+        .map((id) => VOCAB[id])
+        .join('');
       expect(parseWorkflow(text, format).ok, text).toBe(true);
     }
   });
@@ -50,7 +53,9 @@ describe.each(FORMATS)('workflowTokenBound($workers workers, $maxSteps steps, $a
     const subtask = `"${'x'.repeat(format.maxSubtaskChars)}"`;
     const entry = (i: number) => (format.access === 'positional' && i > 2 ? `[${Array.from({ length: i }, (_, j) => j).join(', ')}]` : '["all"]');
     const text = [
-      `model_id = [${Array(steps).fill(format.workers - 1).join(', ')}]`,
+      `model_id = [${Array(steps)
+        .fill(format.workers - 1)
+        .join(', ')}]`,
       `subtasks = [${Array(steps).fill(subtask).join(', ')}]`,
       `access_list = [${Array.from({ length: steps }, (_, i) => entry(i)).join(', ')}]`,
     ].join('\n');

@@ -32,7 +32,10 @@ describe('baton episodes', () => {
   it('imports the good lines of a file, names the bad ones and exits 1', async () => {
     const cwd = await workspace();
     const [a, b] = makeEpisodes(2, 61);
-    await writeFile(join(cwd, 'in.jsonl'), `${episodeToLine(a)}\nnot json\n${JSON.stringify({ ...b, status: 'done' })}\n${episodeToLine(b)}\n${episodeToLine(a)}\n`);
+    await writeFile(
+      join(cwd, 'in.jsonl'),
+      `${episodeToLine(a)}\nnot json\n${JSON.stringify({ ...b, status: 'done' })}\n${episodeToLine(b)}\n${episodeToLine(a)}\n`,
+    );
     const run = await baton(cwd, ['import', 'in.jsonl']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^imported 2, skipped 1 duplicate, 2 bad lines\n/);
@@ -62,7 +65,12 @@ describe('baton episodes', () => {
     expect(written.sort()).toEqual(expected.map(episodeToLine).sort());
 
     const toStdout = await baton(cwd, ['export', '--tag', 'eval'], { BATON_EPISODES_DIR: join(cwd, 'store') });
-    expect(toStdout.stdout.trimEnd().split('\n').sort()).toEqual(episodes.filter((e) => e.tags.includes('eval')).map(episodeToLine).sort());
+    expect(toStdout.stdout.trimEnd().split('\n').sort()).toEqual(
+      episodes
+        .filter((e) => e.tags.includes('eval'))
+        .map(episodeToLine)
+        .sort(),
+    );
 
     const all = await baton(cwd, ['export', '--dir', 'store', '--out', 'back.jsonl']);
     expect(all.code).toBe(0);
@@ -83,24 +91,35 @@ describe('baton episodes', () => {
     const text = (await baton(cwd, ['stats'])).stdout;
     expect(text).toMatch(new RegExp(`^episodes {2}50\\n`));
     // The factory's 'local' worker has no price; a few of its calls also failed.
-    expect(text).toMatch(/\ncost {6}unknown: \$\d+\.\d{4} known; \d+ episodes? with a failed call, whose tokens were never reported; \d+ episodes with a worker that has no price\n/);
+    expect(text).toMatch(
+      /\ncost {6}unknown: \$\d+\.\d{4} known; \d+ episodes? with a failed call, whose tokens were never reported; \d+ episodes with a worker that has no price\n/,
+    );
     expect(text).toMatch(/\nworker +calls +input +output +cost +mean latency\n/);
     expect(text).toMatch(/\nlocal +\d+ +\d+ +\d+ +unknown/);
   });
 
   it('blames failed calls, not prices, when every worker had one, and keeps simulated dollars apart', async () => {
     const cwd = await workspace();
-    const worker = (id: string, latencyMs: number) => ({ id, provider: 'simulated', model: id, price: { input: 1, output: 2 }, simulated: { skill: { default: 1 }, latencyMs } });
+    const worker = (id: string, latencyMs: number) => ({
+      id,
+      provider: 'simulated',
+      model: id,
+      price: { input: 1, output: 2 },
+      simulated: { skill: { default: 1 }, latencyMs },
+    });
     await writeFile(join(cwd, 'pool.json'), JSON.stringify([worker('quick', 0), worker('slow', 1_000)]));
     await writeFile(join(cwd, 'quick.txt'), 'model_id = [0]\nsubtasks = ["Solve it."]\naccess_list = [[]]\n');
     await writeFile(join(cwd, 'slow.txt'), 'model_id = [1]\nsubtasks = ["Solve it."]\naccess_list = [[]]\n');
     const io: CliIo = { stdout: () => {}, stderr: () => {}, readStdin: async () => '', env: {}, cwd };
-    const run = (plan: string) => main(['run', '--task', 'What is 6 x 7?', '--answer', '42', '--pool', 'pool.json', '--conductor', `fixed:${plan}`, '--timeout', '50'], io);
+    const run = (plan: string) =>
+      main(['run', '--task', 'What is 6 x 7?', '--answer', '42', '--pool', 'pool.json', '--conductor', `fixed:${plan}`, '--timeout', '50'], io);
     expect(await run('quick.txt')).toBe(0);
     expect(await run('slow.txt')).toBe(1);
     expect(await run('slow.txt')).toBe(1);
     const text = (await baton(cwd, ['stats'])).stdout;
-    expect(text).toMatch(/\ncost {6}unknown: \$(\d+\.\d{4}) known \(\$\1 of it at simulated prices, not spent\); 2 episodes with a failed call, whose tokens were never reported\n/);
+    expect(text).toMatch(
+      /\ncost {6}unknown: \$(\d+\.\d{4}) known \(\$\1 of it at simulated prices, not spent\); 2 episodes with a failed call, whose tokens were never reported\n/,
+    );
   });
 
   it('rejects bad usage with exit 2', async () => {

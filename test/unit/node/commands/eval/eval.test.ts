@@ -29,7 +29,11 @@ let dir: string;
 const newDir = () => (dir = mkdtempSync(join(tmpdir(), 'baton-eval-')));
 const write = (name: string, text: string | Uint8Array) => writeFileSync(join(dir, name), text);
 const read = (path: string) => readFileSync(join(dir, path), 'utf8');
-const episodesOf = (out: string): Episode[] => read(`${out}/episodes.jsonl`).trim().split('\n').map((l) => JSON.parse(l));
+const episodesOf = (out: string): Episode[] =>
+  read(`${out}/episodes.jsonl`)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 async function baton(...args: string[]) {
   const io = recordingIo(dir);
@@ -42,8 +46,30 @@ describe('baton eval on a user file', () => {
     newDir();
     write('pool.json', JSON.stringify({ workers: POOL }));
     write('sums.jsonl', ROWS.map((r) => JSON.stringify(r)).join('\n'));
-    const r = await baton('--dataset', 'sums.jsonl', '--map', 'question=q,answer=a,id=key', '--kind', 'number', '--pool', 'pool.json',
-      '--method', 'single:good', '--method', 'oracle', '--method', 'moa', '--method', 'random', '--repeats', '2', '--seed', '4', '--out', 'out');
+    const r = await baton(
+      '--dataset',
+      'sums.jsonl',
+      '--map',
+      'question=q,answer=a,id=key',
+      '--kind',
+      'number',
+      '--pool',
+      'pool.json',
+      '--method',
+      'single:good',
+      '--method',
+      'oracle',
+      '--method',
+      'moa',
+      '--method',
+      'random',
+      '--repeats',
+      '2',
+      '--seed',
+      '4',
+      '--out',
+      'out',
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/oracle: adding single:poor/);
     expect(r.err).toMatch(/eval 240\/240 runs {2}accuracy 0\.\d{3} \(\d+\/240\) {2}\$\d+\.\d{4}/);
@@ -65,13 +91,21 @@ describe('baton eval on a user file', () => {
       const se = Math.sqrt(means.reduce((s, x) => s + (x - m) ** 2, 0) / (means.length - 1) / means.length);
       expect(row.accuracy, row.method).toBeCloseTo(m, 12);
       expect(row.stderr, row.method).toBeCloseTo(se, 12);
-      expect(row.costUsd.total).toBeCloseTo(episodes.filter((x) => x.tags.includes(`method:${row.method}`)).reduce((s, e) => s + e.totals.costUsd!, 0), 12);
+      expect(row.costUsd.total).toBeCloseTo(
+        episodes.filter((x) => x.tags.includes(`method:${row.method}`)).reduce((s, e) => s + e.totals.costUsd!, 0),
+        12,
+      );
     }
     const oracle = report.methods.find((m) => m.method === 'oracle')!;
-    for (const single of ['single:good', 'single:poor']) expect(oracle.accuracy).toBeGreaterThanOrEqual(report.methods.find((m) => m.method === single)!.accuracy);
+    for (const single of ['single:good', 'single:poor'])
+      expect(oracle.accuracy).toBeGreaterThanOrEqual(report.methods.find((m) => m.method === single)!.accuracy);
     expect(episodes[0].task).toMatchObject({ kind: 'number', dataset: 'sums.jsonl' });
     expect(new Set(episodes.map((e) => e.task.itemId))).toEqual(new Set(ROWS.map((x) => x.key)));
-    expect(read('out/report.md').split('\n').filter((l) => /^\| (single|moa|random|oracle)/.test(l))).toHaveLength(5);
+    expect(
+      read('out/report.md')
+        .split('\n')
+        .filter((l) => /^\| (single|moa|random|oracle)/.test(l)),
+    ).toHaveLength(5);
     expect(read('out/plot.svg').match(/<circle class="method"/g)).toHaveLength(5);
     expect(r.out).toBe(`${read('out/report.md')}\nwritten to ${join(dir, 'out')}\n`);
   });
@@ -82,7 +116,9 @@ describe('baton eval on a user file', () => {
     write('set.csv', 'question,answer\n"What is 2+2?",4\n"no answer",\n"What is\n3+3?",6\nstray\n');
     const stopped = await baton('--dataset', 'set.csv', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:good', '--out', 'out');
     expect(stopped.code).toBe(1);
-    expect(stopped.err).toBe('baton eval: set.csv: 2 rows cannot be used: line 3: no answer in column "answer"; line 6: 1 fields where the header has 2. Fix them, change --map, or pass --skip-bad to leave them out.\n');
+    expect(stopped.err).toBe(
+      'baton eval: set.csv: 2 rows cannot be used: line 3: no answer in column "answer"; line 6: 1 fields where the header has 2. Fix them, change --map, or pass --skip-bad to leave them out.\n',
+    );
     expect(existsSync(join(dir, 'out'))).toBe(false);
     const skipped = await baton('--dataset', 'set.csv', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:good', '--skip-bad', '--out', 'out');
     expect(skipped.code, skipped.err).toBe(0);
@@ -94,8 +130,28 @@ describe('baton eval on a user file', () => {
   it('writes the report to --out NAME.json and the runs to NAME/, resumes from the same --out, and writes over no report', async () => {
     newDir();
     write('pool.json', JSON.stringify(POOL));
-    write('sums.jsonl', ROWS.slice(0, 6).map((r) => JSON.stringify(r)).join('\n'));
-    const args = ['--dataset', 'sums.jsonl', '--map', 'question=q,answer=a,id=key', '--pool', 'pool.json', '--method', 'single:good', '--max-tokens', '50', '--concurrency', '1', '--out', 'report.json'];
+    write(
+      'sums.jsonl',
+      ROWS.slice(0, 6)
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const args = [
+      '--dataset',
+      'sums.jsonl',
+      '--map',
+      'question=q,answer=a,id=key',
+      '--pool',
+      'pool.json',
+      '--method',
+      'single:good',
+      '--max-tokens',
+      '50',
+      '--concurrency',
+      '1',
+      '--out',
+      'report.json',
+    ];
     expect(await baton(...args, '--budget', '-1')).toMatchObject({ code: 2, err: 'baton eval: --budget must be at least 0, got -1\n' });
     const first = await baton(...args, '--budget', '0.0004');
     expect(first.code, first.err).toBe(3);
@@ -104,14 +160,18 @@ describe('baton eval on a user file', () => {
     // Less than the budget is spent: the next call's worst case is what did not fit.
     const spent = episodesOf('report').reduce((s, e) => s + e.totals.costUsd!, 0);
     expect(spent).toBeLessThan(0.0004);
-    expect(first.err).toContain(`stopped by the --budget of $0.0004: the finished runs cost $${spent.toFixed(4)}, and the next call's worst case (its prompt and max output tokens at its worker's price) did not fit in what was left; ${partial.evaluation.remaining} runs left (continue with a larger one: baton eval --out ${join(dir, 'report.json')} --resume --budget USD)`);
+    expect(first.err).toContain(
+      `stopped by the --budget of $0.0004: the finished runs cost $${spent.toFixed(4)}, and the next call's worst case (its prompt and max output tokens at its worker's price) did not fit in what was left; ${partial.evaluation.remaining} runs left (continue with a larger one: baton eval --out ${join(dir, 'report.json')} --resume --budget USD)`,
+    );
     expect(readdirSync(join(dir, 'report')).sort()).toEqual(['calls.jsonl', 'episodes.jsonl', 'eval.json', 'plot.svg', 'report.md']);
     const resumed = await baton('--out', 'report.json', '--resume', '--budget', '10');
     expect(resumed.code, resumed.err).toBe(0);
     const report = JSON.parse(read('report.json')) as EvalReport;
     expect(report.evaluation).toMatchObject({ items: 6, runs: 6, remaining: 0 });
     expect(report.methods[0].accuracy).toBe(episodesOf('report').filter((e) => e.reward!.correct).length / 6);
-    expect(resumed.out).toBe(`${read('report/report.md')}\nreport written to ${join(dir, 'report.json')}, its runs, Markdown and plot to ${join(dir, 'report')}\n`);
+    expect(resumed.out).toBe(
+      `${read('report/report.md')}\nreport written to ${join(dir, 'report.json')}, its runs, Markdown and plot to ${join(dir, 'report')}\n`,
+    );
     const again = await baton(...args);
     expect(again).toMatchObject({ code: 2, err: 'baton eval: --out report.json exists; name a new report file so nothing is overwritten\n' });
   });
@@ -119,16 +179,45 @@ describe('baton eval on a user file', () => {
   it('reads Parquet through the mapping, with --offset and --limit', async () => {
     newDir();
     write('pool.json', JSON.stringify(POOL));
-    write('set.parquet', new Uint8Array(parquetWriteBuffer({
-      columnData: [
-        { name: 'problem', data: ROWS.map((r) => r.q), type: 'STRING' },
-        { name: 'solution', data: ROWS.map((r) => r.a), type: 'INT32' },
-        { name: 'kind', data: ROWS.map(() => 'number'), type: 'STRING' },
-      ],
-    })));
-    const r = await baton('--dataset', 'set.parquet', '--map', 'question=problem,answer=solution', '--offset', '5', '--limit', '4', '--pool', 'pool.json', '--method', 'single:good', '--out', 'out');
+    write(
+      'set.parquet',
+      new Uint8Array(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'problem', data: ROWS.map((r) => r.q), type: 'STRING' },
+            { name: 'solution', data: ROWS.map((r) => r.a), type: 'INT32' },
+            { name: 'kind', data: ROWS.map(() => 'number'), type: 'STRING' },
+          ],
+        }),
+      ),
+    );
+    const r = await baton(
+      '--dataset',
+      'set.parquet',
+      '--map',
+      'question=problem,answer=solution',
+      '--offset',
+      '5',
+      '--limit',
+      '4',
+      '--pool',
+      'pool.json',
+      '--method',
+      'single:good',
+      '--out',
+      'out',
+    );
     expect(r.code, r.err).toBe(0);
-    expect(episodesOf('out').map((e) => [e.task.itemId, e.task.answer]).sort()).toEqual([['6', '70'], ['7', '88'], ['8', '108'], ['9', '130']]);
+    expect(
+      episodesOf('out')
+        .map((e) => [e.task.itemId, e.task.answer])
+        .sort(),
+    ).toEqual([
+      ['6', '70'],
+      ['7', '88'],
+      ['8', '108'],
+      ['9', '130'],
+    ]);
   });
 });
 
@@ -136,13 +225,30 @@ describe('baton eval on the built-in sets', () => {
   it('reads MMLU by subject', async () => {
     newDir();
     write('pool.json', JSON.stringify(POOL));
-    const mmlu = await baton('--dataset', 'mmlu', '--subjects', 'anatomy,virology', '--limit', '3', '--offset', '134', '--pool', 'pool.json', '--method', 'single:good', '--out', 'm');
+    const mmlu = await baton(
+      '--dataset',
+      'mmlu',
+      '--subjects',
+      'anatomy,virology',
+      '--limit',
+      '3',
+      '--offset',
+      '134',
+      '--pool',
+      'pool.json',
+      '--method',
+      'single:good',
+      '--out',
+      'm',
+    );
     expect(mmlu.code, mmlu.err).toBe(0);
     const tasks = episodesOf('m').map((e) => e.task);
     // anatomy has 135 questions: the window takes its last and virology's first two.
     expect(tasks.map((t) => t.itemId).sort()).toEqual(['anatomy/134', 'virology/0', 'virology/1']);
     expect(tasks.every((t) => t.kind === 'mcq' && /^[ABCD]$/.test(t.answer!))).toBe(true);
-    expect((await baton('--dataset', 'mmlu', '--subjects', 'astrology', '--pool', 'pool.json', '--method', 'single:good', '--out', 'x')).err).toMatch(/no MMLU subject astrology/);
+    expect((await baton('--dataset', 'mmlu', '--subjects', 'astrology', '--pool', 'pool.json', '--method', 'single:good', '--out', 'x')).err).toMatch(
+      /no MMLU subject astrology/,
+    );
   });
 
   it('grades HumanEval by running the answers in the Python sandbox', async () => {
@@ -153,12 +259,34 @@ describe('baton eval on the built-in sets', () => {
       const solution = JSON.parse(readGzippedData('humaneval/HumanEval.jsonl.gz').split('\n')[0]) as { prompt: string; canonical_solution: string };
       server.scriptModel('right', { text: `\`\`\`python\n${solution.prompt}${solution.canonical_solution}\`\`\`` });
       server.scriptModel('wrong', { text: '```python\ndef has_close_elements(numbers, threshold):\n    return False\n```' });
-      const worker = (id: string): WorkerSpec => ({ id, provider: 'openai-compatible', model: id, baseUrl: `${server.url}/v1`, price: { input: 1, output: 1 } });
+      const worker = (id: string): WorkerSpec => ({
+        id,
+        provider: 'openai-compatible',
+        model: id,
+        baseUrl: `${server.url}/v1`,
+        price: { input: 1, output: 1 },
+      });
       write('pool.json', JSON.stringify([worker('right'), worker('wrong')]));
-      const r = await baton('--dataset', 'humaneval', '--limit', '1', '--pool', 'pool.json', '--method', 'single:right', '--method', 'single:wrong', '--out', 'h');
+      const r = await baton(
+        '--dataset',
+        'humaneval',
+        '--limit',
+        '1',
+        '--pool',
+        'pool.json',
+        '--method',
+        'single:right',
+        '--method',
+        'single:wrong',
+        '--out',
+        'h',
+      );
       expect(r.code, r.err).toBe(0);
       const report = JSON.parse(read('h/report.json')) as EvalReport;
-      expect(report.methods.map((m) => [m.method, m.graded, m.accuracy])).toEqual([['single:right', 1, 1], ['single:wrong', 1, 0]]);
+      expect(report.methods.map((m) => [m.method, m.graded, m.accuracy])).toEqual([
+        ['single:right', 1, 1],
+        ['single:wrong', 1, 0],
+      ]);
       const wrong = episodesOf('h').find((e) => e.tags.includes('method:single:wrong'))!;
       expect(wrong.task).toMatchObject({ kind: 'code', itemId: 'HumanEval/0' });
       expect(JSON.stringify(wrong.reward!.details)).toMatch(/AssertionError/);
@@ -166,7 +294,6 @@ describe('baton eval on the built-in sets', () => {
       await server.close();
     }
   }, 60_000);
-
 });
 
 describe('baton eval on a Hub dataset', () => {
@@ -179,7 +306,22 @@ describe('baton eval on a Hub dataset', () => {
   it('pages through the datasets server with progress, and reads its cache the second time', async () => {
     newDir();
     write('pool.json', JSON.stringify(POOL));
-    const args = ['--dataset', 'hf:me/sums', '--kind', 'number', '--limit', '25', '--pool', 'pool.json', '--method', 'single:poor', '--hf-endpoint', hub.url, '--cache-dir', 'cache'];
+    const args = [
+      '--dataset',
+      'hf:me/sums',
+      '--kind',
+      'number',
+      '--limit',
+      '25',
+      '--pool',
+      'pool.json',
+      '--method',
+      'single:poor',
+      '--hf-endpoint',
+      hub.url,
+      '--cache-dir',
+      'cache',
+    ];
     const first = await baton(...args, '--out', 'a');
     expect(first.code, first.err).toBe(0);
     expect(first.err).toContain('reading hf:me/sums: 25/25 rows\n');
@@ -196,13 +338,33 @@ describe('baton eval on a Hub dataset', () => {
   it('frees OUT when Ctrl-C ends a resume still reading the data set', async () => {
     newDir();
     write('pool.json', JSON.stringify(POOL));
-    const first = await baton('--dataset', 'hf:me/sums', '--kind', 'number', '--limit', '3', '--pool', 'pool.json', '--method', 'single:poor', '--hf-endpoint', hub.url, '--cache-dir', 'cache', '--out', 'out');
+    const first = await baton(
+      '--dataset',
+      'hf:me/sums',
+      '--kind',
+      'number',
+      '--limit',
+      '3',
+      '--pool',
+      'pool.json',
+      '--method',
+      'single:poor',
+      '--hf-endpoint',
+      hub.url,
+      '--cache-dir',
+      'cache',
+      '--out',
+      'out',
+    );
     expect(first.code, first.err).toBe(0);
     const asked = hub.requests.length;
     hub.delayMs = 30_000;
     try {
       // Another cache: the resume reads the pages again, from a server that is slow to answer.
-      const child = spawn(process.execPath, [resolve('bin/baton.js'), 'eval', '--out', 'out', '--resume', '--cache-dir', 'other-cache'], { cwd: dir, stdio: 'ignore' });
+      const child = spawn(process.execPath, [resolve('bin/baton.js'), 'eval', '--out', 'out', '--resume', '--cache-dir', 'other-cache'], {
+        cwd: dir,
+        stdio: 'ignore',
+      });
       await new Promise<void>((done) => {
         const poll = setInterval(() => hub.requests.length > asked && (clearInterval(poll), done()), 10);
       });
@@ -225,11 +387,41 @@ describe('baton eval killed and resumed', () => {
 
   it('finishes after a kill without making any finished call again', async () => {
     newDir();
-    const workers: WorkerSpec[] = ['alpha', 'beta'].map((m) => ({ id: m, provider: 'openai-compatible', model: m, baseUrl: `${server.url}/v1`, price: { input: 1, output: 1 } }));
+    const workers: WorkerSpec[] = ['alpha', 'beta'].map((m) => ({
+      id: m,
+      provider: 'openai-compatible',
+      model: m,
+      baseUrl: `${server.url}/v1`,
+      price: { input: 1, output: 1 },
+    }));
     write('pool.json', JSON.stringify({ workers }));
-    write('plan.txt', 'model_id = [1, 0]\nsubtasks = ["Draft an answer in <answer></answer> tags.", "Check the draft; answer in <answer></answer> tags."]\naccess_list = [[], "all"]\n');
-    write('set.jsonl', ROWS.slice(0, 12).map((r) => JSON.stringify({ question: r.q, answer: '42', id: r.key })).join('\n'));
-    const args = ['eval', '--dataset', 'set.jsonl', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:alpha', '--method', 'fixed:plan.txt', '--concurrency', '3', '--out', 'out'];
+    write(
+      'plan.txt',
+      'model_id = [1, 0]\nsubtasks = ["Draft an answer in <answer></answer> tags.", "Check the draft; answer in <answer></answer> tags."]\naccess_list = [[], "all"]\n',
+    );
+    write(
+      'set.jsonl',
+      ROWS.slice(0, 12)
+        .map((r) => JSON.stringify({ question: r.q, answer: '42', id: r.key }))
+        .join('\n'),
+    );
+    const args = [
+      'eval',
+      '--dataset',
+      'set.jsonl',
+      '--kind',
+      'number',
+      '--pool',
+      'pool.json',
+      '--method',
+      'single:alpha',
+      '--method',
+      'fixed:plan.txt',
+      '--concurrency',
+      '3',
+      '--out',
+      'out',
+    ];
     // Every run's calls: 12 items x (1 + 2).
     const needed = 12 * 3;
 
@@ -257,7 +449,9 @@ describe('baton eval killed and resumed', () => {
     await new Promise((done) => child.once('exit', done));
     await server.settled();
     expect(concurrentCode).toBe(1);
-    expect(concurrent.err).toBe(`baton eval: ${join(dir, 'out')} is in use by another baton eval (pid ${child.pid}); wait for it to finish or stop it, then --resume\n`);
+    expect(concurrent.err).toBe(
+      `baton eval: ${join(dir, 'out')} is in use by another baton eval (pid ${child.pid}); wait for it to finish or stop it, then --resume\n`,
+    );
     expect(read('out/eval.lock')).toBe(`${child.pid}\n`);
     const killedAt = lines('episodes.jsonl');
     expect(killedAt).toBeLessThan(24);
@@ -278,7 +472,10 @@ describe('baton eval killed and resumed', () => {
     expect(completed.size).toBe(needed);
     expect(lines('calls.jsonl')).toBe(needed);
     const report = JSON.parse(read('out/report.json')) as EvalReport;
-    expect(report.methods.map((m) => [m.method, m.runs, m.accuracy])).toEqual([['single:alpha', 12, 1], ['fixed:plan.txt', 12, 1]]);
+    expect(report.methods.map((m) => [m.method, m.runs, m.accuracy])).toEqual([
+      ['single:alpha', 12, 1],
+      ['fixed:plan.txt', 12, 1],
+    ]);
     expect(episodesOf('out')).toHaveLength(24);
   }, 60_000);
 
@@ -288,7 +485,26 @@ describe('baton eval killed and resumed', () => {
     write('pool.json', JSON.stringify(workers));
     const rows = ROWS.slice(0, 8).map((r) => JSON.stringify({ question: r.q, answer: '42', id: r.key }));
     write('set.jsonl', rows.join('\n'));
-    const child = spawn(process.execPath, [resolve('bin/baton.js'), 'eval', '--dataset', 'set.jsonl', '--kind', 'number', '--pool', 'pool.json', '--method', 'single:alpha', '--concurrency', '1', '--out', 'out'], { cwd: dir, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [
+        resolve('bin/baton.js'),
+        'eval',
+        '--dataset',
+        'set.jsonl',
+        '--kind',
+        'number',
+        '--pool',
+        'pool.json',
+        '--method',
+        'single:alpha',
+        '--concurrency',
+        '1',
+        '--out',
+        'out',
+      ],
+      { cwd: dir, stdio: 'ignore' },
+    );
     const poll = setInterval(() => {
       if (existsSync(join(dir, 'out', 'episodes.jsonl'))) {
         clearInterval(poll);
@@ -302,8 +518,12 @@ describe('baton eval killed and resumed', () => {
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['calls.jsonl', 'episodes.jsonl', 'eval.json', 'plot.svg', 'report.json', 'report.md']);
 
     const flags = await baton('--out', 'out', '--resume', '--seed', '99', '--repeats', '5', '--method', 'single:beta', '--budget', '1');
-    expect(flags).toMatchObject({ code: 2, err: `baton eval: --resume runs the evaluation as ${join(dir, 'out', 'eval.json')} has it; only --budget and --concurrency can change, not --seed, --repeats, --method (for other settings start a new evaluation with another --out)\n` });
-    const changed = 'baton eval: --resume: the items of set.jsonl changed since this evaluation started (rows added, removed or edited: a question, answer, kind or id); its runs would not match them. Restore the data, or start a new evaluation with another --out.\n';
+    expect(flags).toMatchObject({
+      code: 2,
+      err: `baton eval: --resume runs the evaluation as ${join(dir, 'out', 'eval.json')} has it; only --budget and --concurrency can change, not --seed, --repeats, --method (for other settings start a new evaluation with another --out)\n`,
+    });
+    const changed =
+      'baton eval: --resume: the items of set.jsonl changed since this evaluation started (rows added, removed or edited: a question, answer, kind or id); its runs would not match them. Restore the data, or start a new evaluation with another --out.\n';
     write('set.jsonl', [...rows, JSON.stringify({ question: 'one more?', answer: '42', id: 'more' })].join('\n'));
     expect(await baton('--out', 'out', '--resume')).toMatchObject({ code: 1, err: changed });
     write('set.jsonl', [rows[0].replace('"42"', '"43"'), ...rows.slice(1)].join('\n'));

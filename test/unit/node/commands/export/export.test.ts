@@ -16,7 +16,11 @@ const TASKS = [
   { question: 'Simplify $\\frac{2}{4}$.', answer: '\\frac{1}{2}', kind: 'math' },
 ];
 
-const readJsonl = async (file: string) => (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+const readJsonl = async (file: string) =>
+  (await readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 const readParquet = async (file: string) => parquetReadObjects({ file: await asyncBufferFromFile(file) });
 
 describe('baton export', () => {
@@ -34,12 +38,22 @@ describe('baton export', () => {
     return { code, io };
   };
 
-  it('trl: the prompt as chat messages (Baton\'s Conductor prompt for the pool), answer and kind, as JSONL and the same rows as Parquet', async () => {
+  it("trl: the prompt as chat messages (Baton's Conductor prompt for the pool), answer and kind, as JSONL and the same rows as Parquet", async () => {
     const { code, io } = await run('trl', '--tasks', 'tasks.jsonl', '--pool', 'demo', '--out', 'trl', '--reward-url', 'http://10.0.0.5:9000/v1/reward');
     expect(code, io.err).toBe(0);
     expect(JSON.parse(io.out)).toMatchObject({ engine: 'trl', train: 3, heldOut: 0, mode: 'lora' });
     const out = join(dir, 'trl');
-    for (const f of ['train.jsonl', 'train.parquet', 'baton_reward.py', 'train_trl.py', 'grpo_config.json', 'launch.sh', 'pool.json', 'README.md', 'baton-export.json']) {
+    for (const f of [
+      'train.jsonl',
+      'train.parquet',
+      'baton_reward.py',
+      'train_trl.py',
+      'grpo_config.json',
+      'launch.sh',
+      'pool.json',
+      'README.md',
+      'baton-export.json',
+    ]) {
       expect((await stat(join(out, f))).size, f).toBeGreaterThan(0);
     }
     const rows = await readJsonl(join(out, 'train.jsonl'));
@@ -55,7 +69,19 @@ describe('baton export', () => {
     expect(schema.children[0].element.converted_type).toBe('LIST');
 
     const config = JSON.parse(await readFile(join(out, 'grpo_config.json'), 'utf8'));
-    expect(config).toMatchObject({ num_generations: 64, beta: 0, epsilon: 0.2, temperature: 1, top_p: 1, max_completion_length: 1024, max_steps: 200, lr_scheduler_type: 'cosine', warmup_ratio: 0.03, loss_type: 'bnpo', num_iterations: 1 });
+    expect(config).toMatchObject({
+      num_generations: 64,
+      beta: 0,
+      epsilon: 0.2,
+      temperature: 1,
+      top_p: 1,
+      max_completion_length: 1024,
+      max_steps: 200,
+      lr_scheduler_type: 'cosine',
+      warmup_ratio: 0.03,
+      loss_type: 'bnpo',
+      num_iterations: 1,
+    });
     expect(config.per_device_train_batch_size * 2 * config.gradient_accumulation_steps).toBe(4 * 64);
     expect(config.lora).toMatchObject({ r: 16, lora_alpha: 32 });
     expect(await readFile(join(out, 'baton_reward.py'), 'utf8')).toContain('DEFAULT_URL = "http://10.0.0.5:9000/v1/reward"');
@@ -64,7 +90,20 @@ describe('baton export', () => {
   });
 
   it('verl: data_source, prompt without the prefill, ability, reward_model {style rule, ground_truth}, extra_info; experts brings a test split', async () => {
-    const { code, io } = await run('verl', '--tasks', 'experts', '--pool', 'experts', '--out', 'verl', '--full', '--model', 'Qwen/Qwen2.5-3B-Instruct', '--seed', '3');
+    const { code, io } = await run(
+      'verl',
+      '--tasks',
+      'experts',
+      '--pool',
+      'experts',
+      '--out',
+      'verl',
+      '--full',
+      '--model',
+      'Qwen/Qwen2.5-3B-Instruct',
+      '--seed',
+      '3',
+    );
     expect(code, io.err).toBe(0);
     const out = join(dir, 'verl');
     const train = await readJsonl(join(out, 'train.jsonl'));
@@ -82,7 +121,16 @@ describe('baton export', () => {
 
     const launch = await readFile(join(out, 'launch.sh'), 'utf8');
     execFileSync('bash', ['-n', join(out, 'launch.sh')]);
-    for (const line of ['actor_rollout_ref.rollout.n=64', 'actor_rollout_ref.actor.optim.lr=0.000001', 'actor_rollout_ref.actor.clip_ratio=0.2', 'actor_rollout_ref.actor.use_kl_loss=False', 'trainer.total_training_steps=200', 'data.val_files=test.parquet', 'custom_reward_function.name=compute_score_batch', 'MODEL="${MODEL:-Qwen/Qwen2.5-3B-Instruct}"']) {
+    for (const line of [
+      'actor_rollout_ref.rollout.n=64',
+      'actor_rollout_ref.actor.optim.lr=0.000001',
+      'actor_rollout_ref.actor.clip_ratio=0.2',
+      'actor_rollout_ref.actor.use_kl_loss=False',
+      'trainer.total_training_steps=200',
+      'data.val_files=test.parquet',
+      'custom_reward_function.name=compute_score_batch',
+      'MODEL="${MODEL:-Qwen/Qwen2.5-3B-Instruct}"',
+    ]) {
       expect(launch).toContain(line);
     }
     expect(launch).not.toContain('lora_rank');

@@ -73,13 +73,21 @@ async function exported(): Promise<{ text: string; episodes: Episode[] }> {
   expect(await main(['episodes', 'export', '--dir', 'eps'], ioWith({}))).toBe(0);
   const text = out;
   out = before;
-  return { text, episodes: text.trim().split('\n').map((line) => JSON.parse(line)) };
+  return {
+    text,
+    episodes: text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line)),
+  };
 }
 
 /** Every file the episode directory holds, as one text. */
 function episodeDirText(): string {
   const eps = join(dir, 'eps');
-  return readdirSync(eps).map((name) => readFileSync(join(eps, name), 'utf8')).join('\n');
+  return readdirSync(eps)
+    .map((name) => readFileSync(join(eps, name), 'utf8'))
+    .join('\n');
 }
 
 const oneStep = (worker: number): Workflow => ({ steps: [{ worker, subtask: 'Answer it.', access: [] }] });
@@ -123,7 +131,10 @@ describe('baton run over network providers', () => {
       (80 * 0.5 + 20 * 1) / 1e6,
     ];
     episode.steps.forEach((s, i) => expect(s.costUsd).toBeCloseTo(expectedUsd[i], 12));
-    expect(episode.totals.costUsd).toBeCloseTo(expectedUsd.reduce((a, b) => a + b), 12);
+    expect(episode.totals.costUsd).toBeCloseTo(
+      expectedUsd.reduce((a, b) => a + b),
+      12,
+    );
     expect(episode.pool[0].price).toEqual({ input: 0.15, output: 0.6, cachedInput: 0.075 });
     expect(episode.steps.map((s) => s.attempts)).toEqual([1, 1, 1, 1]);
 
@@ -170,7 +181,9 @@ describe('baton run over network providers', () => {
   it('ends a refused key of the Conductor worker in one line naming its variable', async () => {
     const code = await baton({ ...KEYS, ANTHROPIC_API_KEY: WRONG_KEY }, pool().slice(0, 2), '--conductor', 'worker:claude');
     expect(code).toBe(1);
-    expect(err).toBe('baton run: The Conductor failed: Anthropic rejected the key ANTHROPIC_API_KEY (401). Check it at https://console.anthropic.com/settings/keys.\n');
+    expect(err).toBe(
+      'baton run: The Conductor failed: Anthropic rejected the key ANTHROPIC_API_KEY (401). Check it at https://console.anthropic.com/settings/keys.\n',
+    );
     // The failed run is still kept, marked as an infrastructure failure with the Conductor's error.
     const { episodes } = await exported();
     expect(episodes).toHaveLength(1);

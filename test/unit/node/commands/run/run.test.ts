@@ -35,7 +35,11 @@ function write(name: string, text: string): string {
 }
 
 const run = (...args: string[]) => main(['run', '--task', 'What is 17 + 25?', '--answer', '42', '--pool', 'pool.json', ...args], io);
-const episodesIn = (file: string): Episode[] => readFileSync(join(dir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const episodesIn = (file: string): Episode[] =>
+  readFileSync(join(dir, file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 /** The responses a worker was shown, in order, read back from what it was sent. */
 function responsesShown(content: string): string[] {
@@ -87,7 +91,15 @@ describe('baton run', () => {
   });
 
   it('says that simulated dollars were not spent, and why dollars are unknown', async () => {
-    write('one.txt', renderWorkflow({ steps: [{ worker: 0, subtask: 'Answer.', access: [] }, { worker: 1, subtask: 'Check.', access: 'all' }] }));
+    write(
+      'one.txt',
+      renderWorkflow({
+        steps: [
+          { worker: 0, subtask: 'Answer.', access: [] },
+          { worker: 1, subtask: 'Check.', access: 'all' },
+        ],
+      }),
+    );
     expect(await run('--conductor', 'fixed:one.txt', '--no-save')).toBe(0);
     expect(out).toMatch(/\$0\.\d+\nSimulated prices: the workers here are simulated, so no money was spent\.\n$/);
     out = '';
@@ -124,8 +136,7 @@ describe('baton run', () => {
     expect(await run('--conductor', 'fixed:bad.txt', '--episode-out', 'eps.jsonl')).toBe(1);
     const [episode] = episodesIn('eps.jsonl');
     expect(episode.status).toBe('format-error');
-    const missingLists =
-      'missing the model_id, subtasks and access_list lists; end the answer with model_id = [...], subtasks = [...] and access_list = [...]';
+    const missingLists = 'missing the model_id, subtasks and access_list lists; end the answer with model_id = [...], subtasks = [...] and access_list = [...]';
     expect(episode.parseError).toBe(missingLists);
     expect(err).toBe(`baton run: the Conductor's completion did not parse: ${missingLists}\n`);
   });
@@ -173,9 +184,26 @@ describe('baton run', () => {
   });
 
   it('runs replay workers from a RouteLLM file given with --replay', async () => {
-    write('replay.csv', 'prompt,mistralai/Mixtral-8x7B-Instruct-v0.1,gpt-4-1106-preview,mistralai/Mixtral-8x7B-Instruct-v0.1_response,gpt-4-1106-preview_response\n"What is 17 + 25?",False,True,"It is 41.\n#### 41","17 + 25 = 42."\n');
-    write('pool.json', JSON.stringify([{ id: 'gpt4', provider: 'replay', model: 'gpt-4-1106-preview' }, { id: 'mix', provider: 'replay', model: 'mixtral-8x7b-instruct-v0.1' }]));
-    write('one.txt', renderWorkflow({ steps: [{ worker: 1, subtask: 'Answer.', access: [] }, { worker: 0, subtask: 'Answer.', access: [] }] }));
+    write(
+      'replay.csv',
+      'prompt,mistralai/Mixtral-8x7B-Instruct-v0.1,gpt-4-1106-preview,mistralai/Mixtral-8x7B-Instruct-v0.1_response,gpt-4-1106-preview_response\n"What is 17 + 25?",False,True,"It is 41.\n#### 41","17 + 25 = 42."\n',
+    );
+    write(
+      'pool.json',
+      JSON.stringify([
+        { id: 'gpt4', provider: 'replay', model: 'gpt-4-1106-preview' },
+        { id: 'mix', provider: 'replay', model: 'mixtral-8x7b-instruct-v0.1' },
+      ]),
+    );
+    write(
+      'one.txt',
+      renderWorkflow({
+        steps: [
+          { worker: 1, subtask: 'Answer.', access: [] },
+          { worker: 0, subtask: 'Answer.', access: [] },
+        ],
+      }),
+    );
     expect(await run('--conductor', 'fixed:one.txt', '--replay', 'replay.csv', '--episode-out', 'eps.jsonl')).toBe(0);
     const [episode] = episodesIn('eps.jsonl');
     expect(episode.steps.map((s) => s.output)).toEqual(['It is 41.\n#### 41', '17 + 25 = 42.']);
@@ -193,7 +221,10 @@ describe('baton run', () => {
     const [written] = episodesIn('eps.jsonl');
     out = '';
     expect(await main(['episodes', 'export', '--dir', 'kept'], io)).toBe(0);
-    const exported = out.trim().split('\n').map((l) => JSON.parse(l) as Episode);
+    const exported = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Episode);
     expect(exported).toHaveLength(1);
     expect(exported[0].id).not.toBe(written.id);
     expect(exported[0].steps.map((s) => s.workerId)).toEqual(['c']);

@@ -32,8 +32,14 @@ describe('baton train flags', () => {
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--prompt', 'long'], /--prompt must be ask or compact/],
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--scale-rewards', 'std'], /--scale-rewards must be one of/],
     [['--resume', 'nowhere'], /--resume: cannot read .*nowhere\/config\.json/],
-    [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--concurrency', 'openai'], /--concurrency: Calls in flight are provider=N pairs separated by commas .* got "openai"/],
-    [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--concurrency', 'openai=4,opneai=2'], /--concurrency: No provider "opneai"; use one of openai, anthropic/],
+    [
+      ['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--concurrency', 'openai'],
+      /--concurrency: Calls in flight are provider=N pairs separated by commas .* got "openai"/,
+    ],
+    [
+      ['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--concurrency', 'openai=4,opneai=2'],
+      /--concurrency: No provider "opneai"; use one of openai, anthropic/,
+    ],
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--concurrency', 'google=0'], /--concurrency: google needs at least 1 call at a time, got 0/],
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--recursion=-1'], /--recursion must be at least 0/],
     [['--model', 'm', '--pool', 'experts', '--tasks', 'experts', '--recursion-mix', '1.5'], /--recursion-mix must be from 0 to 1, got 1.5/],

@@ -19,7 +19,10 @@ describe('parseWebllmProgressText', () => {
       step: { done: 5, total: 108 },
       bytes: 830 * MiB,
     });
-    expect(parseWebllmProgressText('Loading GPU shader modules[40/80]: 50% completed, 7 secs elapsed.')).toEqual({ phase: 'shaders', step: { done: 40, total: 80 } });
+    expect(parseWebllmProgressText('Loading GPU shader modules[40/80]: 50% completed, 7 secs elapsed.')).toEqual({
+      phase: 'shaders',
+      step: { done: 40, total: 80 },
+    });
     expect(parseWebllmProgressText('Finish loading on WebGPU - nvidia')).toEqual({ phase: 'ready', gpu: 'WebGPU - nvidia' });
     expect(parseWebllmProgressText('Start to fetch params')).toEqual({ phase: 'download', bytes: 0 });
   });
@@ -35,7 +38,11 @@ describe('createWebllmProgressMapper', () => {
     const map = createWebllmProgressMapper(() => clock);
     expect(map({ progress: 0, timeElapsed: 0, text: 'Start to fetch params' }).bytesPerSecond).toBeUndefined();
     clock += 10_000;
-    const downloading = map({ progress: 0.125, timeElapsed: 10, text: `Fetching param cache[14/108]: 512MB fetched. 12% completed, 10 secs elapsed.${FETCH_TAIL}` });
+    const downloading = map({
+      progress: 0.125,
+      timeElapsed: 10,
+      text: `Fetching param cache[14/108]: 512MB fetched. 12% completed, 10 secs elapsed.${FETCH_TAIL}`,
+    });
     expect(downloading).toEqual({
       phase: 'download',
       fraction: 0.125,
@@ -62,9 +69,19 @@ describe('createWebllmProgressMapper', () => {
     map({ progress: 0.25, timeElapsed: 313, text: 'Loading GPU shader modules[20/80]: 25% completed, 313 secs elapsed.' });
     clock += 3000;
     const shaders = map({ progress: 0.5, timeElapsed: 316, text: 'Loading GPU shader modules[40/80]: 50% completed, 316 secs elapsed.' });
-    expect(shaders).toEqual({ phase: 'shaders', fraction: 0.5, step: { done: 40, total: 80 }, secondsLeft: 6, text: 'Compiling GPU shaders: 40 of 80, about 6 s left' });
+    expect(shaders).toEqual({
+      phase: 'shaders',
+      fraction: 0.5,
+      step: { done: 40, total: 80 },
+      secondsLeft: 6,
+      text: 'Compiling GPU shaders: 40 of 80, about 6 s left',
+    });
 
-    expect(map({ progress: 1, timeElapsed: 320, text: 'Finish loading on WebGPU - apple' })).toEqual({ phase: 'ready', fraction: 1, text: 'Ready on WebGPU - apple' });
+    expect(map({ progress: 1, timeElapsed: 320, text: 'Finish loading on WebGPU - apple' })).toEqual({
+      phase: 'ready',
+      fraction: 1,
+      text: 'Ready on WebGPU - apple',
+    });
   });
 
   it('gives minutes for long waits and passes unknown text through', () => {

@@ -57,9 +57,16 @@ describe('webllmModelChoices against web-llm 0.2.86 prebuiltAppConfig', () => {
   it("keeps to web-llm's low-resource builds when storage bindings are under 1 GiB", () => {
     const choices = webllmModelChoices({ shaderF16: false, maxStorageBufferBindingSize: 512 * MiB }, prebuilt);
     expect(choices.map((c) => c.modelId)).toEqual(
-      ['Qwen2.5-3B-Instruct', 'Qwen2.5-1.5B-Instruct', 'Qwen2.5-0.5B-Instruct', 'Qwen3-4B', 'Qwen3-1.7B', 'Qwen3-0.6B', 'Llama-3.2-3B-Instruct', 'Llama-3.2-1B-Instruct'].map(
-        (f) => `${f}-q4f32_1-MLC`,
-      ),
+      [
+        'Qwen2.5-3B-Instruct',
+        'Qwen2.5-1.5B-Instruct',
+        'Qwen2.5-0.5B-Instruct',
+        'Qwen3-4B',
+        'Qwen3-1.7B',
+        'Qwen3-0.6B',
+        'Llama-3.2-3B-Instruct',
+        'Llama-3.2-1B-Instruct',
+      ].map((f) => `${f}-q4f32_1-MLC`),
     );
     expect(webllmModelChoices({ shaderF16: false, maxStorageBufferBindingSize: 1024 * MiB }, prebuilt)).toHaveLength(FAMILIES.length);
   });
@@ -81,7 +88,12 @@ describe('webllmModelChoices against web-llm 0.2.86 prebuiltAppConfig', () => {
   });
 
   it("says so when web-llm lists none of Baton's models", () => {
-    const e = thrown(() => webllmModelChoices({ shaderF16: true }, prebuilt.filter((r) => !r.model_id.includes('q4f16_1'))));
+    const e = thrown(() =>
+      webllmModelChoices(
+        { shaderF16: true },
+        prebuilt.filter((r) => !r.model_id.includes('q4f16_1')),
+      ),
+    );
     expect(e.code).toBe('engine/unsupported');
     expect(e.message).toContain("lists none of Baton's Conductor models in q4f16_1");
   });

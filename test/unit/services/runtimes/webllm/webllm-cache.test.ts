@@ -1,7 +1,13 @@
 import 'fake-indexeddb/auto';
 import { prebuiltAppConfig, type AppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { freeWebllmCache, webllmCacheStatus, webllmModelChoices, type WebllmCacheApi, type WebllmModelChoice } from '../../../../../src/services/runtimes/webllm/index.ts';
+import {
+  freeWebllmCache,
+  webllmCacheStatus,
+  webllmModelChoices,
+  type WebllmCacheApi,
+  type WebllmModelChoice,
+} from '../../../../../src/services/runtimes/webllm/index.ts';
 import { BatonError } from '../../../../../src/core/errors/index.ts';
 
 const real = webllmModelChoices({ shaderF16: false }, prebuiltAppConfig.model_list).find((c) => c.modelId === 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC')!;

@@ -151,7 +151,11 @@ describe('createWebllmConductor', () => {
     const engine = new EngineDouble(['a', 'b', 'c'], undefined, new Promise((resolve) => (start = resolve)));
     const controller = new AbortController();
     const deltas: string[] = [];
-    const running = createWebllmConductor(engine, { modelId: MODEL, thinks: false }, sampling).generate({ messages, signal: controller.signal, onDelta: (d) => deltas.push(d) });
+    const running = createWebllmConductor(engine, { modelId: MODEL, thinks: false }, sampling).generate({
+      messages,
+      signal: controller.signal,
+      onDelta: (d) => deltas.push(d),
+    });
     controller.abort();
     start();
     expect((await rejection(running)).code).toBe('run/aborted');
@@ -170,10 +174,14 @@ describe('createWebllmConductor', () => {
 
   it("maps web-llm's failures, thrown as errors or as a worker's strings", async () => {
     const lost = new EngineDouble([], { index: -1, error: 'DeviceLostError: The WebGPU device was lost while loading the model.' });
-    expect((await rejection(createWebllmConductor(lost, { modelId: MODEL, thinks: false }, sampling).generate({ messages }))).code).toBe('engine/out-of-memory');
+    expect((await rejection(createWebllmConductor(lost, { modelId: MODEL, thinks: false }, sampling).generate({ messages }))).code).toBe(
+      'engine/out-of-memory',
+    );
     const midway = Object.assign(new Error('Device is lost'), { name: 'OperationError' });
     const broken = new EngineDouble(['a', 'b'], { index: 1, error: midway });
-    expect((await rejection(createWebllmConductor(broken, { modelId: MODEL, thinks: false }, sampling).generate({ messages }))).code).toBe('engine/device-lost');
+    expect((await rejection(createWebllmConductor(broken, { modelId: MODEL, thinks: false }, sampling).generate({ messages }))).code).toBe(
+      'engine/device-lost',
+    );
   });
 
   it('reports a real, unloaded MLCEngine as not loaded', async () => {

@@ -1,7 +1,13 @@
 import 'fake-indexeddb/auto';
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WebllmHost, webllmModelChoices, type WebllmLoadedEngine, type WebllmLoader, type WebllmModelChoice } from '../../../../../src/services/runtimes/webllm/index.ts';
+import {
+  WebllmHost,
+  webllmModelChoices,
+  type WebllmLoadedEngine,
+  type WebllmLoader,
+  type WebllmModelChoice,
+} from '../../../../../src/services/runtimes/webllm/index.ts';
 import { BatonError } from '../../../../../src/core/errors/index.ts';
 
 const choices = webllmModelChoices({ shaderF16: false }, prebuiltAppConfig.model_list);
@@ -10,7 +16,13 @@ const other = choices.find((c) => c.modelId === 'Qwen3-0.6B-q4f32_1-MLC')!;
 
 /** Loads that the test finishes by hand; the engines count their unloads. */
 class Loads {
-  readonly started: { modelId: string; signal?: AbortSignal; finish: () => void; fail: (e: unknown) => void; engine: WebllmLoadedEngine & { unloads: number } }[] = [];
+  readonly started: {
+    modelId: string;
+    signal?: AbortSignal;
+    finish: () => void;
+    fail: (e: unknown) => void;
+    engine: WebllmLoadedEngine & { unloads: number };
+  }[] = [];
   readonly load: WebllmLoader = (choice, options) =>
     new Promise((resolve, reject) => {
       const engine = {
@@ -70,7 +82,10 @@ describe('WebllmHost', () => {
 });
 
 describe('WebllmHost on the real web-llm, offline', () => {
-  const offline: WebllmModelChoice = { ...small, record: { ...small.record, model: 'http://127.0.0.1:9/Qwen2.5-0.5B/', model_lib: 'http://127.0.0.1:9/lib.wasm' } };
+  const offline: WebllmModelChoice = {
+    ...small,
+    record: { ...small.record, model: 'http://127.0.0.1:9/Qwen2.5-0.5B/', model_lib: 'http://127.0.0.1:9/lib.wasm' },
+  };
   beforeAll(() => {
     Object.defineProperty(globalThis, 'location', { value: new URL('http://127.0.0.1:9/'), configurable: true });
   });

@@ -63,9 +63,15 @@ describe('WebllmRuntime', () => {
 
 describe('webllmCapsOf', () => {
   it('explains, in plain words, a browser without WebGPU and one without an adapter', async () => {
-    await expect(webllmCapsOf(undefined)).rejects.toMatchObject({ code: 'engine/no-adapter', message: expect.stringMatching(/^This browser offers no WebGPU here/) });
+    await expect(webllmCapsOf(undefined)).rejects.toMatchObject({
+      code: 'engine/no-adapter',
+      message: expect.stringMatching(/^This browser offers no WebGPU here/),
+    });
     // A browser with the API but nothing behind it (a blocklisted GPU); no such browser runs here.
     const noAdapter = { requestAdapter: async () => null } as unknown as GPU;
-    await expect(webllmCapsOf(noAdapter)).rejects.toMatchObject({ code: 'engine/no-adapter', message: expect.stringMatching(/found no usable graphics adapter/) });
+    await expect(webllmCapsOf(noAdapter)).rejects.toMatchObject({
+      code: 'engine/no-adapter',
+      message: expect.stringMatching(/found no usable graphics adapter/),
+    });
   });
 });

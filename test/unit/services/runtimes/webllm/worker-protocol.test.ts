@@ -6,10 +6,19 @@
 import 'fake-indexeddb/auto';
 import { CreateWebWorkerMLCEngine, prebuiltAppConfig, WebWorkerMLCEngine, WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebllmEngineConfig, createWebllmConductor, toWebllmError, webllmModelChoices, type WebllmModelChoice } from '../../../../../src/services/runtimes/webllm/index.ts';
+import {
+  buildWebllmEngineConfig,
+  createWebllmConductor,
+  toWebllmError,
+  webllmModelChoices,
+  type WebllmModelChoice,
+} from '../../../../../src/services/runtimes/webllm/index.ts';
 
 const small = webllmModelChoices({ shaderF16: false }, prebuiltAppConfig.model_list).find((c) => c.modelId === 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC')!;
-const offline: WebllmModelChoice = { ...small, record: { ...small.record, model: 'http://127.0.0.1:9/Qwen2.5-0.5B/', model_lib: 'http://127.0.0.1:9/lib.wasm' } };
+const offline: WebllmModelChoice = {
+  ...small,
+  record: { ...small.record, model: 'http://127.0.0.1:9/Qwen2.5-0.5B/', model_lib: 'http://127.0.0.1:9/lib.wasm' },
+};
 
 function joined(): Worker {
   const event = (data: unknown) => new MessageEvent('message', { data: structuredClone(data) });
