@@ -55,4 +55,4 @@ export {
   type EngineModelChoice,
   type EngineModelSource,
   type EngineWeights,
-} from '../core/bench/conductor/index.ts';
+} from '../core/conductor/index.ts';

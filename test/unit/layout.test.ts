@@ -57,7 +57,22 @@ function moduleOf(path: string): string {
  * core's folders (and its top-level files) from the bottom up: a file imports only from its own folder
  * and the ones before it, type imports included, so core has no circle.
  */
-const CORE_ORDER = ['errors', 'random', 'task', 'formats', 'pricing', 'reward', 'providers', 'keys', 'workflow', 'episodes', 'orchestra', 'rl', 'bench'];
+const CORE_ORDER = [
+  'errors',
+  'random',
+  'task',
+  'formats',
+  'pricing',
+  'reward',
+  'providers',
+  'keys',
+  'workflow',
+  'episodes',
+  'orchestra',
+  'rl',
+  'conductor',
+  'bench',
+];
 
 /** 'providers' for src/core/providers/..., 'task' for src/core/task.ts. */
 const coreFolder = (path: string) => path.split('/')[2].replace(/\.ts$/, '');

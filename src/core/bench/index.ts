@@ -1,5 +1,3 @@
 export * from './datasets/index.ts';
 export * from './task-sets/index.ts';
-export * from './baselines/index.ts';
 export * from './eval/index.ts';
-export * from './conductor/index.ts';

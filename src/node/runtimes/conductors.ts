@@ -1,5 +1,5 @@
 /**
- * The Node host of core/bench's createConductor, for `baton run --conductor` and `baton eval --method
+ * The Node host of core/conductor's createConductor, for `baton run --conductor` and `baton eval --method
  * conductor:<choice>` alike: an engine model from its directory on Dawn (NodeLocalModels, shared with the pool's
  * local workers and their GPU queue), a plan file read from disk, a remote endpoint with its key from the
  * environment. web-llm runs in a browser tab only.
@@ -17,7 +17,7 @@ import {
   type EngineAdapterSource,
   type EngineModelChoice,
   type EngineModelSource,
-} from '../../core/bench/index.ts';
+} from '../../core/conductor/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { Conductor } from '../../core/orchestra/index.ts';
 import { loadProviders, resolveApiKey, type WorkerModel } from '../../core/providers/index.ts';
@@ -27,7 +27,7 @@ import { filesFromDir } from '../../engine/model/files-node.ts';
 import { CliError, type CliIo } from '../cli/index.ts';
 import type { NodeLocalModels } from './local-models.ts';
 
-export { CONDUCTOR_CHOICE_HELP } from '../../core/bench/index.ts';
+export { CONDUCTOR_CHOICE_HELP } from '../../core/conductor/index.ts';
 
 export interface NodeHostOptions {
   cwd: string;

@@ -7,7 +7,7 @@ import { keySlot } from '../../core/keys/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
 import type { AccessMode } from '../../core/workflow/index.ts';
-import type { ConductorChoice } from '../../core/bench/conductor/index.ts';
+import type { ConductorChoice } from '../../core/conductor/index.ts';
 
 export type { AskService } from './ask-service.ts';
 

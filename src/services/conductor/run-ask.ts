@@ -3,7 +3,7 @@
  * save it. Runs inside workers/conductor.worker.ts (and in-thread in tests); the providers and the AI SDK
  * behind them load on the first run.
  */
-import { createConductor, type EngineModelChoice } from '../../core/bench/conductor/index.ts';
+import { createConductor, type EngineModelChoice } from '../../core/conductor/index.ts';
 import { type Episode, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { RunEventListener } from '../../core/orchestra/index.ts';

@@ -6,7 +6,7 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import { filesFromPicked, filesFromUrl, hubUrl, type DownloadProgress, type ModelFiles } from '../../engine/model/index.ts';
-import type { EngineAdapterSource, EngineModelSource } from '../../core/bench/conductor/index.ts';
+import type { EngineAdapterSource, EngineModelSource } from '../../core/conductor/index.ts';
 import { trainedAdapterFiles } from './trained-adapters.ts';
 
 /** The Cache Storage cache the engine's downloads live in. */

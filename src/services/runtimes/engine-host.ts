@@ -11,7 +11,7 @@ import { readTrainedFormat, type TrainedFormat } from '../../core/rl/index.ts';
 import type { EngineDevice, GpuModel } from '../../engine/index.ts';
 import { openModel, readPeftAdapter } from '../../engine/model/index.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
-import { describeSource, type EngineModelChoice } from '../../core/bench/conductor/index.ts';
+import { describeSource, type EngineModelChoice } from '../../core/conductor/index.ts';
 import { DownloadMeter, type LoadProgress } from './download-meter.ts';
 import { adapterFiles, engineFiles, isMissingRecord, MODEL_CACHE } from './engine-files.ts';
 

@@ -14,7 +14,7 @@ import {
   type EngineAdapterSource,
   type EngineFilesSource,
   type EngineModelChoice,
-} from '../../core/bench/conductor/index.ts';
+} from '../../core/conductor/index.ts';
 
 export const DEMO_WORKER_MODEL = 'demo';
 

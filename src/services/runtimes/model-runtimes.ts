@@ -8,7 +8,7 @@
  */
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { WebllmRuntime, type WebllmReady } from './webllm/index.ts';
-import { type EngineModelChoice, describeSource } from '../../core/bench/conductor/index.ts';
+import { type EngineModelChoice, describeSource } from '../../core/conductor/index.ts';
 import { throttledProgress, type LoadProgress } from './download-meter.ts';
 import { EngineHost, type EngineLoadRequest, type LoadedEngine, type LoadedEngineInfo } from './engine-host.ts';
 // By path: the engine's index would bring the whole engine into the worker's start; it loads with the first model.

@@ -1,11 +1,11 @@
 /**
- * The tab's host for core/bench's createConductor, for Ask and the Evaluate page alike: engine and web-llm models
+ * The tab's host for core/conductor's createConductor, for Ask and the Evaluate page alike: engine and web-llm models
  * on the model runtimes of this web worker (their loads shown on the pages, their generations on the runtimes'
  * GPU queue), an adapter trained in this browser, a remote endpoint built with the page's keys, and the plan
  * files picked on the Evaluate page. A model directory is for baton eval.
  * Test: test/unit/services/runtimes/tab-conductor-host.test.ts.
  */
-import type { ConductorHost, EngineModelChoice, LoadedConductorModel } from '../../core/bench/conductor/index.ts';
+import type { ConductorHost, EngineModelChoice, LoadedConductorModel } from '../../core/conductor/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { ModelRuntimes } from './model-runtimes.ts';
 import type { LoadedEngine } from './engine-host.ts';

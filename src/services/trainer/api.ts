@@ -5,7 +5,7 @@
  * one included: a few short sequences a step on the demo Conductor (baton train's settings, scaled down).
  * Types and constants only: the page's first paint carries them.
  */
-import type { EngineModelSource } from '../../core/bench/conductor/index.ts';
+import type { EngineModelSource } from '../../core/conductor/index.ts';
 import type { ProviderConcurrency } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { GrpoStepMetrics } from '../../core/rl/index.ts';

@@ -5,7 +5,7 @@
  * the first run or estimate, the pool's workers with the page's keys, and the page's task set. The loop
  * itself is core/rl's runTraining, run by trainer-service.ts.
  */
-import { describeSource, type EngineModelChoice } from '../../core/bench/conductor/index.ts';
+import { describeSource, type EngineModelChoice } from '../../core/conductor/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';

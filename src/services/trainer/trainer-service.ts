@@ -15,7 +15,7 @@
 import { type Episode, type EpisodeStore, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
-import type { EngineModelChoice } from '../../core/bench/conductor/index.ts';
+import type { EngineModelChoice } from '../../core/conductor/index.ts';
 import { loraState, runTraining, trainedFormatOf, type GrpoCheckpoint, type TrainingSession } from '../../core/rl/index.ts';
 import { saveTrainedAdapter, type TrainedAdapter } from '../runtimes/index.ts';
 import type { LatestGroup, TrainerStatus, TrainingConfig, TrainingProgress } from './api.ts';

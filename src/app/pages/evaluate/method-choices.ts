@@ -8,7 +8,7 @@
  * Test: test/unit/app/pages/evaluate/method-choices.test.ts.
  */
 import { describeConductor, type ConductorChoice } from '../../../client/index.ts';
-import { conductorChoiceText } from '../../../core/bench/index.ts';
+import { conductorChoiceText } from '../../../core/conductor/index.ts';
 import type { WorkerSpec } from '../../../core/providers/index.ts';
 
 export interface MethodChoice {

@@ -1,9 +1,7 @@
 /** Evaluation: methods over items and repeats, stored as episodes, reported with errors, cost and a plot. */
-export { CONDUCTOR_CHOICE_HELP, conductorChoiceText, parseConductorChoice, type ModelNaming } from './conductor-text.ts';
 export { METHOD_SPEC_HELP, parseMethodSpec, type MethodSpec } from './method-spec.ts';
 export type { EvalMethod, MethodRun } from './eval-method.ts';
 export { buildMethods, type BuiltMethods, type MethodContext } from './methods/build-methods.ts';
-export { createPolicyConductor, type PolicyConductorOptions } from './methods/policy-conductor.ts';
 export { memoryCallLog, recordingPool, type CallLog, type LoggedCall } from './call-log.ts';
 export { evalTags, isFinished, runKeyOf, type RunKey } from './run-key.ts';
 export { runEvaluation, type EvalProgress, type EvaluationInput, type EvaluationResult } from './run-evaluation.ts';

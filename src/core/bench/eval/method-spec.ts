@@ -1,11 +1,10 @@
 /**
  * The evaluation's method strings, parsed once for `baton eval --method` and the Evaluate page: a Conductor
- * choice (conductor:<choice>, read by conductor-text.ts) or a baseline. Parsing is pure; what a method
+ * choice (conductor:<choice>, read by core/conductor's parseConductorChoice) or a baseline. Parsing is pure; what a method
  * needs from outside (a file, a model on the GPU, a remote endpoint) its host resolves.
  */
 import { BatonError } from '../../errors/index.ts';
-import type { ConductorChoice } from '../conductor/conductor-choice.ts';
-import { parseConductorChoice, splitHead, type ModelNaming } from './conductor-text.ts';
+import { parseConductorChoice, splitHead, type ConductorChoice, type ModelNaming } from '../../conductor/index.ts';
 
 export type MethodSpec =
   | { kind: 'conductor'; conductor: ConductorChoice }

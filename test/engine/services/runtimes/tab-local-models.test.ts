@@ -14,7 +14,7 @@ import { createWorkerModel } from '../../../../src/core/providers/create-worker.
 import type { ChatMessage, WorkerSpec } from '../../../../src/core/providers/index.ts';
 import { buildConductorPrompt } from '../../../../src/core/workflow/index.ts';
 import { ModelRuntimes, type ConductorLoadStatus } from '../../../../src/services/runtimes/model-runtimes.ts';
-import { createConductor, type EngineModelChoice } from '../../../../src/core/bench/index.ts';
+import { createConductor, type EngineModelChoice } from '../../../../src/core/conductor/index.ts';
 import { EngineHost } from '../../../../src/services/runtimes/engine-host.ts';
 import { tabConductorHost } from '../../../../src/services/runtimes/tab-conductor-host.ts';
 import { TabLocalModels } from '../../../../src/services/runtimes/tab-local-models.ts';

@@ -1,6 +1,6 @@
 /** How an engine pool worker names its model: the same choice the Conductor page makes, so the two can share a load. */
 import { describe, expect, it } from 'vitest';
-import { DEMO_ENGINE_MODEL, type EngineModelChoice } from '../../../../src/core/bench/index.ts';
+import { DEMO_ENGINE_MODEL, type EngineModelChoice } from '../../../../src/core/conductor/index.ts';
 import { engineWorkerChoice, engineWorkerFields } from '../../../../src/services/runtimes/engine-worker-choice.ts';
 
 const worker = (fields: { model: string; adapter?: string; weights?: 'f32' | 'int4' }) => ({ id: 'w', provider: 'engine' as const, ...fields });

@@ -5,7 +5,7 @@
  * WebGPU (as in Node) said in the words each page wants, reported and tried again.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { conductorMaker, parseConductorChoice, type ConductorSettings } from '../../../../src/core/bench/index.ts';
+import { conductorMaker, parseConductorChoice, type ConductorSettings } from '../../../../src/core/conductor/index.ts';
 import { ModelRuntimes, tabConductorHost, type ConductorLoadStatus } from '../../../../src/services/runtimes/index.ts';
 
 const settings = (method: string): ConductorSettings => ({ poolIds: ['w'], maxSteps: 3, access: 'binary', where: `Method "${method}"` });

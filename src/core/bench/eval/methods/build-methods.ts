@@ -4,9 +4,7 @@
  */
 import { BatonError } from '../../../errors/index.ts';
 import type { WorkerSpec } from '../../../providers/index.ts';
-import type { ModelNaming } from '../conductor-text.ts';
-import type { ConductorChoice } from '../../conductor/conductor-choice.ts';
-import { conductorMaker, notInPool, type ConductorHost, type ConductorMaker } from '../../conductor/create-conductor.ts';
+import { conductorMaker, notInPool, type ConductorChoice, type ConductorHost, type ConductorMaker, type ModelNaming } from '../../../conductor/index.ts';
 import type { EvalMethod } from '../eval-method.ts';
 import { parseMethodSpec } from '../method-spec.ts';
 import { moaMethod, roundRobinMethod, selfReflectMethod, singleMethod } from './fixed-plan.ts';

@@ -6,7 +6,7 @@
  */
 import { createFixedConductor } from '../../../orchestra/index.ts';
 import { renderWorkflow, type Step } from '../../../workflow/index.ts';
-import { SOLVE_SUBTASK } from '../../baselines/index.ts';
+import { SOLVE_SUBTASK } from '../../../conductor/index.ts';
 import type { EvalMethod } from '../eval-method.ts';
 
 const REFLECT = 'Reflect on the earlier attempt: check every step, fix any mistake, and give the final answer in <answer></answer> tags.';

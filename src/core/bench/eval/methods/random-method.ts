@@ -1,6 +1,6 @@
 /** random: random workflows of the Conductor's shapes (the baselines' random routing), drawn from each run's seed. */
 import { seededRandom } from '../../../random.ts';
-import { createRandomRoutingConductor } from '../../baselines/index.ts';
+import { createRandomRoutingConductor } from '../../../conductor/index.ts';
 import type { EvalMethod } from '../eval-method.ts';
 
 export const randomMethod = (name: string, workers: number, maxSteps: number): EvalMethod => ({

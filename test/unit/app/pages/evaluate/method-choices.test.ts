@@ -2,7 +2,8 @@
 import { expect, it } from 'vitest';
 import { DEMO_CONDUCTOR_METHOD, methodChoices } from '../../../../../src/app/pages/evaluate/method-choices.ts';
 import { DEMO_ENGINE_MODEL, type ConductorChoice, type EngineModelChoice } from '../../../../../src/client/index.ts';
-import { buildMethods, parseMethodSpec, type ConductorHost } from '../../../../../src/core/bench/index.ts';
+import { buildMethods, parseMethodSpec } from '../../../../../src/core/bench/index.ts';
+import type { ConductorHost } from '../../../../../src/core/conductor/index.ts';
 import { DEMO_POOL } from '../../../../../src/core/providers/index.ts';
 
 const pool = [...DEMO_POOL];

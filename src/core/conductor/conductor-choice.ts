@@ -1,10 +1,10 @@
 /**
  * Which Conductor writes the workflows, in one vocabulary for every host: the Conductor page stores a choice,
  * `baton run --conductor`, `baton eval --method conductor:<choice>` and the Evaluate page write one as text
- * (../eval/conductor-text.ts), and createConductor (create-conductor.ts) makes it on the host that runs it. Plain data
+ * (conductor-text.ts), and createConductor (create-conductor.ts) makes it on the host that runs it. Plain data
  * and words only: the page's first paint carries this file.
  */
-import { RANDOM_ROUTING_LABEL } from '../baselines/index.ts';
+import { RANDOM_ROUTING_LABEL } from './random-routing-conductor.ts';
 
 /** Where an engine model's (or adapter's) files come from in a browser tab. Picked files last only until the tab reloads. */
 export type EngineFilesSource = { from: 'hub'; repo: string } | { from: 'url'; url: string } | { from: 'picked'; name: string };

@@ -5,8 +5,8 @@
  * in test/e2e/engine-loads.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { describeConductor, hubRepoId } from '../../../../../src/core/bench/index.ts';
-import { hubUrl } from '../../../../../src/engine/model/index.ts';
+import { describeConductor, hubRepoId } from '../../../../src/core/conductor/index.ts';
+import { hubUrl } from '../../../../src/engine/model/index.ts';
 
 describe('hubRepoId', () => {
   it('takes owner/name, trimmed, and a pasted repo page address', () => {

@@ -5,14 +5,14 @@
  * it, every local model's generations in turn on the host's GPU queue, and a seed per run. The host
  * (ConductorHost) supplies what differs, files, models and keys, and says which choices it cannot run.
  * conductorMaker is the evaluations' shape (load once, a Conductor per run); createConductor makes one for one run.
- * Test: test/unit/core/bench/conductor/create-conductor.test.ts.
+ * Test: test/unit/core/conductor/create-conductor.test.ts.
  */
-import { BatonError } from '../../errors/index.ts';
-import { createFixedConductor, createWorkerConductor, type Conductor } from '../../orchestra/index.ts';
-import type { WorkerModel } from '../../providers/index.ts';
-import type { Task } from '../../task.ts';
-import type { AccessMode } from '../../workflow/index.ts';
-import { createRandomRoutingConductor } from '../baselines/index.ts';
+import { BatonError } from '../errors/index.ts';
+import { createFixedConductor, createWorkerConductor, type Conductor } from '../orchestra/index.ts';
+import type { WorkerModel } from '../providers/index.ts';
+import type { Task } from '../task.ts';
+import type { AccessMode } from '../workflow/index.ts';
+import { createRandomRoutingConductor } from './random-routing-conductor.ts';
 import { DEMO_ENGINE_MODEL, type ConductorChoice, type EngineModelChoice } from './conductor-choice.ts';
 import { CONDUCTOR_MAX_NEW_TOKENS, conductorSampling, engineConductor, type LoadedConductorModel } from './engine-conductor.ts';
 

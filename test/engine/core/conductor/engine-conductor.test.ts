@@ -6,26 +6,26 @@
  */
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../../../src/core/providers/index.ts';
-import { DEMO_POOL } from '../../../../../src/core/providers/simulated/index.ts';
-import { compactPrompt, readTrainedFormat, type TrainedFormat } from '../../../../../src/core/rl/index.ts';
-import { buildConductorPrompt, parseWorkflow } from '../../../../../src/core/workflow/index.ts';
-import { EnginePolicy, GpuModel } from '../../../../../src/engine/index.ts';
-import { filesFromDir } from '../../../../../src/engine/model/files-node.ts';
-import { openModel } from '../../../../../src/engine/model/index.ts';
-import { loadTokenizer, type Tokenizer } from '../../../../../src/engine/tokenizer/index.ts';
-import { DEMO_SEED } from '../../../../../bench/make-demo-conductor.ts';
+import type { ChatMessage } from '../../../../src/core/providers/index.ts';
+import { DEMO_POOL } from '../../../../src/core/providers/simulated/index.ts';
+import { compactPrompt, readTrainedFormat, type TrainedFormat } from '../../../../src/core/rl/index.ts';
+import { buildConductorPrompt, parseWorkflow } from '../../../../src/core/workflow/index.ts';
+import { EnginePolicy, GpuModel } from '../../../../src/engine/index.ts';
+import { filesFromDir } from '../../../../src/engine/model/files-node.ts';
+import { openModel } from '../../../../src/engine/model/index.ts';
+import { loadTokenizer, type Tokenizer } from '../../../../src/engine/tokenizer/index.ts';
+import { DEMO_SEED } from '../../../../bench/make-demo-conductor.ts';
+import { shortExpertsTaskSet } from '../../../../src/core/bench/index.ts';
 import {
   DEMO_ENGINE_MODEL,
   engineConductor,
-  shortExpertsTaskSet,
   type EngineModelChoice,
   type EngineRunContext,
   type LoadedConductorModel,
-} from '../../../../../src/core/bench/index.ts';
-import { useTestDevice } from '../../../../support/webgpu.ts';
+} from '../../../../src/core/conductor/index.ts';
+import { useTestDevice } from '../../../support/webgpu.ts';
 
-const DEMO = resolve(import.meta.dirname, '../../../../../public/demo-conductor');
+const DEMO = resolve(import.meta.dirname, '../../../../public/demo-conductor');
 const { heldOut } = shortExpertsTaskSet({ seed: DEMO_SEED });
 const POOL = [...DEMO_POOL];
 const SUM = heldOut.find((t) => t.kind === 'number')!;

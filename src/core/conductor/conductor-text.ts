@@ -4,7 +4,7 @@
  * remote:<model>@<base URL>. One parser for every host; only how an engine model's name reads is the host's
  * (ModelNaming). The page's own choices (the demo where the GPU allows, random routing) have no text form.
  */
-import { BatonError } from '../../errors/index.ts';
+import { BatonError } from '../errors/index.ts';
 import {
   DEMO_ENGINE_MODEL,
   engineSourceText,
@@ -16,7 +16,7 @@ import {
   type EngineModelChoice,
   type EngineModelSource,
   type EngineWeights,
-} from '../conductor/conductor-choice.ts';
+} from './conductor-choice.ts';
 
 /**
  * How a host reads an engine model's or adapter's name: 'dir', a directory (Node); 'web', as a tab does: demo, a

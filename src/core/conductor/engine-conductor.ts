@@ -7,13 +7,13 @@
  * one its choice names) under the constraint, reasoning first unless its choice says lists only, sampled at
  * temperature 1 with a seed per run, which the episode records, so a run can be repeated.
  */
-import type { Conductor } from '../../orchestra/index.ts';
-import type { WorkerSpec } from '../../providers/index.ts';
-import { compactPrompt, trainedPrompt, trainedWorkflowFormat, type Policy, type TrainedFormat } from '../../rl/index.ts';
-import type { Task } from '../../task.ts';
-import type { AccessMode } from '../../workflow/index.ts';
-import { workflowConstraintFor, workflowTokenBound, type VocabTokenizer, type WorkflowFormat } from '../../workflow/constrain/index.ts';
-import { createPolicyConductor } from '../eval/methods/policy-conductor.ts';
+import type { Conductor } from '../orchestra/index.ts';
+import type { WorkerSpec } from '../providers/index.ts';
+import { compactPrompt, trainedPrompt, trainedWorkflowFormat, type Policy, type TrainedFormat } from '../rl/index.ts';
+import type { Task } from '../task.ts';
+import type { AccessMode } from '../workflow/index.ts';
+import { workflowConstraintFor, workflowTokenBound, type VocabTokenizer, type WorkflowFormat } from '../workflow/constrain/index.ts';
+import { createPolicyConductor } from './policy-conductor.ts';
 import type { EngineModelChoice } from './conductor-choice.ts';
 
 /** A real Conductor's reasoning and lists fit in this (the paper's Conductor writes well under it). */

@@ -12,11 +12,11 @@ import {
   type ConductorHost,
   type ConductorRun,
   type ConductorSettings,
-} from '../../../../../src/core/bench/index.ts';
-import { BatonError } from '../../../../../src/core/errors/index.ts';
-import type { Conductor } from '../../../../../src/core/orchestra/index.ts';
-import type { WorkerModel } from '../../../../../src/core/providers/index.ts';
-import type { Policy } from '../../../../../src/core/rl/index.ts';
+} from '../../../../src/core/conductor/index.ts';
+import { BatonError } from '../../../../src/core/errors/index.ts';
+import type { Conductor } from '../../../../src/core/orchestra/index.ts';
+import type { WorkerModel } from '../../../../src/core/providers/index.ts';
+import type { Policy } from '../../../../src/core/rl/index.ts';
 
 const worker = (id: string, calls: string[] = []): WorkerModel => ({
   spec: { id, provider: 'openai-compatible', model: id, baseUrl: 'http://127.0.0.1:9/v1' },

@@ -2,11 +2,11 @@
  * The demo Conductor used while no trained one can run in the tab: it does not read the question. It picks
  * a workflow shape and the workers for it at random, and says so in its reasoning. Its output is real
  * three-list text, so the same parser, executor and episode store run as with a trained Conductor.
- * Tested by test/unit/core/bench/baselines/random-routing-conductor.test.ts.
+ * Tested by test/unit/core/conductor/random-routing-conductor.test.ts.
  */
-import { BatonError } from '../../errors/index.ts';
-import { isRecursionRound, type Conductor, type ConductorOutput, type ConductorRequest } from '../../orchestra/index.ts';
-import { renderWorkflow, type AccessMode, type Step, type Workflow } from '../../workflow/index.ts';
+import { BatonError } from '../errors/index.ts';
+import { isRecursionRound, type Conductor, type ConductorOutput, type ConductorRequest } from '../orchestra/index.ts';
+import { renderWorkflow, type AccessMode, type Step, type Workflow } from '../workflow/index.ts';
 
 export const RANDOM_ROUTING_LABEL = 'untrained demo Conductor (random routing)';
 

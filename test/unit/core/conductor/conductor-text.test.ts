@@ -4,7 +4,7 @@
  * directory), the form to write for a malformed choice, and the text written back for each choice.
  */
 import { describe, expect, it } from 'vitest';
-import { conductorChoiceText, DEMO_ENGINE_MODEL, parseConductorChoice, type ConductorChoice } from '../../../../../src/core/bench/index.ts';
+import { conductorChoiceText, DEMO_ENGINE_MODEL, parseConductorChoice, type ConductorChoice } from '../../../../src/core/conductor/index.ts';
 
 describe('parseConductorChoice', () => {
   it('reads every choice with a text form', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { createRandomRoutingConductor, sampleRouting } from '../../../../../src/core/bench/baselines/random-routing-conductor.ts';
-import { seededRandom } from '../../../../../src/core/random.ts';
-import { parseWorkflow } from '../../../../../src/core/workflow/index.ts';
+import { createRandomRoutingConductor, sampleRouting } from '../../../../src/core/conductor/random-routing-conductor.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
+import { parseWorkflow } from '../../../../src/core/workflow/index.ts';
 
 const USER = { role: 'user' as const, content: 'question' };
 

@@ -4,10 +4,10 @@
  * streamed as it decodes. Calls are taken one at a time, since a model on one GPU samples one sequence
  * group at a time.
  */
-import type { ConductorInfo } from '../../../episodes/index.ts';
-import { isRecursionRound, type Conductor } from '../../../orchestra/index.ts';
-import type { ChatMessage } from '../../../providers/index.ts';
-import type { ConstraintForPool, Policy } from '../../../rl/index.ts';
+import type { ConductorInfo } from '../episodes/index.ts';
+import { isRecursionRound, type Conductor } from '../orchestra/index.ts';
+import type { ChatMessage } from '../providers/index.ts';
+import type { ConstraintForPool, Policy } from '../rl/index.ts';
 
 export interface PolicyConductorOptions {
   info: ConductorInfo;

@@ -1,0 +1,33 @@
+/**
+ * Which Conductor writes the workflows, for Ask, training, evaluation and `baton run` alike: one choice for every
+ * host (conductor-choice.ts: plain data and words, which the page's first paint carries), its text form
+ * (conductor-text.ts), and createConductor over a host's port, with the Conductors it makes (a model on Baton's
+ * engine, random routing).
+ */
+export {
+  DEMO_ENGINE_MODEL,
+  ENGINE_WEIGHTS,
+  describeConductor,
+  describeSource,
+  engineSourceText,
+  hubRepoId,
+  type ConductorChoice,
+  type EngineAdapterSource,
+  type EngineFilesSource,
+  type EngineModelChoice,
+  type EngineModelSource,
+  type EngineWeights,
+} from './conductor-choice.ts';
+export { CONDUCTOR_CHOICE_HELP, conductorChoiceText, parseConductorChoice, splitHead, type ModelNaming } from './conductor-text.ts';
+export { engineConductor, type EngineRunContext, type LoadedConductorModel } from './engine-conductor.ts';
+export {
+  conductorMaker,
+  createConductor,
+  notInPool,
+  type ConductorHost,
+  type ConductorMaker,
+  type ConductorRun,
+  type ConductorSettings,
+  type WebllmSampling,
+} from './create-conductor.ts';
+export { createRandomRoutingConductor, SOLVE_SUBTASK } from './random-routing-conductor.ts';
