@@ -1,8 +1,8 @@
 /**
  * The layers of docs/architecture.md, checked on every import in src/ and workers/: dependencies point one way
  * (app -> client -> web workers -> services -> {core, engine}; engine -> core's types; core -> nothing
- * of Baton's outside it; inside core, down the order of its folders), and a folder is reached from
- * outside only through its index.ts.
+ * of Baton's outside it; inside core, down the order of its folders), no circle between folders, and a folder
+ * is reached from outside only through its index.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -24,19 +24,24 @@ function sourceFiles(dir: string): string[] {
 
 const STATIC = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.[^'"?]+)/g;
 const DYNAMIC = /import\(\s*['"](\.[^'"?]+)/g;
+/** `import './x.ts'`: a module imported for what importing it does, with no bindings. */
+const BARE = /(?:^|\n)\s*import\s+['"](\.[^'"?]+)['"]/g;
+
+const files = [...sourceFiles('src'), ...sourceFiles('workers')];
+const target = (from: string, spec: string) => relative(root, resolve(root, dirname(from), spec));
 
 function edges(): Edge[] {
-  return [...sourceFiles('src'), ...sourceFiles('workers')].flatMap((from) => {
+  return files.flatMap((from) => {
     const text = readFileSync(join(root, from), 'utf8');
-    const to = (spec: string) => relative(root, resolve(root, dirname(from), spec));
     return [
-      ...[...text.matchAll(STATIC)].map((m) => ({ from, to: to(m[2]), typeOnly: m[1] !== undefined })),
-      ...[...text.matchAll(DYNAMIC)].map((m) => ({ from, to: to(m[1]), typeOnly: false })),
+      ...[...text.matchAll(STATIC)].map((m) => ({ from, to: target(from, m[2]), typeOnly: m[1] !== undefined })),
+      ...[...text.matchAll(DYNAMIC)].map((m) => ({ from, to: target(from, m[1]), typeOnly: false })),
     ];
   });
 }
 
 const all = edges();
+const bare = files.flatMap((from) => [...readFileSync(join(root, from), 'utf8').matchAll(BARE)].map((m) => ({ from, to: target(from, m[1]) })));
 const under = (path: string, ...areas: string[]) => areas.some((a) => path === a || path.startsWith(`${a}/`));
 const offenders = (bad: (e: Edge) => boolean) => all.filter(bad).map((e) => `${e.from} -> ${e.to}`);
 
@@ -73,6 +78,40 @@ const CORE_ORDER = [
   'conductor',
   'bench',
 ];
+
+/** The folder a file is in; a file at the top of an area (src/core/task.ts, src/engine/index.ts) stands for itself. */
+const folderOf = (path: string) => (/^src\/[^/]+\/[^/]+$/.test(path) ? path : dirname(path));
+
+/**
+ * The groups of `nodeOf`'s nodes (modules or folders) that import one another round a circle, runtime and type
+ * imports alike: each group once, sorted. A folder and its own subfolder (a folder's index re-exporting it, a
+ * subfolder using its parent's types) are no circle.
+ */
+function circles(nodeOf: (path: string) => string): string[][] {
+  const folder = (node: string) => node.replace(/\/index\.ts$/, '');
+  const next = new Map<string, Set<string>>();
+  for (const { from, to } of all) {
+    const [a, b] = [nodeOf(from), nodeOf(to)];
+    if (a === b || under(folder(a), folder(b)) || under(folder(b), folder(a))) continue;
+    next.set(a, (next.get(a) ?? new Set()).add(b));
+  }
+  const reach = (start: string): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (node: string) => {
+      for (const n of next.get(node) ?? []) {
+        if (seen.has(n)) continue;
+        seen.add(n);
+        visit(n);
+      }
+    };
+    visit(start);
+    return seen;
+  };
+  const reached = new Map([...next.keys()].map((node) => [node, reach(node)]));
+  const group = (node: string) => [...reached.get(node)!].filter((n) => reached.get(n)?.has(node)).sort();
+  const groups = [...next.keys()].filter((node) => reached.get(node)!.has(node)).map((node) => group(node).join(' <-> '));
+  return [...new Set(groups)].map((g) => g.split(' <-> '));
+}
 
 /** 'providers' for src/core/providers/..., 'task' for src/core/task.ts. */
 const coreFolder = (path: string) => path.split('/')[2].replace(/\.ts$/, '');
@@ -128,8 +167,33 @@ describe('the layers of docs/architecture.md', () => {
     expect(offenders((e) => !under(e.from, 'src/node') && under(e.to, 'src/node'))).toEqual([]);
   });
 
-  it('keeps web-worker entry files to exposing a service', () => {
+  it('keeps web-worker entry files to exposing their service: workers/x.worker.ts imports services/x and the error transfer only', () => {
     for (const file of sourceFiles('workers')) expect(readFileSync(join(root, file), 'utf8').split('\n').length, file).toBeLessThan(15);
+    const own = (worker: string) => `src/services/${/^workers\/(.+)\.worker\.ts$/.exec(worker)?.[1]}/index.ts`;
+    expect(offenders((e) => under(e.from, 'workers') && e.to !== own(e.from) && e.to !== 'src/core/errors/error-transfer.ts')).toEqual([]);
+  });
+
+  it('keeps services away from the web-worker entry files, and the page side (client) away from the engine', () => {
+    expect(offenders((e) => under(e.from, 'src/services') && under(e.to, 'workers'))).toEqual([]);
+    expect(offenders((e) => under(e.from, 'src/client') && under(e.to, 'src/engine'))).toEqual([]);
+  });
+
+  it('lets the CLI (src/node) import only core, the engine and the sandbox service, never the page side or web workers', () => {
+    // services/sandbox is the one service Node runs too: its Pyodide grader, in a worker thread (src/node/sandbox), so
+    // that `baton eval` and the reward server grade code exactly as the Evaluate page does.
+    const allowed = ['src/node', 'src/core', 'src/engine', 'src/services/sandbox'];
+    expect(offenders((e) => under(e.from, 'src/node') && !under(e.to, ...allowed))).toEqual([]);
+  });
+
+  it('imports a module of src/ only for its bindings, save the error transfer, which registers itself on import', () => {
+    // vite.config.ts (sourcesWithoutSideEffects) tells the bundler that importing any other module of src/ does
+    // nothing but define its exports: a bare import of one would be dropped from the build without a word.
+    const bad = bare.filter((b) => /\.(ts|svelte)$/.test(b.to) && b.to !== 'src/core/errors/error-transfer.ts').map((b) => `${b.from} -> ${b.to}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('has no circle between modules, nor between folders at any depth (one reaching, through its imports, one that reaches it back)', () => {
+    expect({ modules: circles(moduleOf), folders: circles(folderOf) }).toEqual({ modules: [], folders: [] });
   });
 
   it('reaches every folder from outside through its index.ts', () => {

@@ -1,5 +1,5 @@
 /**
- * Embedding gather from an int4 table, a port of embeddingInt4Ref in embedding-int4.ref.ts: embeddingRef applied to the
+ * Embedding gather from an int4 table, a port of embeddingInt4Ref in quant/embedding-int4.ref.ts: embeddingRef applied to the
  * table int4RoundTripRef (quant/int4.ref.ts) reads back: out (T, C) = dequantised table[ids]. Lets a
  * tied embedding live once, as int4, serving both the lookup and the LM head. Row chunks as in
  * embedding.ts. Grid: one thread per 8 output values (one packed word), 64 per workgroup.

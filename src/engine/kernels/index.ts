@@ -27,10 +27,8 @@ export {
   type AttentionShape,
 } from './attention.ref.ts';
 export { embeddingBackwardRef, embeddingRef } from './embedding.ref.ts';
-export { embeddingInt4Ref } from './embedding-int4.ref.ts';
 export { entropyRef, logprobsBackwardRef, logprobsRef, logSoftmaxRef } from './logprobs.ref.ts';
 export { matmulBackwardInputRef, matmulBackwardWeightRef, matmulRef } from './matmul.ref.ts';
-export { matmulInt4BackwardInputRef, matmulInt4Ref } from './matmul-int4.ref.ts';
 export { matmulNormedRef, matmulNormedSwigluRef } from './matmul-normed.ref.ts';
 export { rmsnormBackwardRef, rmsnormRef } from './rmsnorm.ref.ts';
 export { ropeBackwardRef, ropeRef } from './rope.ref.ts';

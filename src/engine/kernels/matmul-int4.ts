@@ -1,5 +1,5 @@
 /**
- * Linear-layer matmul over int4 weights, a port of matmulInt4Ref in matmul-int4.ref.ts: matmulRef applied to the
+ * Linear-layer matmul over int4 weights, a port of matmulInt4Ref in quant/matmul-int4.ref.ts: matmulRef applied to the
  * weights int4RoundTripRef (quant/int4.ref.ts) reads back, without ever storing them dequantised:
  *   out[m, col0 + n] (+)= alpha * sum_k x[m, k] * (level[n, k] * scale[n, k / G]) + b[col0 + n]
  * w (N, K / 8) u32 packed as in quant/int4.ts, scales (N, K / G) and b in the float dtype.
@@ -82,7 +82,7 @@ export interface MatmulInt4BackwardInputOptions extends MatmulBackwardOptions {
 
 /**
  * Backward to the input through frozen int4 weights, a port of matmulInt4BackwardInputRef in
- * matmul-int4.ref.ts: matmulBackwardInput (matmul-backward.ts, same letters: dx (M, N) = dy (M, K) W
+ * quant/matmul-int4.ref.ts: matmulBackwardInput (matmul-backward.ts, same letters: dx (M, N) = dy (M, K) W
  * (K, N), N = in features) with w[k, n] unpacked and scaled in registers from the packed word, never
  * stored dequantised. Neighbouring threads share a word (eight columns) and a scale.
  */

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
-import { embeddingInt4Forward, embeddingInt4Ref } from '../../../src/engine/kernels/index.ts';
-import { quantizeInt4 } from '../../../src/engine/quant/index.ts';
+import { embeddingInt4Forward } from '../../../src/engine/kernels/index.ts';
+import { embeddingInt4Ref, quantizeInt4 } from '../../../src/engine/quant/index.ts';
 import { checkTensor, randomTensor } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice, weightDtypes } from '../../support/webgpu.ts';
 

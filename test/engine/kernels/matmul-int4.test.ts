@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
-import { matmulInt4BackwardInput, matmulInt4BackwardInputRef, matmulInt4Forward, matmulInt4Ref } from '../../../src/engine/kernels/index.ts';
-import { quantizeInt4 } from '../../../src/engine/quant/index.ts';
+import { matmulInt4BackwardInput, matmulInt4Forward } from '../../../src/engine/kernels/index.ts';
+import { matmulInt4BackwardInputRef, matmulInt4Ref, quantizeInt4 } from '../../../src/engine/quant/index.ts';
 import { checkTensor, randomTensor, storedAs } from '../../support/check-tensor.ts';
 import { runKernel, useTestDevice, weightDtypes } from '../../support/webgpu.ts';
 

@@ -1,6 +1,6 @@
-// matmul backward references (input, weight, bias; float and int4 weights) against central differences.
+// matmul backward references (input, weight, bias) against central differences.
 import { describe, it } from 'vitest';
-import { matmulBackwardInputRef, matmulBackwardWeightRef, matmulInt4BackwardInputRef, matmulInt4Ref, matmulRef } from '../../../../src/engine/kernels/index.ts';
+import { matmulBackwardInputRef, matmulBackwardWeightRef, matmulRef } from '../../../../src/engine/kernels/index.ts';
 import { randomTensor } from '../../../support/check-tensor.ts';
 import { checkGradient, weightedSum } from '../../../support/finite-difference.ts';
 
@@ -24,17 +24,5 @@ describe('matmul backward references', () => {
 
   it('dbias = column sums of dy is its gradient with respect to b', () => {
     checkGradient('dbias', (bs) => weightedSum(dy, matmulRef(x, w, bs, T, inF, outF)), b, dbias);
-  });
-
-  it('through int4 weights, dx is the gradient of the int4 matmul with respect to x', () => {
-    const K = 64; // two groups of 32 per row
-    const xq = randomTensor(T * K, 10);
-    const wq = randomTensor(outF * K, 11);
-    checkGradient(
-      'dx (int4)',
-      (xs) => weightedSum(dy, matmulInt4Ref(xs, wq, undefined, T, K, outF, 32)),
-      xq,
-      matmulInt4BackwardInputRef(dy, wq, T, K, outF, 32),
-    );
   });
 });

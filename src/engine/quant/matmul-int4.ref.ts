@@ -1,12 +1,10 @@
 /**
- * Float64 reference of the int4 matmul (matmul-int4.ts): the linear layer of matmul.ref.ts over the
- * weights that int4 quantisation reads back (quant/int4.ref.ts). W (outF, inF) is the float matrix before
- * quantisation.
+ * Float64 reference of the int4 matmul (kernels/matmul-int4.ts): the linear layer of kernels/matmul.ref.ts over the
+ * weights that int4 quantisation reads back (int4.ref.ts). W (outF, inF) is the float matrix before quantisation.
+ * Here beside the scheme rather than beside its kernel, so that quant/ depends on kernels/ and not the other way.
  */
-import { int4RoundTripRef } from '../quant/index.ts';
-import { matmulBackwardInputRef, matmulRef } from './matmul.ref.ts';
-import type { Vec } from './ref-types.ts';
-import type { Dtype } from './wgsl.ts';
+import { matmulBackwardInputRef, matmulRef, type Dtype, type Vec } from '../kernels/index.ts';
+import { int4RoundTripRef } from './int4.ref.ts';
 
 export function matmulInt4Ref(
   x: Vec,
