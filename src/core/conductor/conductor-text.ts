@@ -16,6 +16,7 @@ import {
   type EngineModelChoice,
   type EngineModelSource,
   type EngineWeights,
+  type ModelDir,
 } from './conductor-choice.ts';
 
 /**
@@ -34,26 +35,36 @@ export const CONDUCTOR_CHOICE_HELP =
 const invalid = (message: string) => new BatonError({ code: 'run/config', message });
 
 /** The weights a model takes unless the text says: the demo's f32 (as the Conductor page loads it), 'auto' for any other. */
-const defaultWeights = (source: EngineModelSource): EngineWeights => (source.from === 'demo' ? DEMO_ENGINE_MODEL.weights : 'auto');
+export const defaultEngineWeights = (source: EngineModelSource): EngineWeights => (source.from === 'demo' ? DEMO_ENGINE_MODEL.weights : 'auto');
+
+/** An address the engine fetches files from. */
+const URL_TEXT = /^https?:\/\/\S+$/i;
 
 const TRAINED = 'trained:';
 
-function webFiles(text: string): EngineFilesSource | undefined {
+/** A model's or adapter's files as a tab names them: a Hub repo (owner/name, or its page's address) or a URL. */
+export function webFilesSource(text: string): EngineFilesSource | undefined {
   const repo = hubRepoId(text);
   if (repo) return { from: 'hub', repo };
-  return /^https?:\/\/\S+$/.test(text) ? { from: 'url', url: text } : undefined;
+  return URL_TEXT.test(text) ? { from: 'url', url: text } : undefined;
 }
 
-function modelSource(text: string, naming: ModelNaming): EngineModelSource {
-  if (naming === 'dir') return { from: 'dir', path: text };
-  return text === 'demo' ? { from: 'demo' } : (webFiles(text) ?? { from: 'dir', path: text });
+/** A model as a tab names it: demo (the demo Conductor, served with the app) or webFilesSource's. */
+export function webModelSource(text: string): EngineModelSource | undefined {
+  return text.toLowerCase() === 'demo' ? { from: 'demo' } : webFilesSource(text);
 }
 
-function adapterSource(text: string, naming: ModelNaming): EngineAdapterSource {
-  if (naming === 'dir') return { from: 'dir', path: text };
-  const trained = text.startsWith(TRAINED) ? text.slice(TRAINED.length) : '';
-  return trained ? { from: 'trained', name: trained } : (webFiles(text) ?? { from: 'dir', path: text });
+/** An adapter as a tab names it: trained:<name> (trained on the Train page, kept in this browser) or webFilesSource's. */
+export function webAdapterSource(text: string): EngineAdapterSource | undefined {
+  const trained = text.startsWith(TRAINED) ? text.slice(TRAINED.length).trim() : '';
+  return trained ? { from: 'trained', name: trained } : webFilesSource(text);
 }
+
+const dir = (path: string): ModelDir => ({ from: 'dir', path });
+
+const modelSource = (text: string, naming: ModelNaming): EngineModelSource => (naming === 'web' ? webModelSource(text) : undefined) ?? dir(text);
+
+const adapterSource = (text: string, naming: ModelNaming): EngineAdapterSource => (naming === 'web' ? webAdapterSource(text) : undefined) ?? dir(text);
 
 type EngineOptions = Partial<Omit<EngineModelChoice, 'source' | 'adapter'>> & { lora?: string };
 
@@ -79,7 +90,7 @@ function parseEngine(arg: string, text: string, naming: ModelNaming): EngineMode
   }
   const { lora, ...set }: EngineOptions = Object.assign({}, ...sets);
   const source = modelSource(model, naming);
-  return { source, weights: defaultWeights(source), ...(lora ? { adapter: adapterSource(lora, naming) } : {}), ...set };
+  return { source, weights: defaultEngineWeights(source), ...(lora ? { adapter: adapterSource(lora, naming) } : {}), ...set };
 }
 
 /** 'head:rest' split at the first colon; rest is '' without one. */
@@ -98,7 +109,7 @@ export function parseConductorChoice(text: string, naming: ModelNaming): Conduct
     const at = arg.lastIndexOf('@');
     const model = arg.slice(0, at);
     const baseUrl = arg.slice(at + 1);
-    if (at > 0 && /^https?:\/\/\S+$/.test(baseUrl)) return { kind: 'remote-endpoint', model, baseUrl };
+    if (at > 0 && URL_TEXT.test(baseUrl)) return { kind: 'remote-endpoint', model, baseUrl };
     throw invalid(`Conductor "${text}": write remote:<model>@<base URL>, e.g. remote:my-conductor@http://localhost:8000/v1.`);
   }
   throw invalid(`A Conductor must be ${CONDUCTOR_CHOICE_HELP}; got "${text}".`);
@@ -111,7 +122,7 @@ function engineText(model: EngineModelChoice): string | undefined {
   const options = [
     ...(adapter ? [`lora=${adapter}`] : []),
     ...(model.maxTokens ? [`max-tokens=${model.maxTokens}`] : []),
-    ...(model.weights !== defaultWeights(model.source) ? [`weights=${model.weights}`] : []),
+    ...(model.weights !== defaultEngineWeights(model.source) ? [`weights=${model.weights}`] : []),
     ...(model.reasoning === false ? ['reasoning=off'] : []),
     ...(model.prompt ? [`prompt=${model.prompt}`] : []),
   ];

@@ -21,7 +21,13 @@ export interface GpuTurns {
   run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
-export type WebllmSampling = { temperature: number; seed: number; maxNewTokens: number };
+/** How a web-llm model samples: the Conductor here always gives a seed; a pool worker on web-llm may go without. */
+export interface WebllmSampling {
+  temperature: number;
+  topP?: number;
+  maxNewTokens: number;
+  seed?: number;
+}
 
 /** What a host supplies: where models, files and keys come from there. */
 export interface ConductorHost {

@@ -18,7 +18,16 @@ export {
   type EngineModelSource,
   type EngineWeights,
 } from './conductor-choice.ts';
-export { CONDUCTOR_CHOICE_HELP, conductorChoiceText, parseConductorChoice, splitHead, type ModelNaming } from './conductor-text.ts';
+export {
+  CONDUCTOR_CHOICE_HELP,
+  conductorChoiceText,
+  defaultEngineWeights,
+  parseConductorChoice,
+  splitHead,
+  webAdapterSource,
+  webModelSource,
+  type ModelNaming,
+} from './conductor-text.ts';
 export { engineConductor, type EngineRunContext, type LoadedConductorModel } from './engine-conductor.ts';
 export {
   conductorMaker,

@@ -1,5 +1,5 @@
 /** Reinforcement learning (GRPO) over a Policy. */
-export type { Completion, GroupOptions, LogprobOptions, Policy, PolicyPrompt, PolicySampling } from './policy.ts';
+export type { SampledCompletion, GroupOptions, LogprobOptions, Policy, PolicyPrompt, PolicySampling } from './policy.ts';
 export { groupAdvantages, REWARD_SCALINGS, sampleStd } from './advantages.ts';
 export type { RewardScaling } from './advantages.ts';
 export { GRPO_LOSS_TYPES, grpoLoss, grpoTokenWeights } from './grpo-loss.ts';

@@ -45,7 +45,8 @@ export interface GroupOptions {
   onText?(index: number, delta: string): void;
 }
 
-export interface Completion {
+/** One sequence of a sampled group, with what scoring and training read (an episode keeps the text as its Completion). */
+export interface SampledCompletion {
   /** Position in the group, 0 .. n - 1. */
   index: number;
   /** The prompt as the policy tokenised it; promptIds ++ tokens is the sequence to score. */
@@ -67,7 +68,7 @@ export interface LogprobOptions {
 }
 
 export interface Policy {
-  generateGroup(prompt: PolicyPrompt, options: GroupOptions): Promise<Completion[]>;
+  generateGroup(prompt: PolicyPrompt, options: GroupOptions): Promise<SampledCompletion[]>;
   /** logprobs[i] = log p(ids[i + 1] | ids[0..i]); length ids.length - 1. */
   logprobs(ids: readonly number[], options?: LogprobOptions): Promise<Float32Array>;
 }

@@ -16,7 +16,7 @@ import { PAPER_REWARD, type CodeRunner, type RewardScheme } from '../reward/inde
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
 import type { TokenConstraint } from '../workflow/constrain/index.ts';
-import type { Completion, Policy } from './policy.ts';
+import type { Policy, SampledCompletion } from './policy.ts';
 import { scoreCompletion, type RewardComponents } from './score-completion.ts';
 
 /**
@@ -64,7 +64,7 @@ export interface RolloutOptions {
 }
 
 export interface RolloutSample {
-  completion: Completion;
+  completion: SampledCompletion;
   /** With a constraint: which of the completion's tokens the loss counts (completionMask). */
   mask?: number[];
   /** The scalar GRPO trains on: the scheme's value (cost term included). */

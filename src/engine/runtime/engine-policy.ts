@@ -4,7 +4,7 @@
  * each completion, optional per-step token masks (format-constrained sampling), and logprobs with
  * or without the LoRA adapter.
  */
-import type { Completion, GroupOptions, LogprobOptions, Policy, PolicyPrompt } from '../../core/rl/index.ts';
+import type { GroupOptions, LogprobOptions, Policy, PolicyPrompt, SampledCompletion } from '../../core/rl/index.ts';
 import { createDecodeStream, type Tokenizer } from '../tokenizer/index.ts';
 import type { GpuModel } from './gpu-model.ts';
 
@@ -54,7 +54,7 @@ export class EnginePolicy implements Policy {
     return this.tokenizer.encodeChat(prompt, { continueFinal, ...(this.#templateArgs ? { templateArgs: this.#templateArgs } : {}) });
   }
 
-  async generateGroup<S>(prompt: PolicyPrompt, options: EngineGroupOptions<S>): Promise<Completion[]> {
+  async generateGroup<S>(prompt: PolicyPrompt, options: EngineGroupOptions<S>): Promise<SampledCompletion[]> {
     const promptIds = this.promptIds(prompt, options.continueFinal);
     const stopStrings = options.stopStrings?.filter((s) => s.length > 0) ?? [];
     const window = Math.max(0, ...stopStrings.map((s) => s.length)) + STOP_WINDOW_SLACK;

@@ -12,9 +12,9 @@ import { seededRandom } from '../../../src/core/random.ts';
 import {
   loraState,
   trainablePolicy,
-  type Completion,
   type GrpoBatch,
   type LoraTrainingState,
+  type SampledCompletion,
   type TrainablePolicy,
   type TrainStepOptions,
 } from '../../../src/core/rl/index.ts';
@@ -60,14 +60,14 @@ describe('trainablePolicy over EnginePolicy and GpuTrainer', () => {
   });
 
   /** A group sampled now, rewarded by how many even token ids it holds (a rule the adapter can learn). */
-  async function rollout(seed: number): Promise<{ group: Completion[]; batch: GrpoBatch }> {
+  async function rollout(seed: number): Promise<{ group: SampledCompletion[]; batch: GrpoBatch }> {
     const group = await policy.generateGroup(PROMPT, { n: 4, maxNewTokens: 6, sampling: { temperature: 1, seed } });
     const completions = group.map((c) => ({ ids: c.tokens, reward: c.tokens.filter((t) => t % 2 === 0).length / c.tokens.length, oldLogprobs: c.logprobs }));
     return { group, batch: { groups: [{ promptIds: PROMPT, completions }] } };
   }
 
   /** The logprobs a model loaded afresh with this adapter gives the completion's tokens. */
-  async function freshLogprobs(state: LoraTrainingState, c: Completion): Promise<number[]> {
+  async function freshLogprobs(state: LoraTrainingState, c: SampledCompletion): Promise<number[]> {
     const fresh = await GpuModel.load(device(), opened, { weights: 'f32' });
     try {
       const files = filesFromMemory('state', {

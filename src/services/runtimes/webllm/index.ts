@@ -15,7 +15,7 @@ export {
 } from './load-progress.ts';
 export { loadWebllmEngine } from './load-engine.ts';
 export { WebllmHost, type WebllmLoadedEngine, type WebllmLoader } from './webllm-host.ts';
-export { createWebllmConductor, type WebllmChatEngine, type WebllmSampling } from './webllm-conductor.ts';
+export { createWebllmConductor, type WebllmChatEngine } from './webllm-conductor.ts';
 export { PrefillEchoCutter, prefillAsInstruction, type PrefillAsInstruction } from './prefill.ts';
 export { toWebllmError } from './webllm-error.ts';
 export { freeWebllmCache, webllmCacheStatus, type WebllmCacheApi, type WebllmCacheOptions, type WebllmCacheStatus } from './webllm-cache.ts';

@@ -5,6 +5,7 @@
  * re-scored for training, and its logprobs (top-5 at most) are left out as well.
  */
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming, CompletionUsage } from '@mlc-ai/web-llm';
+import type { WebllmSampling } from '../../../core/conductor/index.ts';
 import { BatonError } from '../../../core/errors/index.ts';
 import type { Conductor, ConductorOutput, ConductorRequest } from '../../../core/orchestra/index.ts';
 import type { Usage } from '../../../core/providers/index.ts';
@@ -16,13 +17,6 @@ import { toWebllmError } from './webllm-error.ts';
 export interface WebllmChatEngine {
   chat: { completions: { create(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>> } };
   interruptGenerate(): void;
-}
-
-export interface WebllmSampling {
-  temperature: number;
-  topP?: number;
-  maxNewTokens: number;
-  seed?: number;
 }
 
 function stopped(cause?: unknown): BatonError {

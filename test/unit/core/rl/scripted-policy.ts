@@ -3,7 +3,7 @@
  * sending the question to one worker (or a malformed text), chosen by `pick(seed, index, prompt)`. Token ids
  * and logprobs are made up but tied to the text, so a test can see which ones reached a batch.
  */
-import type { Completion, GroupOptions, Policy, PolicyPrompt } from '../../../../src/core/rl/index.ts';
+import type { GroupOptions, Policy, PolicyPrompt, SampledCompletion } from '../../../../src/core/rl/index.ts';
 import { renderWorkflow } from '../../../../src/core/workflow/index.ts';
 
 /** A worker index, or 'malformed' for a text that does not parse. */
@@ -16,7 +16,7 @@ export class ScriptedPolicy implements Policy {
   readonly calls: { prompt: PolicyPrompt; options: GroupOptions }[] = [];
   constructor(private readonly pick: (seed: number, index: number, prompt: PolicyPrompt) => Choice) {}
 
-  async generateGroup(prompt: PolicyPrompt, options: GroupOptions): Promise<Completion[]> {
+  async generateGroup(prompt: PolicyPrompt, options: GroupOptions): Promise<SampledCompletion[]> {
     this.calls.push({ prompt, options });
     return Array.from({ length: options.n }, (_, index) => {
       const choice = this.pick(options.sampling.seed, index, prompt);

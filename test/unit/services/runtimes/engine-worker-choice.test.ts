@@ -1,6 +1,6 @@
 /** How an engine pool worker names its model: the same choice the Conductor page makes, so the two can share a load. */
 import { describe, expect, it } from 'vitest';
-import { DEMO_ENGINE_MODEL, type EngineModelChoice } from '../../../../src/core/conductor/index.ts';
+import { DEMO_ENGINE_MODEL, parseConductorChoice, type EngineModelChoice } from '../../../../src/core/conductor/index.ts';
 import { engineWorkerChoice, engineWorkerFields } from '../../../../src/services/runtimes/engine-worker-choice.ts';
 
 const worker = (fields: { model: string; adapter?: string; weights?: 'f32' | 'int4' }) => ({ id: 'w', provider: 'engine' as const, ...fields });
@@ -21,6 +21,20 @@ describe('engineWorkerChoice', () => {
       weights: 'auto',
       adapter: { from: 'hub', repo: 'me/adapter' },
     });
+  });
+
+  it('reads a model and an adapter as the Evaluate page reads engine:<model>,lora=<adapter>', () => {
+    const names = [
+      ['https://huggingface.co/Qwen/Qwen3-0.6B', 'trained:run 2'],
+      ['HTTP://127.0.0.1:9000/m/', 'me/lora'],
+      ['demo', 'https://example.org/a/'],
+    ];
+    for (const [model, adapter] of names) {
+      expect(parseConductorChoice(`engine:${model},lora=${adapter}`, 'web')).toEqual({
+        kind: 'engine-model',
+        model: engineWorkerChoice(worker({ model, adapter })),
+      });
+    }
   });
 
   it('refuses a model or adapter it cannot find, saying what it accepts', () => {
