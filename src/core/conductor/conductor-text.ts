@@ -43,7 +43,7 @@ const URL_TEXT = /^https?:\/\/\S+$/i;
 const TRAINED = 'trained:';
 
 /** A model's or adapter's files as a tab names them: a Hub repo (owner/name, or its page's address) or a URL. */
-export function webFilesSource(text: string): EngineFilesSource | undefined {
+function webFilesSource(text: string): EngineFilesSource | undefined {
   const repo = hubRepoId(text);
   if (repo) return { from: 'hub', repo };
   return URL_TEXT.test(text) ? { from: 'url', url: text } : undefined;

@@ -17,7 +17,7 @@ import { DEMO_ENGINE_MODEL, type ConductorChoice, type EngineModelChoice } from 
 import { CONDUCTOR_MAX_NEW_TOKENS, conductorSampling, engineConductor, type LoadedConductorModel } from './engine-conductor.ts';
 
 /** A queue of generations on one GPU: first come, first served; a caller stopped while waiting leaves it. */
-export interface GpuTurns {
+interface GpuTurns {
   run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 

@@ -9,7 +9,7 @@ import { isRecursionRound, type Conductor } from '../orchestra/index.ts';
 import type { ChatMessage } from '../providers/index.ts';
 import type { ConstraintForPool, Policy } from '../rl/index.ts';
 
-export interface PolicyConductorOptions {
+interface PolicyConductorOptions {
   info: ConductorInfo;
   workers: number;
   maxNewTokens: number;

@@ -10,7 +10,7 @@ import { renderWorkflow, type AccessMode, type Step, type Workflow } from '../wo
 
 export const RANDOM_ROUTING_LABEL = 'untrained demo Conductor (random routing)';
 
-export interface RandomRoutingOptions {
+interface RandomRoutingOptions {
   /** Number of workers in the pool: model ids are drawn from 0..workers-1. */
   workers: number;
   maxSteps: number;

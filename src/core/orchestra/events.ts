@@ -29,5 +29,4 @@ export type RunEvent =
   | { type: 'round-done'; round: number; record: RoundRecord }
   | { type: 'run-done'; episode: Episode };
 
-export type RunEventType = RunEvent['type'];
 export type RunEventListener = (event: RunEvent) => void;

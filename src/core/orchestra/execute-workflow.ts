@@ -11,8 +11,8 @@ import type { RunEventListener } from './events.ts';
 import { buildWorkerMessages, type SharedStep } from './worker-messages.ts';
 
 /** Worker settings of training (docs/method.md), used where neither the run nor the spec sets one. */
-export const DEFAULT_STEP_MAX_TOKENS = 4096;
-export const DEFAULT_STEP_TEMPERATURE = 0.2;
+const DEFAULT_STEP_MAX_TOKENS = 4096;
+const DEFAULT_STEP_TEMPERATURE = 0.2;
 
 export interface StepOptions {
   /** Output token cap per step (default: the worker spec's, else 4096). */
@@ -26,7 +26,7 @@ export interface StepOptions {
   retryCutStreams?: boolean;
 }
 
-export interface ExecuteContext {
+interface ExecuteContext {
   task: Task;
   pool: WorkerModel[];
   /** A recursion round's previous steps: shown to this round's steps whose access is "all". */

@@ -18,7 +18,7 @@ export const DEFAULT_PROVIDER_CONCURRENCY: ProviderConcurrency = {
   engine: 1,
 };
 
-export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];
+const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];
 
 /** "openai=4,anthropic=2" as calls in flight per provider (baton's --concurrency, the Train page's field); blank is none. */
 export function parseProviderConcurrency(text: string): ProviderConcurrency {

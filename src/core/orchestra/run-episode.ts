@@ -29,7 +29,7 @@ export interface RunOptions extends StepOptions {
   group?: string;
 }
 
-export interface RunEpisodeInput {
+interface RunEpisodeInput {
   /** The episode's id (default a fresh UUID): a caller that stores checkpoints can name the run up front. */
   id?: string;
   task: Task;

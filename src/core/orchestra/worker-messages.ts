@@ -7,7 +7,7 @@ export interface SharedStep {
   response: string;
 }
 
-export interface WorkerMessageInput {
+interface WorkerMessageInput {
   question: string;
   subtask: string;
   /** The earlier steps of this round that the step may see, in step order. */

@@ -1,7 +1,7 @@
 /** Totals over the steps of a run, where a step of unknown price makes the total unknown, never smaller. */
 import { addCosts } from './cost.ts';
 
-export interface CostTotals {
+interface CostTotals {
   /** Dollars for all steps, or null when any step's price is unknown. */
   totalUsd: number | null;
   /** Dollars for the steps whose price is known (a lower bound when some are unknown). */

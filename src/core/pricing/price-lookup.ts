@@ -11,7 +11,7 @@ import { PRICE_TABLE, type PriceEntry } from './price-table.ts';
 export type PriceOverrides = Readonly<Record<string, Price>>;
 
 /** What pricing reads of a worker (a WorkerSpec has these fields). */
-export interface PricedWorker {
+interface PricedWorker {
   provider: string;
   model: string;
   baseUrl?: string;
@@ -24,7 +24,7 @@ const OPENROUTER_URL = /^https?:\/\/([a-z0-9-]+\.)*openrouter\.ai(\/|:|$)/i;
 
 const TABLE = indexPrices(PRICE_TABLE.map((entry: PriceEntry) => [entry.model, entry] as const));
 
-export function normalizeModelName(name: string): string {
+function normalizeModelName(name: string): string {
   return name.trim().toLowerCase().replace(/[.@]/g, '-');
 }
 

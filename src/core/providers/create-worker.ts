@@ -13,7 +13,7 @@ import { createLocalWorker, type LocalModels } from './local/index.ts';
 import type { WorkerModel, WorkerSpec } from './types.ts';
 import { priceForWorker, type PriceOverrides } from '../pricing/index.ts';
 
-export interface WorkerContext extends NetworkWorkerContext {
+interface WorkerContext extends NetworkWorkerContext {
   /** The recorded answers a 'replay' worker reads. */
   replay?: ReplayTable;
   /** The user's own prices, over the shipped table. */

@@ -1,10 +1,9 @@
 export type { CallRequest, CallResult, ChatMessage, Price, ProviderName, SimulatedBehaviour, Usage, WorkerModel, WorkerSpec } from './types.ts';
-export type { WorkerContext } from './create-worker.ts';
 /** The adapters (and the AI SDK behind them) load on first use: `const { createWorkerModel } = await loadProviders()`. */
 export { loadProviders } from './load-providers.ts';
 export { DEMO_POOL } from './simulated/demo-pool.ts';
 export { workerName } from './worker-name.ts';
-export { defaultKeyName, resolveApiKey, type ResolvedKey } from './keys.ts';
+export { defaultKeyName, resolveApiKey } from './keys.ts';
 export { DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './common/retry.ts';
 export { DEFAULT_CALL_TIMEOUT_MS } from './common/call-deadline.ts';
 export type { NetworkWorkerContext } from './common/sdk-worker.ts';

@@ -5,7 +5,7 @@
 import { isOpenRouter } from './common/provider-identity.ts';
 import type { WorkerSpec } from './types.ts';
 
-export interface ResolvedKey {
+interface ResolvedKey {
   key?: string;
   /** The variable the key came from, or should come from; undefined when the worker needs no key. */
   keyName?: string;

@@ -9,7 +9,7 @@ import { latexToMathjs } from './latex-to-mathjs.ts';
 import { numbersClose } from './numeric-close.ts';
 
 /** A computed value, real or complex. */
-export type Value = { re: number; im: number };
+type Value = { re: number; im: number };
 type Evaluate = (scope: Record<string, number>) => Value | null;
 
 const TRIALS = 6;

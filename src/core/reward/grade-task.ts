@@ -6,12 +6,12 @@ import type { Task } from '../task.ts';
 import { gradeCode, type CodeGradeOptions, type CodeRunner } from './code/index.ts';
 import { gradeAnswer, isGradable } from './grade.ts';
 
-export interface GradeTaskOptions extends CodeGradeOptions {
+interface GradeTaskOptions extends CodeGradeOptions {
   /** The sandbox code answers run in; without one, code tasks are not graded. */
   codeRunner?: CodeRunner;
 }
 
-export interface TaskGrade {
+interface TaskGrade {
   correct: boolean;
   /** Kept on the episode's reward: the extracted and gold answers, or for code the program and the reason. */
   details: Record<string, unknown>;

@@ -11,7 +11,7 @@ import { mathEquivalent } from './math-equivalent.ts';
 import { canonicalDecimal, lastNumber, parseNumber, plainNumber } from './numbers.ts';
 import { numbersClose } from './numeric-close.ts';
 
-export interface GradeResult {
+interface GradeResult {
   correct: boolean;
   /** The answer found in the response; null when it holds none (a format miss). */
   extracted: string | null;

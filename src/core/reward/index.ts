@@ -2,11 +2,10 @@ export { extractAnswer, extractCode, lastAnswerBlock } from './extract-answer.ts
 export { mathEquivalent } from './math-equivalent.ts';
 export { normalizeLatex } from './normalize-latex.ts';
 export { gradeAnswer, gsm8kGold, isGradable } from './grade.ts';
-export type { GradableKind, GradeResult } from './grade.ts';
+export type { GradableKind } from './grade.ts';
 export { computeReward, CODE_REWARD, PAPER_REWARD } from './reward.ts';
-export type { Reward, RewardScheme, RolloutOutcome } from './reward.ts';
+export type { Reward, RewardScheme } from './reward.ts';
 export { goldChoice } from './choice.ts';
 export { numbersClose } from './numeric-close.ts';
 export { canGradeTask, gradeTask } from './grade-task.ts';
-export type { GradeTaskOptions, TaskGrade } from './grade-task.ts';
 export * from './code/index.ts';

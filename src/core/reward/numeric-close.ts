@@ -1,6 +1,6 @@
 /** Tolerances for calling two computed values equal: relative 1e-6, or absolute 1e-9 near zero. */
-export const RELATIVE_TOLERANCE = 1e-6;
-export const ABSOLUTE_TOLERANCE = 1e-9;
+const RELATIVE_TOLERANCE = 1e-6;
+const ABSOLUTE_TOLERANCE = 1e-9;
 
 export function numbersClose(a: number, b: number): boolean {
   if (a === b) return true; // also equal infinities

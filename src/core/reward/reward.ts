@@ -29,7 +29,7 @@ export interface RewardScheme {
 export const PAPER_REWARD: Readonly<RewardScheme> = Object.freeze({ formatError: 0, wrong: 0.5, correct: 1 });
 export const CODE_REWARD: Readonly<RewardScheme> = Object.freeze({ formatError: 0, wrong: 0.5, correct: 1.5 });
 
-export interface RolloutOutcome {
+interface RolloutOutcome {
   /** The Conductor's workflow parsed and validated. */
   parsed: boolean;
   /** The final answer was graded correct. */

@@ -20,7 +20,7 @@ export interface EpisodeTokenizer {
   encode(text: string): number[];
 }
 
-export interface EpisodeGroupsReport {
+interface EpisodeGroupsReport {
   /** Episodes read. */
   episodes: number;
   /** Groups that train: two or more members whose rewards differ. */

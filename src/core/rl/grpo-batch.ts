@@ -8,7 +8,7 @@
  */
 import { BatonError } from '../errors/index.ts';
 
-export interface GrpoBatchCompletion {
+interface GrpoBatchCompletion {
   ids: number[];
   reward: number;
   oldLogprobs?: number[];

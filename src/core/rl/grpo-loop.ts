@@ -112,7 +112,7 @@ const config = (message: string): never => {
 };
 
 /** The step's own generator: the same (seed, step) always draws the same questions and seeds. */
-export const stepRandom = (seed: number, step: number) => seededRandom(hashString(`grpo ${seed} step ${step}`));
+const stepRandom = (seed: number, step: number) => seededRandom(hashString(`grpo ${seed} step ${step}`));
 
 /** k distinct indices below count, in random order (a partial Fisher-Yates shuffle). */
 function drawDistinct(count: number, k: number, random: () => number): number[] {

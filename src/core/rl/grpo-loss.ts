@@ -77,7 +77,7 @@ export interface GrpoClipRatio {
   highMax: number;
 }
 
-export interface GrpoLossResult {
+interface GrpoLossResult {
   loss: number;
   /** d loss / d logprobs, one (T) array per sequence. */
   dlogprobs: Float64Array[];

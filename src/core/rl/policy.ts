@@ -11,7 +11,7 @@ import type { TokenConstraint } from '../workflow/constrain/index.ts';
 /** A prompt as chat messages (rendered with the policy's chat template) or as token ids taken as they are. */
 export type PolicyPrompt = readonly ChatMessage[] | readonly number[];
 
-export interface PolicySampling {
+interface PolicySampling {
   /** 0 is greedy; GRPO samples at its training temperature (e.g. 1). */
   temperature: number;
   /** 0 or absent keeps all tokens. */

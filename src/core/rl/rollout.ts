@@ -63,7 +63,7 @@ export interface RolloutOptions {
   signal?: AbortSignal;
 }
 
-export interface RolloutSample {
+interface RolloutSample {
   completion: SampledCompletion;
   /** With a constraint: which of the completion's tokens the loss counts (completionMask). */
   mask?: number[];

@@ -16,7 +16,7 @@ import { DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
 import { mixRecursionReward, PAPER_RECURSION_MIX } from './recursion-reward.ts';
 
 /** The Conductor's answer to a recursion round's messages (round 1, 2, ...). */
-export type NextRound = (messages: ChatMessage[], round: number) => Promise<ConductorOutput>;
+type NextRound = (messages: ChatMessage[], round: number) => Promise<ConductorOutput>;
 
 /** Each reward component on its own, so a curve can show which one moved. */
 export interface RewardComponents {
@@ -28,7 +28,7 @@ export interface RewardComponents {
   costUsd: number;
 }
 
-export interface ScoreOptions {
+interface ScoreOptions {
   maxSteps?: number;
   access?: AccessMode;
   /** PAPER_REWARD by default; its costWeight is the cost-aware reward's lambda (per dollar). */
@@ -54,7 +54,7 @@ export interface ScoreOptions {
   signal?: AbortSignal;
 }
 
-export interface ScoredCompletion {
+interface ScoredCompletion {
   episode: Episode;
   /** What GRPO trains on (the scheme's value, cost term included); undefined when the run is left out of training. */
   reward?: number;
@@ -62,7 +62,7 @@ export interface ScoredCompletion {
 }
 
 /** The reward an episode trains with, or undefined for an infrastructure failure or an ungraded run. */
-export function trainingReward(episode: Episode): Pick<ScoredCompletion, 'reward' | 'components'> {
+function trainingReward(episode: Episode): Pick<ScoredCompletion, 'reward' | 'components'> {
   const reward = episode.reward;
   if (!reward || reward.infraError) return {};
   return { reward: reward.value, components: { correct: reward.correct ? 1 : 0, format: reward.format ? 1 : 0, costUsd: episode.totals.costUsd ?? 0 } };

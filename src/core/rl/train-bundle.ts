@@ -11,7 +11,7 @@ import { defaultKeyName, type WorkerSpec } from '../providers/index.ts';
 import { replayColumn, routeLlmCsv, type ReplayTable } from '../providers/replay/index.ts';
 import type { Task } from '../task.ts';
 
-export const BUNDLE_SCRIPT = 'baton.mjs';
+const BUNDLE_SCRIPT = 'baton.mjs';
 
 export interface TrainBundleInput {
   /** The bundled CLI. */

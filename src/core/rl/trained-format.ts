@@ -53,7 +53,7 @@ export function parseTrainedFormat(text: string, source: string): TrainedFormat 
 }
 
 /** Where a model's or adapter's files are (the engine's ModelFiles: a directory, a URL, picked files, the tab's storage). */
-export interface TrainedFiles {
+interface TrainedFiles {
   readonly name: string;
   /** Byte size, or undefined when the file does not exist. */
   size(path: string): Promise<number | undefined>;

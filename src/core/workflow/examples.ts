@@ -7,7 +7,7 @@
 import type { TaskKind } from '../task.ts';
 import type { Step } from './types.ts';
 
-export type ExampleDomain = 'arithmetic' | 'medical' | 'coding' | 'history' | 'physics' | 'writing' | 'logic' | 'language' | 'chemistry';
+type ExampleDomain = 'arithmetic' | 'medical' | 'coding' | 'history' | 'physics' | 'writing' | 'logic' | 'language' | 'chemistry';
 
 export interface WorkedExample {
   domain: ExampleDomain;

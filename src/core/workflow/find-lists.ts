@@ -53,7 +53,7 @@ function labelPattern(name: ListName): RegExp {
 
 const PATTERNS = Object.fromEntries(LIST_NAMES.map((n) => [n, labelPattern(n)])) as Record<ListName, RegExp>;
 
-export type FoundList = { ok: true; items: PyValue[] } | { ok: false; problem: string } | undefined;
+type FoundList = { ok: true; items: PyValue[] } | { ok: false; problem: string } | undefined;
 
 interface Occurrence {
   name: ListName;

@@ -10,7 +10,7 @@ import { pickExamples, type WorkedExample } from './examples.ts';
 import { renderWorkflow } from './render.ts';
 import { DEFAULT_MAX_STEPS, type AccessMode, type Step } from './types.ts';
 
-export interface ConductorPromptOptions {
+interface ConductorPromptOptions {
   question: string;
   /** The pool's size, or the pool itself (only `description` is read, and only with describeWorkers). */
   workers: number | readonly Pick<WorkerSpec, 'description'>[];
@@ -21,8 +21,7 @@ export interface ConductorPromptOptions {
   kind?: TaskKind;
 }
 
-export const CONDUCTOR_SYSTEM =
-  'You lead a team of language models. You do not answer questions yourself: you plan which model does what, and the team answers.';
+const CONDUCTOR_SYSTEM = 'You lead a team of language models. You do not answer questions yourself: you plan which model does what, and the team answers.';
 
 export const CONDUCTOR_PREFILL =
   'Let me think step by step about how to split this question into subtasks, which model should take each one, and which earlier steps each one should see.';
@@ -83,7 +82,7 @@ function poolLines(opts: ConductorPromptOptions): string {
     .join('\n');
 }
 
-export interface RecursionTurnOptions {
+interface RecursionTurnOptions {
   /** The round's prompt as sent: it ends with the assistant prefill the Conductor continued. */
   messages: readonly ChatMessage[];
   /** The Conductor's continuation of that prefill. */

@@ -14,7 +14,7 @@
 
 export type PyValue = string | number | boolean | null | PyValue[];
 
-export type ReadResult = { ok: true; value: PyValue; end: number } | { ok: false; error: string; at: number };
+type ReadResult = { ok: true; value: PyValue; end: number } | { ok: false; error: string; at: number };
 
 /** Quote characters that may open a string, and the characters that may close each. */
 const CLOSERS: Record<string, string> = {

@@ -7,7 +7,7 @@
  * Layout convention: storage bindings are @binding(0..n-1) of @group(0) in the order listed, the
  * uniform struct `Params` is @binding(n). Uniform members are 4-byte scalars, packed in order.
  */
-export type BindingAccess = 'read' | 'read_write';
+type BindingAccess = 'read' | 'read_write';
 
 export interface BindingSpec<B extends string = string> {
   readonly name: B;

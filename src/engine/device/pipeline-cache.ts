@@ -7,7 +7,7 @@
 import { BatonError } from '../../core/errors/index.ts';
 import type { KernelSpec } from './kernel-spec.ts';
 
-export interface CachedPipeline {
+interface CachedPipeline {
   readonly pipeline: GPUComputePipeline;
   readonly layout: GPUBindGroupLayout;
 }

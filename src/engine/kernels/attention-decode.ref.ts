@@ -8,7 +8,7 @@ import { matmulNormedRef } from './matmul-normed.ref.ts';
 import type { Vec } from './ref-types.ts';
 import { ropeRef } from './rope.ref.ts';
 
-export interface AttentionDecodeShape {
+interface AttentionDecodeShape {
   M: number; // rows, each the next token of its own sequence
   K: number; // hidden size
   H: number;
@@ -18,7 +18,7 @@ export interface AttentionDecodeShape {
   eps: number;
 }
 
-export interface AttentionDecodeRef {
+interface AttentionDecodeRef {
   out: Float64Array; // (M, H, D)
   k: Float64Array; // (M, KV, D) the new keys, rotated: what the cache gains at startPos
   v: Float64Array; // (M, KV, D)

@@ -18,13 +18,13 @@ export interface AttentionShape {
   visibility?: ArrayLike<number>;
 }
 
-export interface AttentionForward {
+interface AttentionForward {
   out: Float64Array; // (T, H, D)
   /** log sum_s exp(score_s) of each (query, head) row over its visible scaled scores: what the backward rebuilds softmax from. */
   lse: Float64Array; // (T, H)
 }
 
-export interface AttentionGradients {
+interface AttentionGradients {
   dq: Float64Array; // (T, H, D)
   dk: Float64Array; // (S, KV, D), every key, prefix included: the caller decides which are trainable
   dv: Float64Array; // (S, KV, D)

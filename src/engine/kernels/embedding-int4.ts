@@ -9,7 +9,7 @@ import { ceilDiv, grid2d, header, type Dtype } from './wgsl.ts';
 
 const WG = 64;
 
-export interface EmbeddingInt4Options {
+interface EmbeddingInt4Options {
   /** dtype of the scales. */
   readonly dtype: Dtype;
   readonly groupSize: number;

@@ -4,28 +4,21 @@ export { attentionDecode, decodeLanes, type AttentionDecodeOptions } from './att
 export { attentionBackwardKeyValue, attentionBackwardQuery } from './attention-backward.ts';
 export { packedVisibility, type PackedBlock } from './attention-visibility.ts';
 export { embeddingBackward, embeddingForward, tokensById } from './embedding.ts';
-export { embeddingInt4Forward, type EmbeddingInt4Options } from './embedding-int4.ts';
+export { embeddingInt4Forward } from './embedding-int4.ts';
 export { logprobsBackward, logprobsForward, logprobsThreads } from './logprobs.ts';
-export { MAX_ROWS_PER_THREAD, matmulForward, type MatmulOptions } from './matmul.ts';
+export { MAX_ROWS_PER_THREAD, matmulForward } from './matmul.ts';
 export { matmulBackwardBias, matmulBackwardInput, matmulBackwardWeight, type MatmulBackwardOptions, type MatmulBackwardUniform } from './matmul-backward.ts';
 export { matmulNormedRope, matmulNormedRows, matmulNormedSplit, matmulNormedSwiglu, type MatmulNormedOptions } from './matmul-normed.ts';
-export { matmulNormedCpu, type MatmulNormedCpuOptions } from './matmul-normed-cpu.ts';
-export { matmulInt4BackwardInput, matmulInt4Forward, type MatmulInt4BackwardInputOptions, type MatmulInt4Options } from './matmul-int4.ts';
-export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, rmsnormThreads, type RmsnormBackwardOptions, type RmsnormOptions } from './rmsnorm.ts';
+export { matmulNormedCpu } from './matmul-normed-cpu.ts';
+export { matmulInt4BackwardInput, matmulInt4Forward } from './matmul-int4.ts';
+export { rmsnormBackward, rmsnormBackwardWeight, rmsnormForward, rmsnormThreads } from './rmsnorm.ts';
 export { ropeCacheBackward, ropeCacheForward, ropeTable } from './rope.ts';
-export { NO_TOKEN, sampleTokens, type SampleTokensOptions } from './sample-tokens.ts';
+export { NO_TOKEN, sampleTokens } from './sample-tokens.ts';
 export { swigluBackward, swigluForward } from './swiglu.ts';
 export { grid2d, header } from './wgsl.ts'; // for kernels outside this folder (optim/)
 export { ceilDiv, type Dtype, type DtypeOptions } from './wgsl.ts';
-export { attentionDecodeRef, type AttentionDecodeRef, type AttentionDecodeShape } from './attention-decode.ref.ts';
-export {
-  attentionBackwardRef,
-  attentionForwardRef,
-  attentionRef,
-  type AttentionForward,
-  type AttentionGradients,
-  type AttentionShape,
-} from './attention.ref.ts';
+export { attentionDecodeRef } from './attention-decode.ref.ts';
+export { attentionBackwardRef, attentionForwardRef, attentionRef, type AttentionShape } from './attention.ref.ts';
 export { embeddingBackwardRef, embeddingRef } from './embedding.ref.ts';
 export { entropyRef, logprobsBackwardRef, logprobsRef, logSoftmaxRef } from './logprobs.ref.ts';
 export { matmulBackwardInputRef, matmulBackwardWeightRef, matmulRef } from './matmul.ref.ts';

@@ -8,7 +8,7 @@
 import type { KernelSpec } from '../device/index.ts';
 import { grid2d, header } from './wgsl.ts';
 
-export interface LogprobsOptions {
+interface LogprobsOptions {
   /** Threads per row's workgroup, a power of two: logprobsThreads(V). */
   readonly threads: number;
 }

@@ -16,7 +16,7 @@ import { backwardInputLoop, MATMUL_BACKWARD_UNIFORMS, type MatmulBackwardOptions
 import { MATMUL_UNIFORMS, matmulGrid, matmulMain, plainX, type LoopNames, type MatmulLayout, type MatmulUniform } from './matmul.ts';
 import { header, type Dtype } from './wgsl.ts';
 
-export interface MatmulInt4Options extends MatmulLayout {
+interface MatmulInt4Options extends MatmulLayout {
   /** dtype of the scales and the bias. */
   readonly dtype: Dtype;
   /** Weights per scale: 32 or 64. K must be a multiple of it. */
@@ -74,7 +74,7 @@ ${matmulMain({ o, acc: 'vec4<f32>', loop: int4MatmulLoop(o.groupSize, { n: 'n', 
   grid: matmulGrid,
 };
 
-export interface MatmulInt4BackwardInputOptions extends MatmulBackwardOptions {
+interface MatmulInt4BackwardInputOptions extends MatmulBackwardOptions {
   /** dtype of the scales. */
   readonly dtype: Dtype;
   readonly groupSize: number;

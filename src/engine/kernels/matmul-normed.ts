@@ -25,7 +25,7 @@ import { header, type Dtype } from './wgsl.ts';
 
 const WG = 64;
 
-export type FusedEpilogue = 'rows' | 'split' | 'swiglu' | 'rope';
+type FusedEpilogue = 'rows' | 'split' | 'swiglu' | 'rope';
 
 export interface MatmulNormedOptions extends MatmulLayout {
   /** dtype of float weights, or of int4 scales; the bias is in it too. */

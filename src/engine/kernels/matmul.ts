@@ -27,7 +27,7 @@ export interface MatmulLayout {
   readonly lanes: number;
 }
 
-export interface MatmulOptions extends MatmulLayout {
+interface MatmulOptions extends MatmulLayout {
   readonly dtype: Dtype;
   readonly bias: boolean;
   readonly accumulate: boolean;
@@ -58,7 +58,7 @@ export const MATMUL_UNIFORMS: readonly UniformSpec<MatmulUniform>[] = [
   { name: 'alpha', type: 'f32' },
 ];
 
-export interface MatmulBody {
+interface MatmulBody {
   /** Options common to every weight format. */
   readonly o: MatmulLayout & { readonly bias: boolean; readonly accumulate: boolean };
   /** Type of each accumulator, f32 or vec4<f32> (then summed over its components). */

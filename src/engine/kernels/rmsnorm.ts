@@ -10,7 +10,7 @@
 import type { KernelSpec } from '../device/index.ts';
 import { columnSumGrid, columnSumMain, grid2d, header, type DtypeOptions } from './wgsl.ts';
 
-export interface RmsnormOptions extends DtypeOptions {
+interface RmsnormOptions extends DtypeOptions {
   /** Threads per row's workgroup, a power of two: rmsnormThreads(C). */
   readonly threads: number;
 }
@@ -57,7 +57,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   grid: (u) => grid2d(u.rows),
 };
 
-export interface RmsnormBackwardOptions extends RmsnormOptions {
+interface RmsnormBackwardOptions extends RmsnormOptions {
   /** Add dx into the buffer (the residual stream's gradient) instead of overwriting it. */
   readonly accumulate: boolean;
 }

@@ -26,7 +26,7 @@ import { grid2d, header, treeReduce } from './wgsl.ts';
 
 const WG = 256;
 
-export interface SampleTokensOptions {
+interface SampleTokensOptions {
   /** Argmax instead of a draw (temperature 0; invTemperature must then be 1; no top-k or top-p). */
   readonly greedy: boolean;
   /** Read the `mask` bitsets; without, every id is allowed and `mask` is bound but unread. */

@@ -61,7 +61,7 @@ export function treeReduce(array: string, size: number, combine: (a: string, b: 
 /** Threads per workgroup of a column sum (columnSumMain), one per column. */
 const COLUMN_WG = 64;
 
-export interface ColumnSum {
+interface ColumnSum {
   /** WGSL f32 expression of the term of row `r`, column `c`. */
   readonly term: string;
   /** WGSL expressions of the row and column counts (uniforms). */

@@ -19,7 +19,7 @@ export interface DownloadProgress {
   total?: number;
 }
 
-export interface UrlFilesOptions {
+interface UrlFilesOptions {
   onProgress?: (p: DownloadProgress) => void;
   /** Cache Storage to keep files in; defaults to globalThis.caches where it exists; false: none. */
   caches?: CacheStorage | false;

@@ -9,7 +9,7 @@ import type { ModelConfig } from './config.ts';
 import { readJson, type ModelFiles } from './files.ts';
 import { decodeTensor, headerLength, parseHeader, writeSafetensors, type TensorToWrite } from './safetensors.ts';
 
-export interface LoraConfig {
+interface LoraConfig {
   r: number;
   alpha: number;
   /** Module names as PEFT matches them: the last path part ('q_proj') or a full module path. */
@@ -31,7 +31,7 @@ export interface LoraAdapter {
   weights: Map<string, LoraWeights>;
 }
 
-export interface LinearModule {
+interface LinearModule {
   path: string;
   inFeatures: number;
   outFeatures: number;

@@ -11,7 +11,7 @@ import { writeSafetensors, type TensorToWrite } from './safetensors.ts';
 import type { TensorSource } from './tensor-source.ts';
 
 /** W (out, in) += scale * B (out, r) A (r, in), in place. */
-export function addLoraDelta(w: Float32Array, lora: LoraWeights, r: number, scale: number): void {
+function addLoraDelta(w: Float32Array, lora: LoraWeights, r: number, scale: number): void {
   const { A, B, inFeatures: n, outFeatures: m } = lora;
   const row = new Float64Array(n);
   for (let o = 0; o < m; o++) {

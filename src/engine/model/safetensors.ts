@@ -21,7 +21,7 @@ export interface TensorInfo {
   byteLength: number;
 }
 
-export const BYTES_PER_ELEMENT: Record<DType, number> = { F32: 4, F16: 2, BF16: 2 };
+const BYTES_PER_ELEMENT: Record<DType, number> = { F32: 4, F16: 2, BF16: 2 };
 
 /** Headers above this size are corruption, not a real model (real ones are well under 10 MB). */
 const MAX_HEADER_BYTES = 100 * 1024 * 1024;

@@ -22,7 +22,7 @@ export interface LayerWeightNames {
   down: string; // (C, I)
 }
 
-export interface WeightNames {
+interface WeightNames {
   embed: string; // (V, C)
   layers: LayerWeightNames[];
   norm: string; // (C)

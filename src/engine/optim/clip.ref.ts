@@ -11,7 +11,7 @@ import type { Vec } from '../kernels/index.ts';
 /** clip_grad_norm_ divides by total + 1e-6, so a norm of exactly maxNorm is still scaled (by a hair). */
 const NORM_EPS = 1e-6;
 
-export interface SumSquares {
+interface SumSquares {
   /** Sum of g^2 over every finite value of every gradient. */
   readonly sumSquares: number;
   /** Values that are NaN or +-infinity. */

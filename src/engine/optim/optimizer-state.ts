@@ -18,7 +18,7 @@ export interface ParameterShape {
   readonly shape: readonly number[];
 }
 
-export interface Moments extends ParameterShape {
+interface Moments extends ParameterShape {
   readonly m: Float32Array; // (shape) exp_avg
   readonly v: Float32Array; // (shape) exp_avg_sq
 }

@@ -23,7 +23,7 @@ export interface TrainedParameter extends ParameterShape {
   readonly grad: GPUBuffer; // (shape) f32, read only
 }
 
-export type StepReport =
+type StepReport =
   | {
       readonly applied: true;
       /** Steps taken, this one included. */

@@ -8,7 +8,7 @@ import type { LocalChatRequest, LocalGeneration } from '../../core/providers/ind
 import { createDecodeStream, type Tokenizer } from '../tokenizer/index.ts';
 import type { GpuModel } from './gpu-model.ts';
 
-export interface EngineChatModel {
+interface EngineChatModel {
   model: GpuModel;
   tokenizer: Tokenizer;
 }

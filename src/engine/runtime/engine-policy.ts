@@ -8,7 +8,7 @@ import type { GroupOptions, LogprobOptions, Policy, PolicyPrompt, SampledComplet
 import { createDecodeStream, type Tokenizer } from '../tokenizer/index.ts';
 import type { GpuModel } from './gpu-model.ts';
 
-export interface EnginePolicyOptions {
+interface EnginePolicyOptions {
   /** Extra chat-template variables, e.g. { enable_thinking: false } for Qwen3. */
   templateArgs?: Record<string, unknown>;
 }
@@ -27,7 +27,7 @@ export interface TokenMasks<S> {
 }
 
 /** GroupOptions with any TokenMasks as the constraint (core's TokenConstraint is one). */
-export interface EngineGroupOptions<S = unknown> extends Omit<GroupOptions, 'constraint'> {
+interface EngineGroupOptions<S = unknown> extends Omit<GroupOptions, 'constraint'> {
   constraint?: TokenMasks<S>;
 }
 

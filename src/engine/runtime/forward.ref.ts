@@ -18,13 +18,13 @@ export interface RefModel {
 }
 
 /** Keys and values of the tokens seen so far, per layer; `length` tokens. */
-export interface RefKvCache {
+interface RefKvCache {
   length: number;
   k: Float64Array[]; // per layer (length, KV, D)
   v: Float64Array[]; // per layer (length, KV, D)
 }
 
-export interface RefForwardOptions {
+interface RefForwardOptions {
   lora?: LoraAdapter;
   /** Extended in place with this call's tokens; positions continue from its length. */
   kv?: RefKvCache;
@@ -122,7 +122,7 @@ export function refForward(model: RefModel, ids: number[], opts: RefForwardOptio
   return matmulRef(final, w(names.lmHead), undefined, T, C, V);
 }
 
-export interface RefLogprobOptions extends RefForwardOptions {
+interface RefLogprobOptions extends RefForwardOptions {
   /** Logits are divided by it before the softmax, as GRPO does with the sampling temperature. */
   temperature?: number;
 }

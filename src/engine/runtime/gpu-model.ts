@@ -19,7 +19,7 @@ import { destroyModelWeights, loadModelWeights, type ModelWeights, type WeightFo
 import { createSampler, nothingAllowed, streamSeed, type Sampled, type SamplingOptions } from './sampling.ts';
 import { Scratch } from './scratch.ts';
 
-export interface LoadModelOptions {
+interface LoadModelOptions {
   /**
    * Storage of the weights: 'f16' needs shader-f16; 'int4' stores the projection matrices as int4
    * groups and the rest in f16 where available, else f32. Default f16 where available, else f32.
@@ -46,7 +46,7 @@ export interface LoadModelOptions {
   onProgress?(loaded: number, total: number): void;
 }
 
-export interface GenerateOptions {
+interface GenerateOptions {
   maxNewTokens: number;
   /** Generation stops after emitting one of these; defaults to the config's eos tokens. */
   stopTokens?: readonly number[];
@@ -60,7 +60,7 @@ export interface GenerateOptions {
   allowedTokens?(tokens: readonly number[]): Uint32Array | undefined;
 }
 
-export interface GroupGenerateOptions extends Omit<GenerateOptions, 'onToken' | 'allowedTokens'> {
+interface GroupGenerateOptions extends Omit<GenerateOptions, 'onToken' | 'allowedTokens'> {
   /** Number of completions of the prompt. */
   n: number;
   /** Completion i samples with seed streamSeed(sampling.seed, i). */

@@ -1,13 +1,13 @@
-export { GpuModel, type Generation, type GenerateOptions, type GroupGenerateOptions, type LoadModelOptions } from './gpu-model.ts';
+export { GpuModel, type Generation } from './gpu-model.ts';
 export { dispatchesPerDecodeStep } from './decode-dispatches.ts';
 export { KvCache } from './kv-cache.ts';
-export { createSampler, logSoftmax, streamSeed, type Sampled, type Sampler, type SamplingOptions } from './sampling.ts';
+export { createSampler, logSoftmax, streamSeed, type Sampled, type SamplingOptions } from './sampling.ts';
 export type { ModelWeights, WeightFormat } from './model-weights.ts';
-export { EnginePolicy, type EngineGroupOptions, type EnginePolicyOptions, type TokenMasks } from './engine-policy.ts';
-export { engineChat, type EngineChatModel } from './engine-chat.ts';
+export { EnginePolicy, type TokenMasks } from './engine-policy.ts';
+export { engineChat } from './engine-chat.ts';
 export { GpuQueue } from './gpu-queue.ts';
 export { createRefKvCache, loadRefModel, refForward, refLogprobs } from './forward.ref.ts';
-export type { RefForwardOptions, RefKvCache, RefLogprobOptions, RefModel } from './forward.ref.ts';
+export type { RefModel } from './forward.ref.ts';
 export { linearForward, type LinearArgs } from './linear.ts';
 export type { GpuLora, GpuLoraModule } from './lora-weights.ts';
 export { wholeBuffer, type GpuTensor, type RowChunk } from './gpu-tensor.ts';

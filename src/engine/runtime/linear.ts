@@ -80,7 +80,7 @@ export function normedOptions(w: GpuTensor, norm: GpuTensor, M: number, lanes: n
   };
 }
 
-export interface NormedLinearArgs {
+interface NormedLinearArgs {
   x: GPUBuffer; // (M, K), before the norm
   M: number;
   norm: GpuTensor; // (K)

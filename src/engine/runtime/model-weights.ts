@@ -17,7 +17,7 @@ export type WeightFormat = Dtype | 'int4';
 
 const PROJECTIONS = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 
-export type LayerWeights = { [K in keyof LayerWeightNames]-?: undefined extends LayerWeightNames[K] ? GpuTensor | undefined : GpuTensor };
+type LayerWeights = { [K in keyof LayerWeightNames]-?: undefined extends LayerWeightNames[K] ? GpuTensor | undefined : GpuTensor };
 
 export interface ModelWeights {
   readonly format: WeightFormat;
@@ -32,7 +32,7 @@ export interface ModelWeights {
   readonly bytes: number;
 }
 
-export interface LoadWeightsOptions {
+interface LoadWeightsOptions {
   /** dtype of the float tensors and of int4 scales. */
   dtype: Dtype;
   /** Store the projection matrices as int4. */
@@ -44,7 +44,7 @@ export interface LoadWeightsOptions {
   onProgress?(loaded: number, total: number): void;
 }
 
-export function checkDtype(device: EngineDevice, dtype: Dtype): void {
+function checkDtype(device: EngineDevice, dtype: Dtype): void {
   if (dtype === 'f16' && !device.caps.shaderF16) {
     throw new BatonError({
       code: 'engine/unsupported',

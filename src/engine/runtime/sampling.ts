@@ -34,7 +34,7 @@ export interface Sampled {
 }
 
 /** `allowed`: bit (id & 31) of word (id >> 5) set for each id that may be drawn; absent, all may. */
-export type Sampler = (logits: Float32Array, allowed?: Uint32Array) => Sampled;
+type Sampler = (logits: Float32Array, allowed?: Uint32Array) => Sampled;
 
 /**
  * The seed of random stream `index` derived from `seed` (the completions of a group): a murmur3-style

@@ -6,7 +6,7 @@
  */
 import type { Tokenizer } from './tokenizer.ts';
 
-export interface DecodeStream {
+interface DecodeStream {
   /** The new text this token completes ('' while a character is still partial). */
   push(id: number): string;
   /** Whatever is still held back (a partial character at the very end), decoded as is. */

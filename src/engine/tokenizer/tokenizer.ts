@@ -7,7 +7,7 @@ import { BatonError } from '../../core/errors/index.ts';
 import type { ChatMessage } from '../../core/providers/index.ts';
 import { readJson, type ModelFiles } from '../model/index.ts';
 
-export interface RenderChatOptions {
+interface RenderChatOptions {
   /**
    * true: the final message is an assistant prefill that the model continues, so it is left open
    * (no end-of-turn token after it). false: a generation prompt is added after a final user or

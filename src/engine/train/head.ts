@@ -13,7 +13,7 @@ import { rmsnorm } from './layer-forward.ts';
 import { rmsnormBackwardInto, trainingLinearBackward, type LayerGradients } from './layer-backward.ts';
 import type { TrainingPass } from './training-pass.ts';
 
-export interface HeadInputs {
+interface HeadInputs {
   x: GPUBuffer; // (T, C) the last layer's output
   targets: GPUBuffer; // (T) u32: the next token of each row (anything on rows without one)
   invTemperature: number;

@@ -90,7 +90,7 @@ export function attentionUniforms(pass: TrainingPass) {
 }
 
 /** out (M, N) = x W^T (+ b) (+ the adapter's delta), as the inference forward's linear. */
-export function trainingLinear(
+function trainingLinear(
   batch: CommandBatch,
   pass: TrainingPass,
   x: GPUBuffer,

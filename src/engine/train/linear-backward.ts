@@ -16,7 +16,7 @@ export interface LoraGradients {
   readonly dB: GPUBuffer; // (out, r)
 }
 
-export interface LinearBackwardArgs {
+interface LinearBackwardArgs {
   x: GPUBuffer; // (M, in) the layer's input
   M: number;
   weight: GpuTensor; // (out, in)

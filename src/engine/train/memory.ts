@@ -135,7 +135,7 @@ export function estimateTrainingMemory(config: ModelConfig, shape: TrainingShape
   };
 }
 
-export interface MemoryLimits {
+interface MemoryLimits {
   maxBufferSize: number;
   maxStorageBufferBindingSize: number;
   /** Total bytes the run may take, when there is a budget. */

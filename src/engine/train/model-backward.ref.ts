@@ -30,7 +30,7 @@ import {
 import { loraScale, weightNames, type LoraAdapter, type LayerWeightNames } from '../model/index.ts';
 import type { RefModel } from '../runtime/index.ts';
 
-export interface RefGradientOptions {
+interface RefGradientOptions {
   /** Logits are divided by it first, as GRPO's loss does (default 1). */
   temperature?: number;
   /** The adapter in use; with `wrt: 'lora'` its A and B are what the gradient is taken in. */
@@ -39,7 +39,7 @@ export interface RefGradientOptions {
   wrt: 'lora' | 'weights';
 }
 
-export interface RefGradients {
+interface RefGradients {
   logprobs: Float64Array; // (T - 1)
   /** Entropy of each predicted distribution (T - 1), at the temperature: a GRPO metric. */
   entropy: Float64Array;

@@ -19,7 +19,7 @@ interface Trained {
   readonly v: Float64Array;
 }
 
-export interface RefTrainerOptions {
+interface RefTrainerOptions {
   /** What trains: the adapter's A and B ('lora', the adapter must be given), or every weight. */
   wrt: 'lora' | 'weights';
   lora?: LoraAdapter;

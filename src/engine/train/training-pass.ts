@@ -10,7 +10,7 @@ import type { ModelConfig } from '../model/index.ts';
 import type { GpuLora, GpuTensor, ModelWeights, Scratch } from '../runtime/index.ts';
 import type { LoraGradients } from './linear-backward.ts';
 
-export interface Gradients {
+interface Gradients {
   lora(path: string): LoraGradients | undefined;
   weight(w: GpuTensor | undefined): readonly GPUBuffer[] | undefined;
 }

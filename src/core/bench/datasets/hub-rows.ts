@@ -8,11 +8,11 @@ import { BatonError } from '../../errors/index.ts';
 import { parseJsonKeepingIntegers } from '../../formats/index.ts';
 import type { SourceRow } from './user-data.ts';
 
-export const DATASETS_SERVER = 'https://datasets-server.huggingface.co';
+const DATASETS_SERVER = 'https://datasets-server.huggingface.co';
 /** The API's largest page. */
-export const HUB_PAGE_ROWS = 100;
+const HUB_PAGE_ROWS = 100;
 
-export interface HubDatasetRef {
+interface HubDatasetRef {
   dataset: string;
   config?: string;
   split?: string;

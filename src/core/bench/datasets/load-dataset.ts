@@ -26,7 +26,7 @@ export type DataSource =
   /** `owner/name[:config[:split]]`, read through the datasets server. */
   | ({ from: 'hub'; dataset: string } & RowMapping);
 
-export interface DatasetRequest {
+interface DatasetRequest {
   data: DataSource;
   /** First task (0-based) and most tasks to take. */
   offset: number;

@@ -10,7 +10,7 @@ import { kindOfAnswer, TASK_KINDS, type Task, type TaskKind } from '../../task.t
 import { jsonlLines, parseCsvLines } from '../../formats/index.ts';
 import { formatMcqQuestion, OPTION_LETTERS as LETTERS } from './loaders.ts';
 
-export interface FieldMap {
+interface FieldMap {
   question: string;
   answer: string;
   /** A column holding each row's kind; without it every row has the default kind. */
@@ -28,7 +28,7 @@ export interface BadRow {
   reason: string;
 }
 
-export const DEFAULT_FIELD_MAP: FieldMap = { question: 'question', answer: 'answer', kind: 'kind', choices: ['choices'], id: 'id' };
+const DEFAULT_FIELD_MAP: FieldMap = { question: 'question', answer: 'answer', kind: 'kind', choices: ['choices'], id: 'id' };
 
 const KEYS = ['question', 'answer', 'kind', 'choices', 'id'] as const;
 

@@ -5,7 +5,7 @@
  */
 import type { EvalReport, MethodReport } from './report.ts';
 
-export interface ComparedRow {
+interface ComparedRow {
   method: string;
   cells: (MethodReport | undefined)[];
   /** Index of the evaluation most accurate on this method; undefined when fewer than two have a finite accuracy. */

@@ -12,7 +12,7 @@ import type { WorkerModel } from '../../providers/index.ts';
 import { gradeAnswer } from '../../reward/index.ts';
 import type { Task } from '../../task.ts';
 
-export interface Outcome {
+interface Outcome {
   correct: boolean;
   costUsd: number;
 }

@@ -3,7 +3,7 @@ import type { Conductor, RunOptions } from '../../orchestra/index.ts';
 import type { WorkerModel } from '../../providers/index.ts';
 import type { Task } from '../../task.ts';
 
-export interface MethodRun {
+interface MethodRun {
   task: Task;
   /** Position of the item in the evaluation's list. */
   index: number;

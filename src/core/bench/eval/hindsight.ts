@@ -30,7 +30,7 @@ export function routingWorkflows(workers: number, maxSteps: 1 | 2 = 2): Workflow
   return [...single, ...checked];
 }
 
-export interface ScoredWorkflow {
+interface ScoredWorkflow {
   workflow: Workflow;
   /** Share of the set's questions answered right. */
   accuracy: number;

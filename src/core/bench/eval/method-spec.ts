@@ -6,7 +6,7 @@
 import { BatonError } from '../../errors/index.ts';
 import { parseConductorChoice, splitHead, type ConductorChoice, type ModelNaming } from '../../conductor/index.ts';
 
-export type MethodSpec =
+type MethodSpec =
   | { kind: 'conductor'; conductor: ConductorChoice }
   | { kind: 'single'; worker: string }
   | { kind: 'oracle' }
@@ -16,7 +16,7 @@ export type MethodSpec =
   | { kind: 'self-reflect'; worker: string; rounds: number }
   | { kind: 'fixed'; file: string };
 
-export const METHOD_SPEC_HELP =
+const METHOD_SPEC_HELP =
   'conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] | random | round-robin | ' +
   'self-reflect:<worker>,<k> | fixed:<plan file>';
 

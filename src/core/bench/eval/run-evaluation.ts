@@ -52,7 +52,7 @@ export interface EvaluationInput {
   onProgress?: (progress: EvalProgress) => void;
 }
 
-export interface EvaluationResult {
+interface EvaluationResult {
   /** The finished episode of every run done, stored ones included, in no particular order. */
   episodes: Episode[];
   /** Runs left undone: stopped by the signal or the budget. */

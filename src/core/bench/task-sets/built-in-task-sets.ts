@@ -17,7 +17,7 @@ export type BuiltInTaskSet = (typeof BUILT_IN_TASK_SETS)[number];
 
 export const isBuiltInTaskSet = (name: string): name is BuiltInTaskSet => (BUILT_IN_TASK_SETS as readonly string[]).includes(name);
 
-export interface TaskSetOptions {
+interface TaskSetOptions {
   /** Draws the questions and their split. */
   seed: number;
   /** experts: questions of each kind (expertsTaskSet's default without). */

@@ -1,7 +1,7 @@
 import { hashString, seededRandom } from '../../random.ts';
 import type { Task, TaskSplit } from '../../task.ts';
 
-export interface ExpertsTaskOptions {
+interface ExpertsTaskOptions {
   /** Questions taken of each kind (default 150). */
   perKind?: number;
   /** Share of them held out for evaluation (default 0.2). */

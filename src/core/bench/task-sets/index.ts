@@ -1,3 +1,3 @@
-export { expertsTaskSet, shortExpertsTaskSet, type ExpertsTaskOptions } from './experts.ts';
+export { expertsTaskSet, shortExpertsTaskSet } from './experts.ts';
 export { routellmMmluTaskSet } from './routellm-mmlu.ts';
-export { BUILT_IN_TASK_SETS, builtInTaskSet, isBuiltInTaskSet, type BuiltInTaskSet, type TaskSetOptions } from './built-in-task-sets.ts';
+export { BUILT_IN_TASK_SETS, builtInTaskSet, isBuiltInTaskSet, type BuiltInTaskSet } from './built-in-task-sets.ts';

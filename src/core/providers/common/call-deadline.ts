@@ -7,7 +7,7 @@ import type { ProviderIdentity } from './provider-identity.ts';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
 
-export interface CallDeadline {
+interface CallDeadline {
   readonly signal: AbortSignal;
   /** The error to report once the signal has fired (timeout or stop), else undefined. */
   stopError(): BatonError | undefined;

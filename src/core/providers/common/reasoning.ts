@@ -1,7 +1,7 @@
 import type { WorkerSpec } from '../types.ts';
 
 type Reasoning = WorkerSpec['reasoning'];
-export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
 
 /**
  * Token budgets standing in for effort words on APIs that only take a budget (Claude, Gemini 2.5).

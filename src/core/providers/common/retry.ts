@@ -23,7 +23,7 @@ export function backoffDelayMs(retry: number, policy: RetryPolicy, random: () =>
   return ceiling / 2 + (random() * ceiling) / 2;
 }
 
-export interface RetryOptions {
+interface RetryOptions {
   policy: RetryPolicy;
   signal?: AbortSignal;
   /** Whether this failure may be retried (the error's own `isRetryable` is checked first). */

@@ -23,9 +23,9 @@ export interface NetworkWorkerContext {
 }
 
 /** Settings for one SDK call, built by the provider from the request and its spec. */
-export type SdkCallSettings = Pick<Parameters<typeof streamText>[0], 'maxOutputTokens' | 'temperature' | 'providerOptions'>;
+type SdkCallSettings = Pick<Parameters<typeof streamText>[0], 'maxOutputTokens' | 'temperature' | 'providerOptions'>;
 
-export interface SdkWorkerOptions {
+interface SdkWorkerOptions {
   spec: WorkerSpec;
   /** Builds the SDK model on first call: the SDK loads only when a network worker is actually used. */
   model: () => Promise<LanguageModel>;

@@ -17,7 +17,7 @@ const DEFAULT_TEMPERATURE = 0.2;
 
 const FREE = { input: 0, output: 0 };
 
-export function localIdentity(spec: WorkerSpec): ProviderIdentity {
+function localIdentity(spec: WorkerSpec): ProviderIdentity {
   const label = spec.provider === 'webllm' ? 'web-llm' : "Baton's engine";
   return { label, model: spec.model, needsKey: false, local: true };
 }

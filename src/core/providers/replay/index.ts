@@ -1,4 +1,4 @@
 export { parseRouteLlmCsv, routeLlmCsv } from './routellm.ts';
 export { mergeReplayTables, normalizeQuestion, replayColumn, type ReplayRecord, type ReplayTable } from './replay-table.ts';
-export { clearReplay, importReplayCsv, loadReplay, REPLAY_DB_NAME, saveReplay, type StoredReplay } from './replay-store.ts';
+export { clearReplay, importReplayCsv, loadReplay, type StoredReplay } from './replay-store.ts';
 export { ROUTELLM_MMLU_POOL } from './routellm-mmlu-pool.ts';

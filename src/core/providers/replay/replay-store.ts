@@ -6,7 +6,7 @@
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { ReplayTable } from './replay-table.ts';
 
-export const REPLAY_DB_NAME = 'baton-replay';
+const REPLAY_DB_NAME = 'baton-replay';
 const STORE = 'replay';
 const KEY = 'current';
 
@@ -39,7 +39,7 @@ export function loadReplay(factory: IDBFactory): Promise<StoredReplay | undefine
   return withDb(factory, (db) => db.get(STORE, KEY));
 }
 
-export function saveReplay(factory: IDBFactory, replay: StoredReplay): Promise<void> {
+function saveReplay(factory: IDBFactory, replay: StoredReplay): Promise<void> {
   return withDb(factory, async (db) => void (await db.put(STORE, replay, KEY)));
 }
 

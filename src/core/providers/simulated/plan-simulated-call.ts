@@ -6,7 +6,7 @@ import { hashString, seededRandom } from '../../random.ts';
 import { plausibleWrongAnswer } from './wrong-answer.ts';
 
 /** What a simulated call will return, decided up front (pure), before any waiting. */
-export interface SimulatedPlan {
+interface SimulatedPlan {
   text: string;
   usage: Usage;
   latencyMs: number;

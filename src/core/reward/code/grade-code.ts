@@ -9,7 +9,7 @@ import { parseCodeGold, type CodeGold, type StdioTest } from './code-gold.ts';
 import type { CodeRunner, PythonRun } from './python-run.ts';
 
 /** Why a code answer is wrong. */
-export type CodeFailure = 'no-code' | 'wrong-output' | 'exception' | 'exit' | 'timeout' | 'memory' | 'crash';
+type CodeFailure = 'no-code' | 'wrong-output' | 'exception' | 'exit' | 'timeout' | 'memory' | 'crash';
 
 export interface CodeGradeResult {
   correct: boolean;
@@ -27,7 +27,7 @@ export interface CodeGradeOptions {
   timeoutMs?: number;
 }
 
-export const DEFAULT_CODE_TIMEOUT_MS = 10_000;
+const DEFAULT_CODE_TIMEOUT_MS = 10_000;
 
 /** Shown text, cut to `max` characters and quoted, so a reason stays one readable line. */
 function quote(text: string, max = 80): string {

@@ -17,7 +17,7 @@ export interface SandboxThread {
   terminate(): void;
 }
 
-export interface KillableRunnerOptions {
+interface KillableRunnerOptions {
   spawn: () => SandboxThread;
   /** Threads running jobs at once (default 1). */
   threads?: number;

@@ -16,9 +16,9 @@ export interface PythonJob {
  * included); 'timeout' was killed at its time limit; 'memory' hit the memory limit; 'crash' took the
  * sandbox down or could not start it.
  */
-export type PythonStatus = 'ok' | 'exception' | 'timeout' | 'memory' | 'crash';
+type PythonStatus = 'ok' | 'exception' | 'timeout' | 'memory' | 'crash';
 
-export interface PythonException {
+interface PythonException {
   /** The exception's class name: `AssertionError`, `SyntaxError`, ... */
   type: string;
   message: string;

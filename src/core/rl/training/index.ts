@@ -1,5 +1,5 @@
 /** One training recipe for both hosts: the settings, the configs they give, and the run's setup behind the host's ports. */
-export { grpoConfigOf, grpoUpdateOf, heldOutSample, offlineGrpoConfigOf, TRAINING_DEFAULTS, trainedFormatOf, type TrainingRecipe } from './recipe.ts';
+export { grpoConfigOf, heldOutSample, offlineGrpoConfigOf, TRAINING_DEFAULTS, trainedFormatOf, type TrainingRecipe } from './recipe.ts';
 export {
   estimateTraining,
   openOfflineTrainingSession,
@@ -7,10 +7,8 @@ export {
   runOfflineTraining,
   runTraining,
   type OfflineTrainingSession,
-  type OfflineTrainingSinks,
   type TrainingEstimate,
   type TrainingSession,
-  type TrainingSinks,
 } from './training-session.ts';
 export type {
   EngineTrainer,
@@ -23,6 +21,5 @@ export type {
   SamplingHost,
   TrainerOptions,
   TrainingEngine,
-  TrainingHost,
   TrainingLimits,
 } from './training-host.ts';

@@ -93,7 +93,7 @@ export function trainedFormatOf(r: TrainingRecipe): TrainedFormat {
 }
 
 /** The update of every step: GRPO's loss options, reward scaling and micro-batch size. */
-export function grpoUpdateOf(r: TrainingRecipe): GrpoConfig['train'] {
+function grpoUpdateOf(r: TrainingRecipe): GrpoConfig['train'] {
   return {
     grpo: { beta: r.beta, epsilonLow: r.epsilon, epsilonHigh: r.epsilonHigh, lossType: r.lossType, maxCompletionLength: r.maxCompletionTokens },
     scaleRewards: r.scaleRewards,

@@ -85,7 +85,7 @@ export interface LoadedConductor<E extends EngineTypes> {
   close(): void;
 }
 
-export interface TrainingHost<E extends EngineTypes> {
+interface TrainingHost<E extends EngineTypes> {
   engine: TrainingEngine<E>;
   loadConductor(): Promise<LoadedConductor<E>>;
 }

@@ -185,7 +185,7 @@ export function estimateTraining<E extends EngineTypes>(
 }
 
 /** Where a run's results go (checkpoints, episodes, metrics), what stops it, and the checkpoint it resumes from. */
-export type TrainingSinks = Omit<GrpoDeps, 'policy' | 'pool' | 'tasks' | 'heldOut' | 'constraint'>;
+type TrainingSinks = Omit<GrpoDeps, 'policy' | 'pool' | 'tasks' | 'heldOut' | 'constraint'>;
 
 export function runTraining(r: TrainingRecipe, session: TrainingSession, sinks: TrainingSinks): Promise<GrpoRunResult> {
   return runGrpo(grpoConfigOf(r, session.conductorModel), {
@@ -198,7 +198,7 @@ export function runTraining(r: TrainingRecipe, session: TrainingSession, sinks: 
   });
 }
 
-export type OfflineTrainingSinks = Omit<OfflineGrpoDeps, 'policy' | 'groups'>;
+type OfflineTrainingSinks = Omit<OfflineGrpoDeps, 'policy' | 'groups'>;
 
 export function runOfflineTraining(
   r: TrainingRecipe,

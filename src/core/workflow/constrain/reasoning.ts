@@ -14,7 +14,7 @@ import { charClass, CharClass, REPLACEMENT } from './char-class.ts';
 import { completedTag, stepTag } from './think-tags.ts';
 
 /** How close the text is to a place where a list could open. */
-export const enum Danger {
+const enum Danger {
   /** A `[` or `(` here opens no labelled list. */
   Safe = 0,
   /** After a separator, possibly spaces or `*`: a list may open here. */
@@ -37,7 +37,7 @@ export interface ReasoningState {
 }
 
 /** What starts the workflow at the beginning of a line; the `[` after it enters the lists. */
-export const WORKFLOW_HEAD = 'model_id = ';
+const WORKFLOW_HEAD = 'model_id = ';
 
 const OPEN_BRACKET = 0x5b;
 const OPEN_PAREN = 0x28;

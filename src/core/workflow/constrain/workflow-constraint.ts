@@ -6,7 +6,7 @@
 import { createTokenConstraint, type ConstrainedState, type TokenConstraint, type TokenVocab } from './token-constraint.ts';
 import { createWorkflowAutomaton, type WorkflowFormat, type WorkflowState } from './workflow-automaton.ts';
 
-export type WorkflowConstraintOptions = TokenVocab & WorkflowFormat;
+type WorkflowConstraintOptions = TokenVocab & WorkflowFormat;
 
 export type WorkflowConstraint = TokenConstraint<ConstrainedState<WorkflowState>>;
 

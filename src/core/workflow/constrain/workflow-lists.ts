@@ -31,7 +31,7 @@ export interface ListsLimits {
 }
 
 /** Where the text is inside the current list. */
-export const enum At {
+const enum At {
   /** Writing the fixed text before the list's `[` (HEADS[list], up to `lit`). */
   Head,
   /** Just after the list's `[`. */
@@ -88,7 +88,7 @@ export interface ListsState {
   readonly tag: number;
 }
 
-export const HEADS = ['model_id = [', '\nsubtasks = [', '\naccess_list = ['];
+const HEADS = ['model_id = [', '\nsubtasks = [', '\naccess_list = ['];
 const QUOTED_ALL = 'all"';
 const LISTED_ALL = 'all"]';
 
@@ -194,7 +194,7 @@ function startItem(s: ListsState, code: number, o: ListsLimits): ListsState | un
 }
 
 /** The fixed subtask of step `index`: its own text, or the last one given. */
-export function fixedSubtask(texts: readonly string[], index: number): string {
+function fixedSubtask(texts: readonly string[], index: number): string {
   return texts[Math.min(index, texts.length - 1)];
 }
 

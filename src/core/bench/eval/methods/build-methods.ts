@@ -10,7 +10,7 @@ import { parseMethodSpec } from '../method-spec.ts';
 import { moaMethod, roundRobinMethod, selfReflectMethod, singleMethod } from './fixed-plan.ts';
 import { randomMethod } from './random-method.ts';
 
-export interface MethodContext {
+interface MethodContext {
   workers: readonly WorkerSpec[];
   maxSteps: number;
   /** How the host reads an engine model's name in a conductor:engine:<model> method. */
