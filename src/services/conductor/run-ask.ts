@@ -6,7 +6,7 @@
 import { createConductor, type EngineModelChoice } from '../../core/conductor/index.ts';
 import { type Episode, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
-import type { RunEventListener } from '../../core/orchestra/index.ts';
+import { runEpisode, type RunEventListener } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
 import { buildWorker, engineWorkerChoice, tabConductorHost, TabLocalModels, type ModelRuntimes } from '../runtimes/index.ts';
@@ -38,7 +38,6 @@ export async function runAsk(
 ): Promise<Episode> {
   if (request.pool.length === 0)
     throw new BatonError({ code: 'run/config', message: 'The worker pool is empty: add at least one worker on the Workers page.' });
-  const { runEpisode } = await import('../../core/orchestra/index.ts');
   const replay = request.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
   // Workers' models that this pool no longer names give their GPU memory back.
   await run.runtimes.engine.keepWorkers(engineWorkerChoices(request.pool));

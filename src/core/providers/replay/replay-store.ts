@@ -49,12 +49,11 @@ export function clearReplay(factory: IDBFactory): Promise<void> {
 
 /** Reads RouteLLM CSV files and merges them into the stored table (later files win on a repeated question). */
 export async function importReplayCsv(factory: IDBFactory, files: { name: string; text: string }[]): Promise<StoredReplay> {
-  const [{ parseRouteLlmCsv }, { mergeReplayTables }] = await Promise.all([import('./routellm.ts'), import('./replay-table.ts')]);
-  const tables = files.map((f) => parseRouteLlmCsv(f.text, f.name));
+  const { mergeReplayCsv } = await import('./merge-replay-csv.ts');
   const current = await loadReplay(factory);
   const replay: StoredReplay = {
     sources: [...new Set([...(current?.sources ?? []), ...files.map((f) => f.name)])],
-    table: mergeReplayTables([...(current ? [current.table] : []), ...tables]),
+    table: mergeReplayCsv(current?.table, files),
   };
   await saveReplay(factory, replay);
   return replay;
