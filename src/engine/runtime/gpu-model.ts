@@ -129,7 +129,7 @@ export class GpuModel {
     });
     const lanes = options.matmulLanes ?? matmulLanes(device.caps);
     if (!(Number.isInteger(Math.log2(lanes)) && lanes <= 64)) {
-      throw new BatonError({ code: 'run/config', message: `matmulLanes must be a power of two from 1 to 64, got ${lanes}.` });
+      throw new BatonError({ code: 'internal', message: `matmulLanes must be a power of two from 1 to 64, got ${lanes}.` });
     }
     const fused = options.fused === false ? undefined : await FusedWeights.build(device, weights, maxBindingBytes);
     return new GpuModel(device, model.config, weights, maxBindingBytes, lanes, fused, options.gpuSampling ?? !device.caps.software);

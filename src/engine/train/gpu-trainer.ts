@@ -339,15 +339,16 @@ export class GpuTrainer implements DifferentiablePolicy {
     }
   }
 
+  // The run's own code makes the trainer that fits it (LoRA or full), so these two fail only on a bug in Baton.
   #fullOnly(what: string): void {
     if (this.#lora)
-      throw new BatonError({ code: 'run/config', message: `${what} holds every weight of a full fine-tuning run; this trainer trains a LoRA adapter.` });
+      throw new BatonError({ code: 'internal', message: `${what} holds every weight of a full fine-tuning run; this trainer trains a LoRA adapter.` });
   }
 
   #loraOnGpu(what: string): GpuLora {
     const lora = this.#model.lora;
     if (!this.#lora || !lora)
-      throw new BatonError({ code: 'run/config', message: `${what} holds a LoRA adapter and its optimiser; this trainer trains every weight.` });
+      throw new BatonError({ code: 'internal', message: `${what} holds a LoRA adapter and its optimiser; this trainer trains every weight.` });
     return lora;
   }
 
