@@ -1,6 +1,6 @@
 /**
  * How closely the engine on this machine's WebGPU adapter follows the float64 reference forward
- * (model/forward.ref.ts), per architecture, weight format and matmul layout. The reference holds
+ * (src/engine/runtime/forward.ref.ts), per architecture, weight format and matmul layout. The reference holds
  * the weights exactly as the GPU stores them (f16-rounded, int4 read back), so every format must
  * agree to f32 rounding: this is how f16 and the GPU layouts get checked on a real GPU, which the
  * test suite (SwiftShader: no shader-f16) cannot do.

@@ -148,7 +148,8 @@ export interface CostRoutingReport {
 
 /**
  * The lambda at which per-subject routing, chosen with hindsight on the training questions, sends half of
- * them to GPT-4: a cost weight where the subject decides, as issue 11's MMLU goal sets it.
+ * them to GPT-4: a cost weight at which the subject decides the worker, the one docs/learning.md's MMLU replay
+ * run trains with.
  */
 export async function mmluCostWeight(seed: number, share = 0.5): Promise<number> {
   const { train } = await readBuiltInTaskSet('routellm-mmlu', seed);

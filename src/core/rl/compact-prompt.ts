@@ -1,7 +1,6 @@
 /**
- * A short Conductor prompt for small Conductors trained from scratch (issue 11: a shrunken vocabulary
- * and a short prompt), where the Ask prompt's worked examples would cost thousands of tokens a
- * sequence. It holds what the choice depends on, the question and the pool's size, and no prefill:
+ * A short Conductor prompt for small Conductors trained from scratch with a shrunken vocabulary (docs/learning.md),
+ * where the Ask prompt's worked examples would cost thousands of tokens a sequence. It holds what the choice depends on, the question and the pool's size, and no prefill:
  * with format-constrained sampling the lists are the whole answer. Test: test/unit/core/rl/rollout.test.ts.
  */
 import type { ConductorPromptFor } from './rollout.ts';

@@ -81,7 +81,7 @@ export interface TrainStepResult {
 export interface LoraTrainingState {
   /** adapter_config.json text (PEFT). */
   adapterConfig: string;
-  /** adapter_model.safetensors bytes (PEFT names, DESIGN's LoRA contract): also what vLLM, PEFT and TRL load. */
+  /** adapter_model.safetensors bytes (PEFT names: base_model.model.<module>.lora_A/B.weight): also what vLLM, PEFT and TRL load. */
   adapter: Uint8Array;
   /** AdamW moments and step count, in the engine's own layout; opaque outside it. */
   optimizer: Uint8Array;

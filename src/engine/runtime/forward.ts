@@ -1,8 +1,8 @@
 /**
- * The decoder forward pass encoded into one command batch, a port of model/forward.ref.ts's
+ * The decoder forward pass encoded into one command batch, a port of forward.ref.ts's
  * refForward (Qwen2, Qwen3, Llama). For T tokens at positions startPos .. startPos + T - 1 it
  * appends their keys and values to the cache and leaves the final-normed hidden states (T, C).
- * Dimension letters as in ops.ref.ts: T tokens, C hidden, H query heads, KV kv heads, D head size,
+ * Dimension letters as in forward.ref.ts: T tokens, C hidden, H query heads, KV kv heads, D head size,
  * I MLP size, V vocabulary. The T tokens may belong to several sequences decoded together (a group):
  * T / slots.length consecutive tokens per sequence, each sequence with its own slot of the cache.
  */

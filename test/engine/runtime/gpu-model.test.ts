@@ -1,5 +1,5 @@
 /**
- * The GPU runtime against the float64 reference forward (model/forward.ref.ts) on tiny random
+ * The GPU runtime against the float64 reference forward (runtime/forward.ref.ts) on tiny random
  * models of each architecture: logits of a prompt, logits through the KV cache one token at a
  * time, logprobs, and greedy generation token for token.
  */

@@ -1,7 +1,7 @@
 /**
  * What routing between a strong, dear worker and cheaper ones reaches with hindsight, in accuracy and in
- * the share of questions the strong one answers (issue 11's MMLU replay goal: a Conductor trained with a
- * cost-aware reward against per-subject routing). Every worker answers every question alone once; the
+ * the share of questions the strong one answers (the baselines of docs/learning.md's MMLU replay run, a
+ * Conductor trained with a cost-aware reward). Every worker answers every question alone once; the
  * baselines are then arithmetic on those outcomes: each worker alone, random routing at a given share,
  * and the best worker per group (e.g. subject) under the reward correct - lambda x dollars.
  * Test: test/unit/core/bench/eval/cost-routing.test.ts.

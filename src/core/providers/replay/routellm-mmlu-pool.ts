@@ -1,5 +1,5 @@
 /**
- * Real recorded answers as a training ground for a cost-aware Conductor (issue 11): RouteLLM's records
+ * Real recorded answers as a training ground for a cost-aware Conductor (docs/learning.md's MMLU replay run): RouteLLM's records
  * of GPT-4 (gpt-4-1106-preview) and Mixtral-8x7B-Instruct over the MMLU test set, as a pool of two replay
  * workers at their list prices. Which worker is worth its price depends on the subject, so a Conductor
  * must read it from the question's header (core/bench's routellmMmluTaskSet writes it there).

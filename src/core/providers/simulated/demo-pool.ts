@@ -5,7 +5,7 @@ const forArithmetic = (p: number) => Object.fromEntries(ARITHMETIC.map((k) => [k
 
 /**
  * A pool where the workflow matters, for demos, the demo Conductor's training and tests with no keys
- * (issue 11: the best fixed workflow must fall well short of the best one per kind):
+ * (the best fixed workflow falls well short of the best one per kind, so a Conductor has something to learn):
  * - 0 is strong at arithmetic and weak at multiple choice, 1 the reverse, so the best single worker
  *   depends on the kind of question;
  * - 2 is cheap and a poor solver, but checks arithmetic well: "0 solves, 2 checks" is the best plan for

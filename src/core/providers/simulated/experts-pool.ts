@@ -9,7 +9,7 @@ const WEAK_CHECKER: Pick<SimulatedBehaviour, 'confirmRight' | 'fixWrong' | 'late
 };
 
 /**
- * A pool where only routing by kind works, for training runs (issue 11's "experts" pool): worker 0 is
+ * A pool where only routing by kind works, for training runs (docs/learning.md): worker 0 is
  * right 93% of the time on multiple choice and 20% on arithmetic (GSM8K), worker 3 the reverse, 1 and 2
  * weak generalists. No fixed workflow serves both kinds, so the best per kind beats the best fixed
  * one by far (test/unit/core/providers/simulated/experts-pool.test.ts measures it). No latency: a
