@@ -26,7 +26,7 @@ import type { WorkerModel } from '../src/core/providers/index.ts';
 import type { GrpoStepMetrics } from '../src/core/rl/index.ts';
 import type { Task, TaskSplit } from '../src/core/task.ts';
 import { FIXED_SUBTASKS } from '../src/core/workflow/constrain/index.ts';
-import { main } from '../src/node/cli/cli.ts';
+import { main } from '../src/node/main.ts';
 import type { CliIo } from '../src/node/cli/index.ts';
 import { BUILT_IN_POOLS, buildPool, readBuiltInTaskSet, readShippedReplay } from '../src/node/inputs/index.ts';
 import { writeRandomConductor, type RandomConductorShape } from '../src/node/models/index.ts';
