@@ -18,8 +18,6 @@ export {
   text,
   texts,
   toggle,
-  type CommandHelp,
-  type Flag,
   type FlagTable,
   type FlagValues,
 } from './flags.ts';
