@@ -9,6 +9,7 @@ export * from './pool.svelte.ts';
 export * from './replay.svelte.ts';
 export * from './route.ts';
 export * from './router.svelte.ts';
+export * from './run-action.ts';
 export * from './run-announcement.ts';
 export * from './run-view.ts';
 export * from './run.svelte.ts';

@@ -19,6 +19,7 @@ import {
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { parseProviderConcurrency, providerConcurrencyText } from '../../core/orchestra/index.ts';
 import type { KeysState } from './keys.svelte.ts';
+import { runAction } from './run-action.ts';
 import type { SettingsState } from './settings.svelte.ts';
 
 /** The form's fields: a TrainingConfig without the pool, its optional settings filled in, and the text fields as typed. */
@@ -123,28 +124,28 @@ export class TrainingState {
   }
 
   async start(pool: WorkerSpec[]): Promise<void> {
-    await this.#act(async () => {
+    await runAction(this, async () => {
       const config = this.config(pool);
       await trainerInService().start(config, await this.#keysFor(config.pool));
     });
   }
 
   async resume(): Promise<void> {
-    await this.#act(async () => trainerInService().resume(await this.#keysFor(this.progress.config?.pool ?? [])));
+    await runAction(this, async () => trainerInService().resume(await this.#keysFor(this.progress.config?.pool ?? [])));
   }
 
   pause(): Promise<void> {
-    return this.#act(() => trainerInService().pause());
+    return runAction(this, () => trainerInService().pause());
   }
 
   stop(): Promise<void> {
-    return this.#act(() => trainerInService().stop());
+    return runAction(this, () => trainerInService().stop());
   }
 
   /** The newest checkpoint's adapter, as PEFT's two files. */
   async adapterFiles(): Promise<{ config: Blob; weights: Blob; step: number } | undefined> {
     let files: { config: Blob; weights: Blob; step: number } | undefined;
-    await this.#act(async () => {
+    await runAction(this, async () => {
       const a = await trainerInService().exportAdapter();
       files = {
         config: new Blob([a.adapterConfig], { type: 'application/json' }),
@@ -158,7 +159,7 @@ export class TrainingState {
   /** The run as set on the form, packed for a GPU server: a zip to download. */
   async trainBundle(pool: WorkerSpec[]): Promise<Blob | undefined> {
     let zip: Blob | undefined;
-    await this.#act(async () => {
+    await runAction(this, async () => {
       zip = new Blob([(await trainerInService().exportTrainBundle(this.config(pool))) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
     });
     return zip;
@@ -167,7 +168,7 @@ export class TrainingState {
   /** Makes the newest adapter the Ask page's Conductor; says whether it did. */
   async useAsConductor(): Promise<boolean> {
     let done = false;
-    await this.#act(async () => {
+    await runAction(this, async () => {
       const model = await trainerInService().useAsConductor();
       this.settings.update({ conductor: { kind: 'engine-model', model } });
       done = true;
@@ -177,15 +178,6 @@ export class TrainingState {
 
   #keysFor(pool: WorkerSpec[]): Promise<Record<string, string>> {
     return this.keys.unlockedKeys(slotsNeeded({ pool, conductor: { kind: 'random-routing' } }));
-  }
-
-  async #act(action: () => Promise<void>): Promise<void> {
-    this.actionError = undefined;
-    try {
-      await action();
-    } catch (e) {
-      this.actionError = toBatonError(e).message;
-    }
   }
 }
 
