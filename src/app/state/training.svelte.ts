@@ -59,7 +59,7 @@ export function secondsLeft(progress: Pick<TrainingProgress, 'metrics' | 'msPerS
   return ((steps - done) * progress.msPerStep) / 1000;
 }
 
-export class TrainingState {
+export class TrainPageState {
   form = $state<TrainingForm>(formOf(DEFAULT_TRAINING));
   progress = $state.raw<TrainingProgress>({ status: 'idle', metrics: [], hasAdapter: false });
   estimate = $state.raw<TrainingEstimate | undefined>(undefined);
@@ -181,6 +181,6 @@ export class TrainingState {
   }
 }
 
-const KEY = Symbol('training');
-export const setTraining = (t: TrainingState): TrainingState => setContext(KEY, t);
-export const useTraining = (): TrainingState => getContext<TrainingState>(KEY);
+const KEY = Symbol('train-page');
+export const setTrainPage = (t: TrainPageState): TrainPageState => setContext(KEY, t);
+export const useTrainPage = (): TrainPageState => getContext<TrainPageState>(KEY);
