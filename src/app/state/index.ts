@@ -6,7 +6,6 @@ export * from './keys.svelte.ts';
 export * from './local-json.ts';
 export * from './pool-schema.ts';
 export * from './pool.svelte.ts';
-export * from './replay.svelte.ts';
 export * from './route.ts';
 export * from './router.svelte.ts';
 export * from './run-action.ts';
