@@ -43,7 +43,7 @@ const formOf = (config: Omit<TrainingConfig, 'pool'>): TrainingForm => ({
 });
 
 /** The model a form names; undefined when the text is neither a repo id nor a URL. */
-export function modelSourceOf(text: string): EngineModelSource | undefined {
+function modelSourceOf(text: string): EngineModelSource | undefined {
   const t = text.trim();
   if (t === '') return { from: 'demo' };
   if (/^https?:\/\//.test(t) && !hubRepoId(t)) return { from: 'url', url: t.endsWith('/') ? t : `${t}/` };

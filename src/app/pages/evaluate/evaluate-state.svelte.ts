@@ -23,7 +23,7 @@ import type { WorkerSpec } from '../../../core/providers/index.ts';
 import type { TaskKind } from '../../../core/task.ts';
 import { runAction, type KeysState } from '../../state/index.ts';
 
-export interface EvalForm {
+interface EvalForm {
   source: 'builtin' | 'file' | 'hub';
   builtin: Extract<EvalDataSource, { from: 'builtin' }>['name'];
   subjects: string[];
