@@ -6,7 +6,7 @@ import globals from 'globals';
 import ts from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'data/', 'public/', 'node_modules/', 'src/node/export/python/'] },
+  { ignores: ['dist/', 'data/', 'public/', 'node_modules/'] },
   js.configs.recommended,
   ts.configs.recommended,
   svelte.configs.recommended,

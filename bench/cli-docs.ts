@@ -10,7 +10,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { main } from '../src/node/cli/cli.ts';
+import { main } from '../src/node/main.ts';
 
 export const CLI_DOCS_PATH = resolve(import.meta.dirname, '../docs/cli.md');
 export const REGENERATE = 'npm run docs:cli';

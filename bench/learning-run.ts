@@ -13,6 +13,7 @@ import {
   lambdaForShare,
   perGroupRouting,
   randomRoutingAccuracy,
+  readShippedReplay,
   routingOutcomes,
   routingPoint,
   routingWorkflows,
@@ -26,9 +27,9 @@ import type { WorkerModel } from '../src/core/providers/index.ts';
 import type { GrpoStepMetrics } from '../src/core/rl/index.ts';
 import type { Task, TaskSplit } from '../src/core/task.ts';
 import { FIXED_SUBTASKS } from '../src/core/workflow/constrain/index.ts';
-import { main } from '../src/node/cli/cli.ts';
+import { main } from '../src/node/main.ts';
 import type { CliIo } from '../src/node/cli/index.ts';
-import { BUILT_IN_POOLS, buildPool, readBuiltInTaskSet, readShippedReplay } from '../src/node/inputs/index.ts';
+import { BUILT_IN_POOLS, buildPool, NODE_DATA_FILES, readBuiltInTaskSet } from '../src/node/inputs/index.ts';
 import { writeRandomConductor, type RandomConductorShape } from '../src/node/models/index.ts';
 
 export interface LearningRun {
@@ -129,7 +130,7 @@ export function selectSubjects(split: TaskSplit, subjects: readonly string[] | u
 /** A built-in pool's workers with no simulated latency: only the answers matter here, and the demo pool's workers take seconds a call. */
 async function instantPool(name: keyof typeof BUILT_IN_POOLS): Promise<WorkerModel[]> {
   const specs = BUILT_IN_POOLS[name].map((w) => (w.simulated ? { ...w, simulated: { ...w.simulated, latencyMs: 0 } } : w));
-  return buildPool(specs, {}, specs.some((w) => w.provider === 'replay') ? await readShippedReplay() : undefined, undefined);
+  return buildPool(specs, {}, specs.some((w) => w.provider === 'replay') ? await readShippedReplay(NODE_DATA_FILES) : undefined, undefined);
 }
 
 /** Where the routing of the routellm-mmlu run stands: worker 0 (GPT-4) is the strong, dear one. */

@@ -1,20 +1,15 @@
 /** The page's handle on the Conductor web worker: AskService, typed, across the thread boundary. */
-import { proxy, wrap, type Remote } from 'comlink';
+import { proxy, type Remote } from 'comlink';
 import type { Episode } from '../core/episodes/index.ts';
 import type { RunEvent } from '../core/orchestra/index.ts';
 import type { CallRequest, CallResult, WorkerSpec } from '../core/providers/index.ts';
 import '../core/errors/error-transfer.ts';
 import type { AskRequest, AskService } from '../services/conductor/api.ts';
 import type { ConductorLoadStatus, EngineHost, ModelRuntimes, WebllmRuntime } from '../services/runtimes/api.ts';
-import { webWorkerUnderPagePolicy } from './web-worker-under-policy.ts';
+import { serviceOnFirstUse } from './web-worker-under-policy.ts';
 import conductorWorkerUrl from '../../workers/conductor.worker.ts?worker&url';
 
-let service: Remote<AskService> | undefined;
-
-function remote(): Remote<AskService> {
-  service ??= wrap<AskService>(webWorkerUnderPagePolicy(conductorWorkerUrl, { name: 'conductor' }));
-  return service;
-}
+const remote = serviceOnFirstUse<AskService>(conductorWorkerUrl, 'conductor');
 
 export function askInService(request: AskRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
   return remote().ask(request, proxy(onEvent));

@@ -3,20 +3,15 @@
  * and the code runner it grades code items with: the page's Python sandbox (sandbox.ts), imported only
  * when the first code item is graded, so an evaluation without code never loads Pyodide's workers.
  */
-import { proxy, wrap, type Remote } from 'comlink';
+import { proxy } from 'comlink';
 import '../core/errors/error-transfer.ts';
 import type { CodeRunner, PythonJob } from '../core/reward/index.ts';
 import type { EvaluationProgress, EvaluatorService } from '../services/evaluator/api.ts';
-import { webWorkerUnderPagePolicy } from './web-worker-under-policy.ts';
+import { serviceOnFirstUse } from './web-worker-under-policy.ts';
 import evaluatorWorkerUrl from '../../workers/evaluator.worker.ts?worker&url';
 
-let service: Remote<EvaluatorService> | undefined;
-
 /** The evaluator worker, started on first use (only the Evaluate page needs it). */
-export function evaluatorInService(): Remote<EvaluatorService> {
-  service ??= wrap<EvaluatorService>(webWorkerUnderPagePolicy(evaluatorWorkerUrl, { name: 'evaluator' }));
-  return service;
-}
+export const evaluatorInService = serviceOnFirstUse<EvaluatorService>(evaluatorWorkerUrl, 'evaluator');
 
 /** Calls `listener` with the evaluation's progress now and on every change. */
 export function watchEvaluation(listener: (progress: EvaluationProgress) => void): Promise<void> {

@@ -9,7 +9,6 @@ export {
   MAX_TRAINING_RECURSION,
   TRAINING_LIMITS,
   type LatestGroup,
-  type SampledPlan,
   type TrainerStatus,
   type TrainingConfig,
   type TrainingEstimate,
@@ -27,13 +26,12 @@ export {
   type EvalSettings,
   type EvaluationProgress,
   type EvaluationStatus,
-  type EvaluatorStatus,
   type StoredEvaluation,
   type UserFileFormat,
 } from '../services/evaluator/api.ts';
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
-export { slotsNeeded, type AskOptions, type AskRequest } from '../services/conductor/api.ts';
+export { slotsNeeded, type AskRequest } from '../services/conductor/api.ts';
 export {
   engineWorkerFields,
   type CachedModelFiles,

@@ -1,17 +1,12 @@
 /** The page's handle on the trainer web worker: TrainerService, typed, across the thread boundary. */
-import { proxy, wrap, type Remote } from 'comlink';
+import { proxy } from 'comlink';
 import '../core/errors/error-transfer.ts';
 import type { TrainerService, TrainingProgress } from '../services/trainer/api.ts';
-import { webWorkerUnderPagePolicy } from './web-worker-under-policy.ts';
+import { serviceOnFirstUse } from './web-worker-under-policy.ts';
 import trainerWorkerUrl from '../../workers/trainer.worker.ts?worker&url';
 
-let service: Remote<TrainerService> | undefined;
-
 /** The trainer worker, started on first use (only the Train page needs it). */
-export function trainerInService(): Remote<TrainerService> {
-  service ??= wrap<TrainerService>(webWorkerUnderPagePolicy(trainerWorkerUrl, { name: 'trainer' }));
-  return service;
-}
+export const trainerInService = serviceOnFirstUse<TrainerService>(trainerWorkerUrl, 'trainer');
 
 /** Calls `listener` with the run's progress now and on every change. */
 export function watchTraining(listener: (progress: TrainingProgress) => void): Promise<void> {

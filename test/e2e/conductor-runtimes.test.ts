@@ -94,7 +94,7 @@ test('web-llm offline: q4f32 models only on a GPU without shader-f16, a clear er
   const ids = await select.evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.value));
   expect(ids.slice(0, 3)).toEqual(['Qwen2.5-7B-Instruct-q4f32_1-MLC', 'Qwen2.5-3B-Instruct-q4f32_1-MLC', 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC']);
   expect(ids.every((id) => id.includes('-q4f32_1-'))).toBe(true);
-  expect(await panel.textContent()).toMatch(/lacks half-precision shaders \(shader-f16\), so only the 32-bit builds \(q4f32_1\) are listed/);
+  expect(await panel.innerText()).toMatch(/lacks half-precision shaders \(shader-f16\), so only the 32-bit builds \(q4f32_1\) are listed/);
   await expect.poll(() => page.getByTestId('webllm-cache').textContent(), POLL).toMatch(/kept by this browser: none/);
 
   // Requests that reach the network (here: refused as offline); one the page's CSP blocked would not.

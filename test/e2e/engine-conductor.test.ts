@@ -72,8 +72,9 @@ test('the demo engine Conductor runs in the worker, its workflow parses, the epi
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Conductor' }).click();
   const status = page.getByTestId('engine-status');
   await expect.poll(() => status.textContent(), POLL).toMatch(/Loaded in this tab: demo-conductor[\s\S]*f32 weights/);
-  // Read from the demo's conductor.json, as every engine Conductor's format is.
-  expect(await page.getByTestId('engine-format').textContent()).toMatch(
+  // Read from the demo's conductor.json, as every engine Conductor's format is. The text as shown (innerText):
+  // the markup's line breaks are not the sentence's.
+  expect(await page.getByTestId('engine-format').innerText()).toMatch(
     /runs as it was trained .*: the short prompt, the lists alone, plans of at most 1 step, fixed subtask texts, its most likely plan; the reasoning box below does not apply/,
   );
   expect(await status.textContent()).toMatch(/Downloaded models kept by this browser: \d+(\.\d+)? KB from 1 source/);

@@ -9,7 +9,12 @@ import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** ENVIRONMENT.md's flags; playwright-core adds the headless switch and --user-data-dir itself. */
+/**
+ * No sandbox (Chromium will not start as root without it, as in a container or CI); WebGPU on SwiftShader, which
+ * needs no GPU (Linux Chromium offers WebGPU only behind --enable-unsafe-webgpu); no first-run page, background
+ * requests, component updates or sync, so nothing reaches the network but what a test serves. playwright-core adds
+ * the headless switch and --user-data-dir itself.
+ */
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--enable-unsafe-webgpu',

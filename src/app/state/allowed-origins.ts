@@ -8,7 +8,7 @@
 import type { ConductorChoice, EngineAdapterSource, EngineModelSource } from '../../client/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 
-export const FIXED_CONNECT_SOURCES: readonly string[] = [
+const FIXED_CONNECT_SOURCES: readonly string[] = [
   // The providers' own APIs.
   'https://api.openai.com',
   'https://api.anthropic.com',

@@ -11,7 +11,7 @@ export const PAGES = [
   { id: 'settings', title: 'Settings' },
 ] as const;
 
-export type PageId = (typeof PAGES)[number]['id'];
+type PageId = (typeof PAGES)[number]['id'];
 
 export interface Route {
   page: PageId;

@@ -9,7 +9,7 @@ import type { ChatMessage, Usage, WorkerSpec } from '../../core/providers/index.
 import type { Workflow } from '../../core/workflow/index.ts';
 import { STATUS_TEXT } from '../format.ts';
 
-export type StepStatus = 'queued' | 'running' | StepState;
+type StepStatus = 'queued' | 'running' | StepState;
 
 /** The app numbers steps from 1 (Step 1, the graph's nodes). */
 const FIRST_STEP = 1;
@@ -25,7 +25,7 @@ export interface StepView {
   outcome?: StepOutcome;
 }
 
-export interface RoundView {
+interface RoundView {
   conductorText: string;
   conductorDone: boolean;
   /** Why the Conductor's own call failed, where it did: the round has no plan. */

@@ -19,6 +19,7 @@ import {
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { parseProviderConcurrency, providerConcurrencyText } from '../../core/orchestra/index.ts';
 import type { KeysState } from './keys.svelte.ts';
+import { runAction } from './run-action.ts';
 import type { SettingsState } from './settings.svelte.ts';
 
 /** The form's fields: a TrainingConfig without the pool, its optional settings filled in, and the text fields as typed. */
@@ -42,7 +43,7 @@ const formOf = (config: Omit<TrainingConfig, 'pool'>): TrainingForm => ({
 });
 
 /** The model a form names; undefined when the text is neither a repo id nor a URL. */
-export function modelSourceOf(text: string): EngineModelSource | undefined {
+function modelSourceOf(text: string): EngineModelSource | undefined {
   const t = text.trim();
   if (t === '') return { from: 'demo' };
   if (/^https?:\/\//.test(t) && !hubRepoId(t)) return { from: 'url', url: t.endsWith('/') ? t : `${t}/` };
@@ -58,7 +59,7 @@ export function secondsLeft(progress: Pick<TrainingProgress, 'metrics' | 'msPerS
   return ((steps - done) * progress.msPerStep) / 1000;
 }
 
-export class TrainingState {
+export class TrainPageState {
   form = $state<TrainingForm>(formOf(DEFAULT_TRAINING));
   progress = $state.raw<TrainingProgress>({ status: 'idle', metrics: [], hasAdapter: false });
   estimate = $state.raw<TrainingEstimate | undefined>(undefined);
@@ -123,28 +124,28 @@ export class TrainingState {
   }
 
   async start(pool: WorkerSpec[]): Promise<void> {
-    await this.#act(async () => {
+    await runAction(this, async () => {
       const config = this.config(pool);
       await trainerInService().start(config, await this.#keysFor(config.pool));
     });
   }
 
   async resume(): Promise<void> {
-    await this.#act(async () => trainerInService().resume(await this.#keysFor(this.progress.config?.pool ?? [])));
+    await runAction(this, async () => trainerInService().resume(await this.#keysFor(this.progress.config?.pool ?? [])));
   }
 
   pause(): Promise<void> {
-    return this.#act(() => trainerInService().pause());
+    return runAction(this, () => trainerInService().pause());
   }
 
   stop(): Promise<void> {
-    return this.#act(() => trainerInService().stop());
+    return runAction(this, () => trainerInService().stop());
   }
 
   /** The newest checkpoint's adapter, as PEFT's two files. */
   async adapterFiles(): Promise<{ config: Blob; weights: Blob; step: number } | undefined> {
     let files: { config: Blob; weights: Blob; step: number } | undefined;
-    await this.#act(async () => {
+    await runAction(this, async () => {
       const a = await trainerInService().exportAdapter();
       files = {
         config: new Blob([a.adapterConfig], { type: 'application/json' }),
@@ -158,7 +159,7 @@ export class TrainingState {
   /** The run as set on the form, packed for a GPU server: a zip to download. */
   async trainBundle(pool: WorkerSpec[]): Promise<Blob | undefined> {
     let zip: Blob | undefined;
-    await this.#act(async () => {
+    await runAction(this, async () => {
       zip = new Blob([(await trainerInService().exportTrainBundle(this.config(pool))) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
     });
     return zip;
@@ -167,7 +168,7 @@ export class TrainingState {
   /** Makes the newest adapter the Ask page's Conductor; says whether it did. */
   async useAsConductor(): Promise<boolean> {
     let done = false;
-    await this.#act(async () => {
+    await runAction(this, async () => {
       const model = await trainerInService().useAsConductor();
       this.settings.update({ conductor: { kind: 'engine-model', model } });
       done = true;
@@ -178,17 +179,8 @@ export class TrainingState {
   #keysFor(pool: WorkerSpec[]): Promise<Record<string, string>> {
     return this.keys.unlockedKeys(slotsNeeded({ pool, conductor: { kind: 'random-routing' } }));
   }
-
-  async #act(action: () => Promise<void>): Promise<void> {
-    this.actionError = undefined;
-    try {
-      await action();
-    } catch (e) {
-      this.actionError = toBatonError(e).message;
-    }
-  }
 }
 
-const KEY = Symbol('training');
-export const setTraining = (t: TrainingState): TrainingState => setContext(KEY, t);
-export const useTraining = (): TrainingState => getContext<TrainingState>(KEY);
+const KEY = Symbol('train-page');
+export const setTrainPage = (t: TrainPageState): TrainPageState => setContext(KEY, t);
+export const useTrainPage = (): TrainPageState => getContext<TrainPageState>(KEY);

@@ -6,7 +6,7 @@ import { describeSource, engineWorkerFields, type ConductorChoice } from '../../
 import { DEMO_POOL, type WorkerSpec } from '../../core/providers/index.ts';
 // demo-pool.ts directly: the simulated index also pulls in the graders (mathjs), which first paint must not load.
 
-export interface WorkerPreset {
+interface WorkerPreset {
   name: string;
   /** What the preset needs from the user before it works. */
   needs: string;

@@ -1,3 +1,3 @@
-export { KeyStore, KEY_DB_NAME, type KeyInfo } from './key-store.ts';
+export { KeyStore, type KeyInfo } from './key-store.ts';
 export { SessionKeys } from './session-keys.ts';
 export { encryptSecret, decryptSecret, PBKDF2_ITERATIONS, type EncryptedSecret } from './key-crypto.ts';

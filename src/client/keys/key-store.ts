@@ -7,7 +7,7 @@ import { wrap, type DBSchema, type IDBPDatabase } from 'idb';
 import { BatonError } from '../../core/errors/index.ts';
 import { decryptSecret, encryptSecret, type EncryptedSecret } from './key-crypto.ts';
 
-export const KEY_DB_NAME = 'baton-keys';
+const KEY_DB_NAME = 'baton-keys';
 const STORE = 'keys';
 
 interface KeyRecord {

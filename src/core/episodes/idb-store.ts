@@ -5,9 +5,7 @@ import { assertEpisode } from './episode-schema.ts';
 import { episodeKeys, evaluationTag, matchesFilter, type EpisodeFilter } from './filter.ts';
 import { planIndexQuery } from './idb-query.ts';
 import { EPISODE_STORE, openEpisodeDb, type EpisodeDb, type OpenEpisodeDbOptions } from './idb-schema.ts';
-import { importEpisodes, type ImportReport } from './import.ts';
-import { episodeToLine } from './jsonl.ts';
-import { StatsAccumulator, type EpisodeStats } from './stats.ts';
+import { ScanningEpisodeStore } from './scanning-store.ts';
 import { isQuotaError, storeFullError } from './store-errors.ts';
 import { pageSize, type EpisodePage, type EpisodeStore, type ListOptions } from './store.ts';
 import type { Episode } from './types.ts';
@@ -21,14 +19,16 @@ export interface IdbEpisodeStoreOptions extends OpenEpisodeDbOptions {
 }
 
 /** The browser's episode store, in IndexedDB through `idb`. */
-export class IdbEpisodeStore implements EpisodeStore {
+export class IdbEpisodeStore extends ScanningEpisodeStore implements EpisodeStore {
   private constructor(
     private readonly db: IDBPDatabase<EpisodeDb>,
     private readonly keyRange: typeof IDBKeyRange,
     private readonly factory: IDBFactory,
     /** Fixed for the life of a connection: only an upgrade, which needs every connection closed, adds one. */
     private readonly indexes: ReadonlySet<string>,
-  ) {}
+  ) {
+    super();
+  }
 
   static async open(options: IdbEpisodeStoreOptions): Promise<IdbEpisodeStore> {
     const db = await openEpisodeDb(options);
@@ -107,29 +107,8 @@ export class IdbEpisodeStore implements EpisodeStore {
       rest.length === 1 ? (rest[0][0] === 'tag' ? filter.tag : rest[0][0] === 'evaluation' ? evaluationTag(filter.evaluation!) : undefined) : undefined;
     if (tag !== undefined && query.index === 'byTime' && query.range === undefined) return this.db.countFromIndex(EPISODE_STORE, 'byTag', tag);
     let n = 0;
-    for await (const _ of this.#scan(filter)) n++;
+    for await (const _ of this.scan(filter)) n++;
     return n;
-  }
-
-  async stats(filter: EpisodeFilter = {}): Promise<EpisodeStats> {
-    const acc = new StatsAccumulator();
-    for await (const ep of this.#scan(filter)) acc.add(ep);
-    return acc.result();
-  }
-
-  async *exportJsonl(filter: EpisodeFilter = {}): AsyncGenerator<string> {
-    for await (const ep of this.#scan(filter)) yield episodeToLine(ep);
-  }
-
-  importJsonl(lines: AsyncIterable<string> | string): Promise<ImportReport> {
-    return importEpisodes(lines, {
-      existingIds: async (ids) => {
-        const tx = this.db.transaction(EPISODE_STORE);
-        const keys = await Promise.all(ids.map((id) => tx.store.getKey(id)));
-        return new Set(keys.filter((k): k is string => k !== undefined));
-      },
-      putMany: (eps) => this.putMany(eps),
-    });
   }
 
   async close(): Promise<void> {
@@ -137,13 +116,19 @@ export class IdbEpisodeStore implements EpisodeStore {
   }
 
   /** Oldest first, one short transaction per batch, so a consumer may take its time between items. */
-  async *#scan(filter: EpisodeFilter): AsyncGenerator<Episode> {
+  protected async *scan(filter: EpisodeFilter): AsyncGenerator<Episode> {
     let cursor: string | undefined;
     do {
       const page = await this.list({ filter, order: 'oldest', limit: SCAN_BATCH, cursor });
       yield* page.episodes;
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
+  }
+
+  protected async existingIds(ids: string[]): Promise<Set<string>> {
+    const tx = this.db.transaction(EPISODE_STORE);
+    const keys = await Promise.all(ids.map((id) => tx.store.getKey(id)));
+    return new Set(keys.filter((k): k is string => k !== undefined));
   }
 
   #plan(filter: EpisodeFilter, order: Order, cursor?: Position) {

@@ -8,6 +8,7 @@ export { StatsAccumulator, type EpisodeStats, type WorkerStats } from './stats.t
 export { episodeToLine, parseEpisodeLine, numberedLines, type NumberedLine } from './jsonl.ts';
 export { importEpisodes, type ImportReport, type ImportTarget } from './import.ts';
 export { storeFullError, isQuotaError } from './store-errors.ts';
+export { ScanningEpisodeStore } from './scanning-store.ts';
 export { DEFAULT_PAGE_SIZE, pageSize, type EpisodeStore, type EpisodePage, type ListOptions } from './store.ts';
 export { EPISODE_DB_NAME, EPISODE_DB_VERSION, EPISODE_STORE, openEpisodeDb, type EpisodeDb, type OpenEpisodeDbOptions } from './idb-schema.ts';
 export { IdbEpisodeStore, type IdbEpisodeStoreOptions } from './idb-store.ts';

@@ -21,7 +21,7 @@ export async function bundleCli(): Promise<Uint8Array> {
   const require = createRequire(import.meta.url);
   const transformersWeb = join(dirname(require.resolve('@huggingface/transformers')), 'transformers.web.js');
   const result = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL('./main.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../baton.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
     format: 'esm',

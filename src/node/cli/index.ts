@@ -1,4 +1,7 @@
-/** What the commands share of the CLI: their input and output, usage errors, the flag tables, and the CLI as one bundled file. */
+/**
+ * What the commands share of the CLI: their input and output, usage errors, the flag tables (and the one flag
+ * two commands share, a new LoRA adapter's --targets), and the CLI as one bundled file.
+ */
 export { bundleCli, webgpuVersion } from './bundle.ts';
 export {
   atLeast,
@@ -15,9 +18,8 @@ export {
   text,
   texts,
   toggle,
-  type CommandHelp,
-  type Flag,
   type FlagTable,
   type FlagValues,
 } from './flags.ts';
 export { CliError, processIo, readTextFlag, type CliIo } from './io.ts';
+export { LORA_TARGETS_FLAG } from './lora-targets.ts';

@@ -9,39 +9,15 @@ import { seededRandom } from '../../core/random.ts';
 import { TRAINING_DEFAULTS } from '../../core/rl/index.ts';
 import { filesFromDir } from '../../engine/model/files-node.ts';
 import { ADAPTER_WEIGHTS, initLoraAdapter, linearModules, mergeLora, openModel, readPeftAdapter, writePeftAdapter } from '../../engine/model/index.ts';
-import { CliError, flag, int, num, optionsHelp, parseFlags, positive, positiveInteger, printHelp, text, type CliIo } from '../cli/index.ts';
+import { CliError, int, LORA_TARGETS_FLAG, num, optionsHelp, parseFlags, positive, positiveInteger, printHelp, text, type CliIo } from '../cli/index.ts';
 import { outputDir } from '../stores/index.ts';
-
-/** PEFT's short names for the seven projections LoRA can adapt. */
-const PROJECTIONS = ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'];
-
-function targetsOf(value: string): string[] {
-  if (value === 'all') return PROJECTIONS;
-  const targets = value
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
-  const unknown = targets.filter((t) => !PROJECTIONS.includes(t));
-  if (targets.length === 0 || unknown.length > 0) {
-    throw new CliError(`--targets takes ${PROJECTIONS.join(', ')} or "all"${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`, 2);
-  }
-  return targets;
-}
-
-/** --targets, the modules a new adapter adapts; baton train's new adapter takes it too. */
-export const TARGETS_FLAG = flag({
-  arg: 'LIST',
-  help: `modules to adapt, comma-separated: ${PROJECTIONS.join(', ')}, or "all"; the default is PEFT's for Qwen and Llama`,
-  default: [...TRAINING_DEFAULTS.loraTargets],
-  read: targetsOf,
-});
 
 const INIT_FLAGS = {
   model: text({ arg: 'DIR', help: 'the base model directory' }),
   out: text({ arg: 'DIR', help: 'a new or empty directory' }),
   r: int({ arg: 'R', help: 'rank', default: 8, check: positiveInteger }),
   alpha: num({ arg: 'A', help: 'scale alpha; the update is (alpha/r) B A (default 2 x r)', check: positive }),
-  targets: TARGETS_FLAG,
+  targets: { ...LORA_TARGETS_FLAG, default: [...TRAINING_DEFAULTS.loraTargets] },
   seed: int({ arg: 'S', help: "fixes A's draws (default: a random seed, printed)" }),
 };
 

@@ -22,7 +22,7 @@ Prints {"tokens":[...],"logprobs":[...]}: logprobs[i] = log p(tokens[i+1] | toke
 };
 
 /** Token ids from a JSON array or whitespace-separated integers. */
-export function parseIds(text: string, source: string): number[] {
+function parseIds(text: string, source: string): number[] {
   const trimmed = text.trim();
   const values: unknown[] = trimmed.startsWith('[') ? safeJson(trimmed, source) : trimmed.split(/\s+/).filter(Boolean).map(Number);
   if (!values.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0)) {

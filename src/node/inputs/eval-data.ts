@@ -13,7 +13,7 @@ import {
   BUILT_IN_DATASETS,
   formatOfFile,
   isBuiltInDataset,
-  loadDataset as loadData,
+  loadDataset,
   mmluSubjects,
   type DataSource,
   type LoadedDataset,
@@ -23,7 +23,7 @@ import type { Task, TaskKind } from '../../core/task.ts';
 import { NODE_DATA_FILES } from './data-files.ts';
 import { CliError } from '../cli/index.ts';
 
-export interface DatasetRequest {
+export interface EvalDataRequest {
   /** As the user wrote it: names the set in messages and episodes. */
   dataset: string;
   /** The file it names, resolved once (so a resumed run reads the same file from anywhere). */
@@ -42,7 +42,7 @@ export interface DatasetRequest {
 }
 
 /** Pages kept as files named by a hash of their URL; written whole (temp file, rename), so a kill leaves no half page. */
-export function dirPageCache(dir: string): PageCache {
+function dirPageCache(dir: string): PageCache {
   const file = (url: string) => join(dir, `${createHash('sha256').update(url).digest('hex').slice(0, 32)}.json`);
   return {
     get: async (url) => readFile(file(url), 'utf8').catch(() => undefined),
@@ -56,7 +56,7 @@ export function dirPageCache(dir: string): PageCache {
 }
 
 /** What the flags name, checked as flags: a built-in set, a Hub dataset, or the user's file (read here). */
-async function sourceOf(req: DatasetRequest): Promise<DataSource> {
+async function sourceOf(req: EvalDataRequest): Promise<DataSource> {
   if (isBuiltInDataset(req.dataset)) {
     if (req.map) throw new CliError(`--map is for your own files; ${req.dataset} is built in`, 2);
     if (!req.subjects) return { from: 'builtin', name: req.dataset };
@@ -86,14 +86,14 @@ async function sourceOf(req: DatasetRequest): Promise<DataSource> {
 }
 
 /** The request's tasks; bad rows stop the load with their lines unless --skip-bad, which returns them. */
-export async function loadDataset(req: DatasetRequest): Promise<LoadedDataset> {
+export async function loadEvalData(req: EvalDataRequest): Promise<LoadedDataset> {
   const data = await sourceOf(req);
   const hub = {
     ...(req.hfEndpoint ? { baseUrl: req.hfEndpoint } : {}),
     cache: dirPageCache(join(req.cacheDir, 'hf')),
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
   };
-  const loaded = await loadData({ data, offset: req.offset, ...(req.limit !== undefined ? { limit: req.limit } : {}) }, { files: NODE_DATA_FILES, hub });
+  const loaded = await loadDataset({ data, offset: req.offset, ...(req.limit !== undefined ? { limit: req.limit } : {}) }, { files: NODE_DATA_FILES, hub });
   if (loaded.bad.length > 0 && !req.skipBad) throw badRowsError(req.dataset, loaded.bad, loaded.unit);
   return loaded;
 }

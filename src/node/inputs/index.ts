@@ -3,8 +3,8 @@
  * task sets, evaluation data sets, RouteLLM replay records, and Baton's data/ folder on disk.
  */
 export { NODE_DATA_FILES } from './data-files.ts';
-export { itemsHash, loadDataset } from './eval-data.ts';
+export { itemsHash, loadEvalData } from './eval-data.ts';
 export { BUILT_IN_POOLS, isBuiltInPool, parsePoolFile, POOL_FLAG, readPoolFlag } from './pool-file.ts';
-export { readReplayFlags, readShippedReplay, REPLAY_FLAG } from './replay-data.ts';
+export { readReplayFlags, REPLAY_FLAG } from './replay-data.ts';
 export { isBuiltInTaskSet, parseTaskFile, readBuiltInTaskSet, readTasksFlag, TASK_DATASETS } from './task-file.ts';
 export { buildPool } from './worker-pool.ts';

@@ -3,7 +3,7 @@
  * or else, where the pool has replay workers, the RouteLLM records Baton ships in data/routellm (GSM8K
  * with full responses, the 57 MMLU subjects with correctness only).
  */
-import { readShippedReplay as readShipped } from '../../core/bench/index.ts';
+import { readShippedReplay } from '../../core/bench/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../core/providers/replay/index.ts';
 import { NODE_DATA_FILES } from './data-files.ts';
@@ -12,9 +12,7 @@ import { readTextFlag, texts, type CliIo } from '../cli/index.ts';
 /** --replay, repeatable: the CSVs readReplayFlags reads. */
 export const REPLAY_FLAG = texts({ arg: 'FILE', help: 'a RouteLLM responses CSV for the pool\'s "replay" workers (repeatable; default: data/routellm)' });
 
-export const readShippedReplay = (): Promise<ReplayTable> => readShipped(NODE_DATA_FILES);
-
 export async function readReplayFlags(io: CliIo, files: readonly string[] = [], specs: readonly WorkerSpec[] = []): Promise<ReplayTable | undefined> {
   if (files.length > 0) return mergeReplayTables(await Promise.all(files.map(async (f) => parseRouteLlmCsv(await readTextFlag(io, 'replay', f), f))));
-  return specs.some((s) => s.provider === 'replay') ? readShippedReplay() : undefined;
+  return specs.some((s) => s.provider === 'replay') ? readShippedReplay(NODE_DATA_FILES) : undefined;
 }

@@ -32,7 +32,7 @@ const INITIALIZER_RANGE = 0.02;
 const HF_NAMES: Record<Architecture, string> = { qwen2: 'Qwen2ForCausalLM', qwen3: 'Qwen3ForCausalLM', llama: 'LlamaForCausalLM' };
 
 /** config.json of the shape, transformers v4 keys. Qwen2 has attention biases; the others none. */
-export function randomConductorConfig(s: RandomConductorShape): Record<string, unknown> {
+function randomConductorConfig(s: RandomConductorShape): Record<string, unknown> {
   return {
     architectures: [HF_NAMES[s.architecture]],
     model_type: s.architecture,

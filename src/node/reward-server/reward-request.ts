@@ -10,7 +10,7 @@ import type { Task } from '../../core/task.ts';
 export const REWARD_KINDS: readonly GradableKind[] = ['math', 'gsm8k', 'number', 'mcq', 'exact'];
 
 /** Items per request: a trainer's batch is hundreds at most; this only stops a runaway client. */
-export const MAX_ITEMS = 4096;
+const MAX_ITEMS = 4096;
 
 export interface RewardItem {
   completion: string;

@@ -44,7 +44,7 @@ export interface RewardServerOptions {
   drainMs: number;
 }
 
-export interface ItemDetail {
+interface ItemDetail {
   reward: number | null;
   correct: boolean;
   format: boolean;

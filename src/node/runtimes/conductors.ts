@@ -101,7 +101,7 @@ export function nodeConductorHost(options: NodeHostOptions): ConductorHost {
 }
 
 /** The choice `--conductor` names, models and adapters read as directories. */
-export function parseConductorFlag(text: string): ConductorChoice {
+function parseConductorFlag(text: string): ConductorChoice {
   try {
     return parseConductorChoice(text, 'dir');
   } catch (e) {

@@ -18,14 +18,13 @@ import { appendFile, mkdir, open, readdir, rename, rm, stat, truncate } from 'no
 import { join, resolve } from 'node:path';
 import type { CliIo } from '../cli/index.ts';
 import {
-  StatsAccumulator,
+  ScanningEpisodeStore,
   assertEpisode,
   comparePositions,
   decodeCursor,
   encodeCursor,
   episodeKeys,
   episodeToLine,
-  importEpisodes,
   matchesFilter,
   pageSize,
   parseEpisodeLine,
@@ -34,9 +33,7 @@ import {
   type EpisodeFilter,
   type EpisodeKeys,
   type EpisodePage,
-  type EpisodeStats,
   type EpisodeStore,
-  type ImportReport,
   type ListOptions,
   type Position,
 } from '../../core/episodes/index.ts';
@@ -121,7 +118,7 @@ function ioError(e: unknown, dir: string, doing: string): BatonError {
   });
 }
 
-export class EpisodeDirStore implements EpisodeStore {
+export class EpisodeDirStore extends ScanningEpisodeStore implements EpisodeStore {
   readonly #index = new Map<string, Entry>();
   /** Entries sorted by (createdAt, id); rebuilt lazily after writes. */
   #sorted: Entry[] | null = null;
@@ -129,7 +126,9 @@ export class EpisodeDirStore implements EpisodeStore {
   /** Writes run one after another, so appends and rewrites never interleave. */
   #writes: Promise<unknown> = Promise.resolve();
 
-  private constructor(readonly dir: string) {}
+  private constructor(readonly dir: string) {
+    super();
+  }
 
   /** `create: false` refuses a missing directory (reading commands), instead of making an empty one. */
   static async open(dir: string, options: { create?: boolean } = {}): Promise<EpisodeDirStore> {
@@ -206,23 +205,6 @@ export class EpisodeDirStore implements EpisodeStore {
     let n = 0;
     for (const entry of this.#index.values()) if (matchesFilter(entry.keys, filter)) n++;
     return n;
-  }
-
-  async stats(filter: EpisodeFilter = {}): Promise<EpisodeStats> {
-    const acc = new StatsAccumulator();
-    for await (const ep of this.#stream(filter)) acc.add(ep);
-    return acc.result();
-  }
-
-  async *exportJsonl(filter: EpisodeFilter = {}): AsyncGenerator<string> {
-    for await (const ep of this.#stream(filter)) yield episodeToLine(ep);
-  }
-
-  importJsonl(lines: AsyncIterable<string> | string): Promise<ImportReport> {
-    return importEpisodes(lines, {
-      existingIds: async (ids) => new Set(ids.filter((id) => this.#index.has(id))),
-      putMany: (eps) => this.putMany(eps),
-    });
   }
 
   async close(): Promise<void> {
@@ -366,7 +348,7 @@ export class EpisodeDirStore implements EpisodeStore {
   }
 
   /** Live episodes matching the filter, one day file at a time, one line at a time. */
-  async *#stream(filter: EpisodeFilter): AsyncGenerator<Episode> {
+  protected async *scan(filter: EpisodeFilter): AsyncGenerator<Episode> {
     for (const file of await this.#dayFiles()) {
       const day = file.slice(0, 10);
       if ((filter.from && day < filter.from.slice(0, 10)) || (filter.to && day > filter.to.slice(0, 10))) continue;
@@ -378,6 +360,10 @@ export class EpisodeDirStore implements EpisodeStore {
         if (entry?.file === file && entry.offset === line.offset && matchesFilter(entry.keys, filter)) yield parsed.episode;
       }
     }
+  }
+
+  protected async existingIds(ids: string[]): Promise<Set<string>> {
+    return new Set(ids.filter((id) => this.#index.has(id)));
   }
 }
 

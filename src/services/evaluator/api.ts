@@ -7,6 +7,7 @@
  * paint carries them.
  */
 import type { BadRow, BuiltInDataset, RowMapping, UserFileFormat } from '../../core/bench/datasets/index.ts';
+import type { EvalProgress } from '../../core/bench/eval/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { EvaluationStatus } from './evaluation-db.ts';
 
@@ -68,20 +69,15 @@ export function dataLabel(s: Pick<EvalSettings, 'data' | 'offset' | 'limit'>): s
 
 export type EvaluatorStatus = 'idle' | 'loading' | 'running' | 'stopping' | Exclude<EvaluationStatus, 'running'>;
 
-/** What the page shows of the evaluation under way (or the last one run here), sent whole on every change. */
-export interface EvaluationProgress {
+/**
+ * What the page shows of the evaluation under way (or the last one run here), sent whole on every change: core's
+ * counts (runs, graded, right, dollars, time), without the last episode, and what the worker adds.
+ */
+export interface EvaluationProgress extends Omit<EvalProgress, 'last'> {
   status: EvaluatorStatus;
   evalId?: string;
   /** What it does now, in words. */
   phase?: string;
-  /** Runs finished (stored ones included) and in all; graded and right ones over every method; dollars so far. */
-  done: number;
-  total: number;
-  graded: number;
-  correct: number;
-  costUsd: number;
-  elapsedMs: number;
-  etaMs?: number;
   error?: { code: string; message: string };
   /** Something went wrong that did not stop the evaluation (an episode that could not be stored). */
   warning?: string;

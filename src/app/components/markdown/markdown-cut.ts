@@ -2,7 +2,7 @@
  * Past this many characters only the head of a text is rendered as Markdown: parsing, sanitising and
  * laying out a megabyte of HTML stalls the page for seconds. Real answers stay far below it.
  */
-export const MARKDOWN_LIMIT_CHARS = 50_000;
+const MARKDOWN_LIMIT_CHARS = 50_000;
 
 /** Where to cut a long text for rendering: at its last paragraph break before `limit`, else at `limit`. */
 export function markdownCut(text: string, limit = MARKDOWN_LIMIT_CHARS): number {

@@ -1,2 +1,2 @@
 export { default as WorkflowGraph } from './workflow-graph.svelte';
-export { layoutWorkflow, type GraphLayout } from './layout.ts';
+export { layoutWorkflow } from './layout.ts';

@@ -6,12 +6,12 @@
 import type { Step } from '../../../core/workflow/index.ts';
 
 export const NODE_W = 232;
-export const NODE_H = 132;
-export const TASK_H = 40;
+const NODE_H = 132;
+const TASK_H = 40;
 const GAP_X = 24;
 const GAP_Y = 48;
 
-export interface NodeBox {
+interface NodeBox {
   /** Step index, or -1 for the task node. */
   index: number;
   row: number;
@@ -21,13 +21,13 @@ export interface NodeBox {
   h: number;
 }
 
-export interface Edge {
+interface Edge {
   from: number; // -1 = the task
   to: number;
   path: string;
 }
 
-export interface GraphLayout {
+interface GraphLayout {
   task: NodeBox;
   nodes: NodeBox[];
   edges: Edge[];
@@ -36,7 +36,7 @@ export interface GraphLayout {
 }
 
 /** The earlier steps a step reads, as indices. */
-export function sources(step: Step, index: number): number[] {
+function sources(step: Step, index: number): number[] {
   if (step.access === 'all') return Array.from({ length: index }, (_, i) => i);
   return step.access.filter((i) => i >= 0 && i < index);
 }

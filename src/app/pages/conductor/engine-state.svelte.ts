@@ -24,7 +24,7 @@ export interface LoadMessage {
   advice?: string;
 }
 
-export function loadMessage(e: unknown, fallback: 'engine/model-file' | 'run/config'): LoadMessage {
+export function loadMessage(e: unknown, fallback: 'engine/model-file' | 'internal'): LoadMessage {
   const err = toBatonError(e, fallback);
   if (err.code === 'run/aborted') return { code: err.code, message: 'Load cancelled. The Conductor chosen before is still the one in use.' };
   const advice = loadAdvice(err.code);

@@ -60,7 +60,7 @@ export class WebllmState {
       await runtimes.loadWebllm(modelId);
       return true;
     } catch (e) {
-      this.error = loadMessage(e, 'run/config');
+      this.error = loadMessage(e, 'internal');
       return false;
     } finally {
       this.loading = undefined;
@@ -94,7 +94,7 @@ export class WebllmState {
     try {
       await webllmInService().free(modelId);
     } catch (e) {
-      this.error = loadMessage(e, 'run/config');
+      this.error = loadMessage(e, 'internal');
     }
     await this.refreshCache();
   }

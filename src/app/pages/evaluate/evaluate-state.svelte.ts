@@ -21,9 +21,9 @@ import { parseMethodSpec } from '../../../core/bench/index.ts';
 import { toBatonError } from '../../../core/errors/index.ts';
 import type { WorkerSpec } from '../../../core/providers/index.ts';
 import type { TaskKind } from '../../../core/task.ts';
-import type { KeysState } from '../../state/index.ts';
+import { runAction, type KeysState } from '../../state/index.ts';
 
-export interface EvalForm {
+interface EvalForm {
   source: 'builtin' | 'file' | 'hub';
   builtin: Extract<EvalDataSource, { from: 'builtin' }>['name'];
   subjects: string[];
@@ -117,7 +117,7 @@ export class EvaluateState {
   }
 
   async refresh(): Promise<void> {
-    await this.#act(async () => {
+    await runAction(this, async () => {
       this.evaluations = await evaluatorInService().list();
     });
   }
@@ -191,7 +191,7 @@ export class EvaluateState {
       this.actionError = 'Pick a JSONL, CSV or Parquet file first.';
       return;
     }
-    await this.#act(async () => {
+    await runAction(this, async () => {
       const file = settings.data.from === 'file' ? await this.file?.arrayBuffer() : undefined;
       this.openId = await evaluatorInService().start(settings, file, await this.#keysFor(settings), lazyCodeRunner());
       await this.refresh();
@@ -201,7 +201,7 @@ export class EvaluateState {
   /** Continues a stored evaluation; one that spent its budget takes the form's Budget, when one is set. */
   async resume(evaluation: StoredEvaluation): Promise<void> {
     const budget = evaluation.status === 'over-budget' && this.form.budgetUsd !== null ? this.form.budgetUsd : undefined;
-    await this.#act(async () => {
+    await runAction(this, async () => {
       await evaluatorInService().resume(evaluation.id, await this.#keysFor(evaluation.settings), lazyCodeRunner(), budget);
       this.openId = evaluation.id;
       await this.refresh();
@@ -209,11 +209,11 @@ export class EvaluateState {
   }
 
   stop(): Promise<void> {
-    return this.#act(() => evaluatorInService().stop());
+    return runAction(this, () => evaluatorInService().stop());
   }
 
   async remove(id: string): Promise<void> {
-    await this.#act(async () => {
+    await runAction(this, async () => {
       await evaluatorInService().delete(id);
       this.compareIds = this.compareIds.filter((c) => c !== id);
       if (this.openId === id) this.openId = undefined;
@@ -226,15 +226,6 @@ export class EvaluateState {
     const remote = settings.methods.map((m) => parseMethodSpec(m, 'web')).find((s) => s.kind === 'conductor' && s.conductor.kind === 'remote-endpoint');
     const conductor: ConductorChoice = remote?.kind === 'conductor' ? remote.conductor : { kind: 'random-routing' };
     return this.keys.unlockedKeys(slotsNeeded({ pool: settings.pool, conductor }));
-  }
-
-  async #act(action: () => Promise<void>): Promise<void> {
-    this.actionError = undefined;
-    try {
-      await action();
-    } catch (e) {
-      this.actionError = toBatonError(e).message;
-    }
   }
 }
 

@@ -11,7 +11,7 @@ import { describeConductor, type ConductorChoice } from '../../../client/index.t
 import { conductorChoiceText } from '../../../core/conductor/index.ts';
 import type { WorkerSpec } from '../../../core/providers/index.ts';
 
-export interface MethodChoice {
+interface MethodChoice {
   method: string;
   label: string;
 }

@@ -4,7 +4,7 @@
  */
 import type { GrpoStepMetrics } from '../../../core/rl/index.ts';
 
-export interface ChartSeries {
+interface ChartSeries {
   label: string;
   /** undefined where the step has no such figure (held-out accuracy between evaluations, KL with beta 0). */
   value: (m: GrpoStepMetrics) => number | undefined;

@@ -12,11 +12,11 @@ import { join, resolve } from 'node:path';
 import { buildMethods, buildReport, memoryCallLog, reportMarkdown, reportPlotSvg, runEvaluation, type EvalProgress } from '../../../core/bench/index.ts';
 import { knownCostUsd } from '../../../core/episodes/index.ts';
 import { CliError, parseFlags, printHelp, readTextFlag, type CliIo } from '../../cli/index.ts';
-import { buildPool, itemsHash, loadDataset, readPoolFlag, readReplayFlags } from '../../inputs/index.ts';
+import { buildPool, itemsHash, loadEvalData, readPoolFlag, readReplayFlags } from '../../inputs/index.ts';
 import { NodeLocalModels, nodeConductorHost } from '../../runtimes/index.ts';
 import { createNodeCodeRunner } from '../../sandbox/index.ts';
 import { appendCall, appendEpisode, lockEvalDir, outputDir, readCallLog, readEpisodeLog, type EvalLock } from '../../stores/index.ts';
-import { FLAGS, HELP, RESUME_FLAGS, settingsFromFlags, STOPPED_BY_BUDGET, STOPPED_BY_CTRL_C, type EvalSettings } from './flags.ts';
+import { FLAGS, HELP, RESUME_FLAGS, settingsFromFlags, STOPPED_BY_BUDGET, STOPPED_BY_CTRL_C, type EvalRunSettings } from './flags.ts';
 
 const clock = (ms: number) => {
   const total = Math.round(ms / 1000);
@@ -68,7 +68,7 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
   if (args.help) return printHelp(io, HELP);
   const { values, given } = args;
   let out: string | undefined;
-  let settings: EvalSettings;
+  let settings: EvalRunSettings;
   const target = values.out === undefined ? undefined : await outTarget(io.cwd, values.out, values.resume);
   if (values.resume) {
     if (!target) throw new CliError('--resume needs --out DIR, the evaluation to continue', 2);
@@ -80,7 +80,7 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
       );
     }
     out = target.dir;
-    settings = JSON.parse(await readTextFlag(io, 'out', join(out, 'eval.json'))) as EvalSettings;
+    settings = JSON.parse(await readTextFlag(io, 'out', join(out, 'eval.json'))) as EvalRunSettings;
     held.lock = await lockEvalDir(out, takeOverLock(io, out));
     if (given.has('budget')) settings.budgetUsd = values.budget;
     if (given.has('concurrency')) settings.concurrency = values.concurrency;
@@ -89,7 +89,7 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
   }
 
   let lastHubLine = 0;
-  const data = await loadDataset({
+  const data = await loadEvalData({
     dataset: settings.dataset,
     ...(settings.datasetFile ? { file: settings.datasetFile } : {}),
     ...(settings.map ? { map: settings.map } : {}),

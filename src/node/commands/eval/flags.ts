@@ -82,7 +82,7 @@ are written at the end or at Ctrl-C. Every run is kept in OUT/episodes.jsonl; --
 export const RESUME_FLAGS = new Set(['out', 'resume', 'budget', 'concurrency', 'cache-dir']);
 
 /** Everything the evaluation depends on, kept in OUT/eval.json so --resume runs the same one. */
-export interface EvalSettings {
+export interface EvalRunSettings {
   id: string;
   dataset: string;
   /** The data file --dataset names, absolute. */
@@ -109,7 +109,7 @@ export interface EvalSettings {
   itemsHash?: string;
 }
 
-export function settingsFromFlags(values: FlagValues<typeof FLAGS>, io: CliIo): EvalSettings {
+export function settingsFromFlags(values: FlagValues<typeof FLAGS>, io: CliIo): EvalRunSettings {
   for (const flag of ['dataset', 'pool'] as const) if (!values[flag]?.trim()) throw new CliError(`--${flag} is required (see baton eval --help)`, 2);
   if (!values.method?.length) throw new CliError('--method is required, once per method (see baton eval --help)', 2);
   const path = (p: string) => resolve(io.cwd, p);

@@ -75,7 +75,7 @@ accelerate launch --num_processes "\${NUM_GPUS:-${R.gpus}}" train_trl.py
 }
 
 /** verl's trainer.main_ppo overrides (Hydra), one a line. */
-export function verlOverrides(o: LaunchOptions): string[] {
+function verlOverrides(o: LaunchOptions): string[] {
   const lora =
     o.mode === 'lora'
       ? [

@@ -9,10 +9,23 @@ import { parseProviderConcurrency } from '../../../core/orchestra/index.ts';
 import { GRPO_LOSS_TYPES, REWARD_SCALINGS, TRAINING_DEFAULTS } from '../../../core/rl/index.ts';
 import { DEFAULT_MAX_STEPS } from '../../../core/workflow/index.ts';
 import { DEFAULT_MAX_SUBTASK_CHARS, FIXED_SUBTASKS } from '../../../core/workflow/constrain/index.ts';
-import { atLeast, choice, CliError, flag, int, num, positive, readTextFlag, text, toggle, type CliIo, type FlagValues } from '../../cli/index.ts';
+import {
+  atLeast,
+  choice,
+  CliError,
+  flag,
+  int,
+  LORA_TARGETS_FLAG,
+  num,
+  positive,
+  readTextFlag,
+  text,
+  toggle,
+  type CliIo,
+  type FlagValues,
+} from '../../cli/index.ts';
 import { isBuiltInPool, isBuiltInTaskSet, POOL_FLAG, REPLAY_FLAG } from '../../inputs/index.ts';
 import { MODEL_FLAGS, modelRefOf, type NodeModelRef } from '../../models/index.ts';
-import { TARGETS_FLAG } from '../adapter.ts';
 import type { TrainSettings } from './run.ts';
 
 /** Optimiser steps unless told (with --from-episodes: one pass over the groups). */
@@ -23,7 +36,7 @@ export const FLAGS = {
   lora: { ...MODEL_FLAGS.lora, help: 'PEFT LoRA adapter directory to start from; otherwise a new one of --r, --alpha, --targets' },
   r: int({ arg: 'R', help: "new adapter's rank", default: 8, check: atLeast(1) }),
   alpha: num({ arg: 'A', help: "new adapter's alpha (default 2 x r)" }),
-  targets: { ...TARGETS_FLAG, help: "new adapter's modules: q_proj,...,down_proj or all" },
+  targets: { ...LORA_TARGETS_FLAG, default: [...TRAINING_DEFAULTS.loraTargets], help: "new adapter's modules: q_proj,...,down_proj or all" },
   full: toggle({
     help:
       'train every weight instead of an adapter (f32 master weights: --weights f32, the default then; beta 0, ' +

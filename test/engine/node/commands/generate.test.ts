@@ -10,7 +10,7 @@ import { loadRefModel, refForward, type RefModel } from '../../../../src/engine/
 import { logSoftmaxRef } from '../../../../src/engine/kernels/index.ts';
 import { createWorkflowConstraint, tokenVocabOf } from '../../../../src/core/workflow/constrain/index.ts';
 import { loadTokenizer, type Tokenizer } from '../../../../src/engine/tokenizer/index.ts';
-import { main } from '../../../../src/node/cli/cli.ts';
+import { main } from '../../../../src/node/main.ts';
 import { writeTinyModel } from '../../../support/tiny-model.ts';
 import { int4TensorNames, roundTripped } from '../../quant/round-tripped-model.ts';
 import { recordingIo } from '../../../support/cli-io.ts';

@@ -7,7 +7,7 @@ import { grpoStep, type GrpoBatch } from '../../../../src/core/rl/index.ts';
 import { filesFromDir } from '../../../../src/engine/model/files-node.ts';
 import { decodeTensor, headerLength, openModel, parseHeader, readPeftAdapter, type LoraAdapter } from '../../../../src/engine/model/index.ts';
 import { loadRefModel, refLogprobs, type RefModel } from '../../../../src/engine/runtime/index.ts';
-import { main } from '../../../../src/node/cli/cli.ts';
+import { main } from '../../../../src/node/main.ts';
 import { checkTensor } from '../../../support/check-tensor.ts';
 import { recordingIo } from '../../../support/cli-io.ts';
 import { writeRandomAdapter, writeTinyModel } from '../../../support/tiny-model.ts';

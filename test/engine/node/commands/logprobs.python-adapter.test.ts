@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../../src/node/cli/cli.ts';
+import { main } from '../../../../src/node/main.ts';
 import { checkTensor } from '../../../support/check-tensor.ts';
 import { recordingIo } from '../../../support/cli-io.ts';
 import { HAS_PYTHON, writeAdapterWithPython } from '../../../support/peft-python-writer.ts';

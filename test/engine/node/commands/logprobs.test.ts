@@ -7,7 +7,7 @@ import { filesFromDir } from '../../../../src/engine/model/files-node.ts';
 import { openModel, readPeftAdapter } from '../../../../src/engine/model/index.ts';
 import { loadRefModel, refLogprobs, type RefModel } from '../../../../src/engine/runtime/index.ts';
 import { loadTokenizer } from '../../../../src/engine/tokenizer/index.ts';
-import { main } from '../../../../src/node/cli/cli.ts';
+import { main } from '../../../../src/node/main.ts';
 import { checkTensor } from '../../../support/check-tensor.ts';
 import { writeRandomAdapter, writeTinyModel } from '../../../support/tiny-model.ts';
 import { int4TensorNames, roundTripped } from '../../quant/round-tripped-model.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Episode } from '../../../../src/core/episodes/index.ts';
 import { engineChat } from '../../../../src/engine/index.ts';
-import { main } from '../../../../src/node/cli/cli.ts';
+import { main } from '../../../../src/node/main.ts';
 import { NodeLocalModels } from '../../../../src/node/runtimes/local-models.ts';
 import { recordingIo } from '../../../support/cli-io.ts';
 import { writeTinyModel } from '../../../support/tiny-model.ts';

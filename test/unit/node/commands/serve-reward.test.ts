@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../../src/node/cli/cli.ts';
+import { main } from '../../../../src/node/main.ts';
 import { serveRewardCommand } from '../../../../src/node/commands/serve-reward.ts';
 import { EpisodeDirStore } from '../../../../src/node/stores/episode-dir.ts';
 import { recordingIo } from '../../../support/cli-io.ts';

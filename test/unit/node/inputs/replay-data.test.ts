@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtInTasks, mmluSubject, routellmMmluTaskSet, routingOutcomes, singleWorkerPoints } from '../../../../src/core/bench/index.ts';
+import { builtInTasks, mmluSubject, readShippedReplay, routellmMmluTaskSet, routingOutcomes, singleWorkerPoints } from '../../../../src/core/bench/index.ts';
 import { createReplayWorker } from '../../../../src/core/providers/replay/replay-chat-model.ts';
 import { normalizeQuestion, ROUTELLM_MMLU_POOL, type ReplayTable } from '../../../../src/core/providers/replay/index.ts';
 import type { Task } from '../../../../src/core/task.ts';
 import { NODE_DATA_FILES } from '../../../../src/node/inputs/data-files.ts';
-import { readReplayFlags, readShippedReplay } from '../../../../src/node/inputs/replay-data.ts';
+import { readReplayFlags } from '../../../../src/node/inputs/replay-data.ts';
 import { readBuiltInTaskSet } from '../../../../src/node/inputs/task-file.ts';
 import { recordingIo } from '../../../support/cli-io.ts';
 
@@ -12,7 +12,7 @@ import { recordingIo } from '../../../support/cli-io.ts';
 let mmlu: Task[];
 let replay: ReplayTable;
 beforeAll(async () => {
-  [mmlu, replay] = await Promise.all([builtInTasks('mmlu', NODE_DATA_FILES), readShippedReplay()]);
+  [mmlu, replay] = await Promise.all([builtInTasks('mmlu', NODE_DATA_FILES), readShippedReplay(NODE_DATA_FILES)]);
 }, 120_000);
 
 describe('the RouteLLM MMLU task set and pool', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../../src/node/cli/cli.ts';
+import { main } from '../../../../src/node/main.ts';
 import { parseFlags } from '../../../../src/node/cli/flags.ts';
 import type { CliIo } from '../../../../src/node/cli/io.ts';
 import { MODEL_FLAGS, modelRefOf } from '../../../../src/node/models/model-flags.ts';

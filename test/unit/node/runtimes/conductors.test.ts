@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EvalReport } from '../../../../src/core/bench/index.ts';
 import type { Episode } from '../../../../src/core/episodes/index.ts';
-import { main } from '../../../../src/node/cli/cli.ts';
+import { main } from '../../../../src/node/main.ts';
 import { recordingIo } from '../../../support/cli-io.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../support/fake-provider-server.ts';
 

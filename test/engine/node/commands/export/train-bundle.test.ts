@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../../../src/node/cli/cli.ts';
+import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
 
 const TASKS = [

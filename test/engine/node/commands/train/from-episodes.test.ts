@@ -15,7 +15,7 @@ import { seededRandom } from '../../../../../src/core/random.ts';
 import type { OfflineStepMetrics } from '../../../../../src/core/rl/index.ts';
 import { filesFromDir } from '../../../../../src/engine/model/files-node.ts';
 import { loadTokenizer, type Tokenizer } from '../../../../../src/engine/tokenizer/index.ts';
-import { main } from '../../../../../src/node/cli/cli.ts';
+import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
 import { makeEpisode } from '../../../../support/episode-factory.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortExpertsTaskSet } from '../../../../../src/core/bench/index.ts';
 import type { GrpoStepMetrics } from '../../../../../src/core/rl/index.ts';
-import { main } from '../../../../../src/node/cli/cli.ts';
+import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
 
 const RECKONER = 3;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GrpoStepMetrics } from '../../../../../src/core/rl/index.ts';
 import { filesFromDir } from '../../../../../src/engine/model/files-node.ts';
 import { openModel, readPeftAdapter } from '../../../../../src/engine/model/index.ts';
-import { main } from '../../../../../src/node/cli/cli.ts';
+import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
 
 const TASKS = [

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { episodeToLine, type Episode, type EpisodeStats } from '../../../../../src/core/episodes/index.ts';
-import { main } from '../../../../../src/node/cli/cli.ts';
+import { main } from '../../../../../src/node/main.ts';
 import type { CliIo } from '../../../../../src/node/cli/io.ts';
 import { makeEpisodes } from '../../../../support/episode-factory.ts';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalReport } from '../../../../../src/core/bench/index.ts';
 import type { Episode } from '../../../../../src/core/episodes/index.ts';
 import type { WorkerSpec } from '../../../../../src/core/providers/index.ts';
-import { main } from '../../../../../src/node/cli/cli.ts';
+import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
 import { readGzippedData } from '../../../../support/data.ts';
 import { startFakeDatasetsServer, type FakeDatasetsServer } from '../../../../support/fake-datasets-server.ts';

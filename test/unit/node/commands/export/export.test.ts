@@ -7,7 +7,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetS
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_POOL } from '../../../../../src/core/providers/index.ts';
 import { askPrompt } from '../../../../../src/core/rl/index.ts';
-import { main } from '../../../../../src/node/cli/cli.ts';
+import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
 
 const TASKS = [

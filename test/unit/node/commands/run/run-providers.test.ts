@@ -13,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Episode } from '../../../../../src/core/episodes/index.ts';
 import type { WorkerSpec } from '../../../../../src/core/providers/index.ts';
 import { renderWorkflow, type Workflow } from '../../../../../src/core/workflow/index.ts';
-import { main } from '../../../../../src/node/cli/cli.ts';
+import { main } from '../../../../../src/node/main.ts';
 import type { CliIo } from '../../../../../src/node/cli/io.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../../../../support/fake-provider-server.ts';
 

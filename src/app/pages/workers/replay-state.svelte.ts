@@ -1,8 +1,7 @@
-import { getContext, setContext } from 'svelte';
-import { clearReplay, importReplayCsv, loadReplay, type StoredReplay } from '../../core/providers/replay/index.ts';
-import { toBatonError } from '../../core/errors/index.ts';
+import { clearReplay, importReplayCsv, loadReplay, type StoredReplay } from '../../../core/providers/replay/index.ts';
+import { toBatonError } from '../../../core/errors/index.ts';
 
-export interface ReplaySummary {
+interface ReplaySummary {
   sources: string[];
   models: string[];
   questions: number;
@@ -16,7 +15,7 @@ function summarise(replay: StoredReplay | undefined): ReplaySummary | undefined 
   return { sources, models: table.models, questions: table.entries.size, examples: [...table.entries.keys()].slice(0, 3) };
 }
 
-/** Recorded answers for 'replay' workers (Workers page): what is loaded, import, clear. */
+/** Recorded answers for 'replay' workers (the Workers page's replay panel): what is loaded, import, clear. */
 export class ReplayState {
   summary = $state.raw<ReplaySummary | undefined>(undefined);
   error = $state<string | undefined>(undefined);
@@ -44,7 +43,3 @@ export class ReplayState {
     this.summary = undefined;
   }
 }
-
-const KEY = Symbol('replay');
-export const setReplay = (r: ReplayState): ReplayState => setContext(KEY, r);
-export const useReplay = (): ReplayState => getContext<ReplayState>(KEY);

@@ -1,44 +1,45 @@
 /**
  * The `baton` CLI: its commands, each loaded when it runs, and main, which runs one and turns what it
- * throws into one line on stderr and an exit status (2 for a usage error).
+ * throws into one line on stderr and an exit status (2 for a usage error). It sits above the rooms of
+ * src/node, which share cli/ (flags, input and output, usage errors) and never import it.
  */
-import { BatonError } from '../../core/errors/index.ts';
-import { CliError, processIo, type CliIo } from './io.ts';
+import { BatonError } from '../core/errors/index.ts';
+import { CliError, processIo, type CliIo } from './cli/index.ts';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 // Loaded on demand so that `baton parse` never pays for the engine or the AI SDK.
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  parse: { summary: 'parse a Conductor completion (stdin) into a workflow', load: async () => (await import('../commands/parse.ts')).parseCommand },
-  grade: { summary: 'grade a response against a gold answer', load: async () => (await import('../commands/grade.ts')).gradeCommand },
-  run: { summary: 'run one question end to end over a worker pool', load: async () => (await import('../commands/run/index.ts')).runCommand },
+  parse: { summary: 'parse a Conductor completion (stdin) into a workflow', load: async () => (await import('./commands/parse.ts')).parseCommand },
+  grade: { summary: 'grade a response against a gold answer', load: async () => (await import('./commands/grade.ts')).gradeCommand },
+  run: { summary: 'run one question end to end over a worker pool', load: async () => (await import('./commands/run/index.ts')).runCommand },
   eval: {
     summary: 'evaluate methods (Conductor, single workers, oracle, MoA, baselines) on a data set',
-    load: async () => (await import('../commands/eval/index.ts')).evalCommand,
+    load: async () => (await import('./commands/eval/index.ts')).evalCommand,
   },
-  episodes: { summary: 'export | import | stats of an episode directory', load: async () => (await import('../commands/episodes/index.ts')).episodesCommand },
-  generate: { summary: "sample from a model with Baton's engine", load: async () => (await import('../commands/generate.ts')).generateCommand },
-  logprobs: { summary: 'per-token log-probabilities of a sequence', load: async () => (await import('../commands/logprobs.ts')).logprobsCommand },
-  'grpo-step': { summary: 'one GRPO step of a LoRA adapter on a batch file', load: async () => (await import('../commands/grpo-step.ts')).grpoStepCommand },
+  episodes: { summary: 'export | import | stats of an episode directory', load: async () => (await import('./commands/episodes/index.ts')).episodesCommand },
+  generate: { summary: "sample from a model with Baton's engine", load: async () => (await import('./commands/generate.ts')).generateCommand },
+  logprobs: { summary: 'per-token log-probabilities of a sequence', load: async () => (await import('./commands/logprobs.ts')).logprobsCommand },
+  'grpo-step': { summary: 'one GRPO step of a LoRA adapter on a batch file', load: async () => (await import('./commands/grpo-step.ts')).grpoStepCommand },
   train: {
     summary: 'GRPO training of a Conductor on a worker pool (metrics, checkpoints, --resume)',
-    load: async () => (await import('../commands/train/index.ts')).trainCommand,
+    load: async () => (await import('./commands/train/index.ts')).trainCommand,
   },
   'init-model': {
     summary: 'a small random-initialised Conductor to train from scratch',
-    load: async () => (await import('../commands/init-model.ts')).initModelCommand,
+    load: async () => (await import('./commands/init-model.ts')).initModelCommand,
   },
   'serve-reward': {
     summary: 'serve rewards over HTTP for an outside RL trainer (TRL, verl)',
-    load: async () => (await import('../commands/serve-reward.ts')).serveRewardCommand,
+    load: async () => (await import('./commands/serve-reward.ts')).serveRewardCommand,
   },
   export: {
     summary: 'tasks, reward module and launch files for TRL or verl; train-bundle: a baton train run for a GPU server',
-    load: async () => (await import('../commands/export/index.ts')).exportCommand,
+    load: async () => (await import('./commands/export/index.ts')).exportCommand,
   },
   adapter: {
     summary: 'init a LoRA adapter (PEFT layout) | merge one into its base model',
-    load: async () => (await import('../commands/adapter.ts')).adapterCommand,
+    load: async () => (await import('./commands/adapter.ts')).adapterCommand,
   },
 };
 
