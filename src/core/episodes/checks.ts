@@ -3,13 +3,13 @@
  * its path (`steps[2].usage.input`), so a bad JSONL line can be fixed by hand. Unknown extra fields are
  * allowed: a later additive version of a record must still load.
  */
-export interface Issue {
+interface Issue {
   path: string;
   expected: string;
   got: unknown;
 }
 
-export type Check = (value: unknown, path: string) => Issue | null;
+type Check = (value: unknown, path: string) => Issue | null;
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing (field missing)';
@@ -73,7 +73,7 @@ export function oneOf(...checks: Check[]): Check {
 }
 
 /** `optional` fields may be absent; present ones must fit. */
-export interface Shape {
+interface Shape {
   [field: string]: Check | { optional: Check };
 }
 

@@ -35,7 +35,7 @@ export function isSimulated(spec: Pick<WorkerSpec, 'provider'> | undefined): boo
   return spec?.provider === 'simulated' || spec?.provider === 'replay';
 }
 
-export interface UnknownCostCauses {
+interface UnknownCostCauses {
   /** Calls that failed: their provider never said how many tokens they used. */
   failedCalls: number;
   /** Workers, as a person names them, that answered but have no price. */

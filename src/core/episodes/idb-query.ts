@@ -10,7 +10,7 @@ const FIELD_INDEXES: { filter: 'group' | 'dataset' | 'conductorModel' | 'status'
   { filter: 'status', index: 'byStatus' },
 ];
 
-export interface IndexQuery {
+interface IndexQuery {
   index: EpisodeIndexName;
   /** The filter field the index already narrows to (the rest is checked on each episode). */
   served?: keyof EpisodeFilter;

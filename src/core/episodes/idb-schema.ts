@@ -7,7 +7,7 @@ import type { Episode } from './types.ts';
  * exactly as the Episode type says (keyPath id). Each filter index ends its key with (createdAt, id),
  * so a filtered query walks its index already in time order and a page cursor is an index key.
  */
-export const EPISODE_DB_NAME = 'baton';
+const EPISODE_DB_NAME = 'baton';
 export const EPISODE_STORE = 'episodes';
 export const EPISODE_DB_VERSION = 2;
 

@@ -13,7 +13,7 @@ import type { Episode } from './types.ts';
 /** Episodes read per transaction when streaming (export, stats): bounded memory, short transactions. */
 const SCAN_BATCH = 200;
 
-export interface IdbEpisodeStoreOptions extends OpenEpisodeDbOptions {
+interface IdbEpisodeStoreOptions extends OpenEpisodeDbOptions {
   /** The IDBKeyRange of the same IndexedDB implementation as `indexedDB`. */
   IDBKeyRange: typeof IDBKeyRange;
 }

@@ -9,7 +9,7 @@ export interface ImportReport {
 }
 
 /** What a store offers the shared import loop. */
-export interface ImportTarget {
+interface ImportTarget {
   /** Which of these ids the store already holds. */
   existingIds(ids: string[]): Promise<Set<string>>;
   putMany(episodes: Episode[]): Promise<void>;

@@ -16,7 +16,7 @@ export function parseEpisodeLine(text: string): Validation {
   return validateEpisode(value);
 }
 
-export interface NumberedLine {
+interface NumberedLine {
   /** 1-based, counting blank lines too, so it matches an editor's line numbers. */
   number: number;
   text: string;

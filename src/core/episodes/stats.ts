@@ -1,7 +1,7 @@
 import { isSimulated, simulatedCostUsd, spendingOf, unknownCostCauses } from './cost-notes.ts';
 import type { Episode, StepRecord } from './types.ts';
 
-export interface WorkerStats {
+interface WorkerStats {
   calls: number;
   input: number;
   output: number;

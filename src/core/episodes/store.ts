@@ -40,7 +40,7 @@ export interface EpisodeStore {
   close(): Promise<void>;
 }
 
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 
 export function pageSize(options: ListOptions): number {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
