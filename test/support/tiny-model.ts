@@ -180,3 +180,27 @@ export async function writeRandomAdapter(dir: string, o: RandomAdapterOptions): 
   for (const [file, bytes] of Object.entries(writePeftAdapter(adapter))) await writeFile(join(dir, file), bytes);
   return adapter;
 }
+
+/**
+ * `baton init-model`'s arguments for the tiny Conductor the CLI's training tests train: 16 wide, 2 layers,
+ * Qwen3's tokenizer cut to 1,536 ids, f32 (full fine-tuning needs it), seed 1, written to `model/`.
+ */
+export const TINY_CONDUCTOR_INIT = [
+  'init-model',
+  '--out',
+  'model',
+  '--hidden',
+  '16',
+  '--heads',
+  '2',
+  '--kv-heads',
+  '1',
+  '--layers',
+  '2',
+  '--vocab',
+  '1536',
+  '--dtype',
+  'f32',
+  '--seed',
+  '1',
+];

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
+import { TINY_CONDUCTOR_INIT } from '../../../../support/tiny-model.ts';
 
 const TASKS = [
   { question: '2+3?', answer: '5', kind: 'number' },
@@ -40,25 +41,7 @@ describe('baton export train-bundle', () => {
   };
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-bundle-'));
-    const made = await run(
-      'init-model',
-      '--out',
-      'model',
-      '--hidden',
-      '16',
-      '--heads',
-      '2',
-      '--kv-heads',
-      '1',
-      '--layers',
-      '2',
-      '--vocab',
-      '1536',
-      '--dtype',
-      'f32',
-      '--seed',
-      '1',
-    );
+    const made = await run(...TINY_CONDUCTOR_INIT);
     expect(made.code).toBe(0);
     await writeFile(join(dir, 'tasks.jsonl'), TASKS.map((t) => `${JSON.stringify(t)}\n`).join(''));
     await writeFile(join(dir, 'train.json'), JSON.stringify(SETTINGS));

@@ -18,6 +18,7 @@ import { loadTokenizer, type Tokenizer } from '../../../../../src/engine/tokeniz
 import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
 import { makeEpisode } from '../../../../support/episode-factory.ts';
+import { TINY_CONDUCTOR_INIT } from '../../../../support/tiny-model.ts';
 
 const GOOD = 'model_id = [1]\nsubtasks = ["Solve it."]\naccess_list = [[]]';
 const POOR = 'model_id = [0]\nsubtasks = ["Guess."]\naccess_list = [[]]';
@@ -56,25 +57,7 @@ describe('baton train --from-episodes', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-offline-'));
-    const made = await run(
-      'init-model',
-      '--out',
-      'model',
-      '--hidden',
-      '16',
-      '--heads',
-      '2',
-      '--kv-heads',
-      '1',
-      '--layers',
-      '2',
-      '--vocab',
-      '1536',
-      '--dtype',
-      'f32',
-      '--seed',
-      '1',
-    );
+    const made = await run(...TINY_CONDUCTOR_INIT);
     expect(made.code).toBe(0);
     tokenizer = await loadTokenizer(filesFromDir(join(dir, 'model')));
   });

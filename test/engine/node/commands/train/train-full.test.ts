@@ -14,6 +14,7 @@ import { filesFromDir } from '../../../../../src/engine/model/files-node.ts';
 import { openTensorSource } from '../../../../../src/engine/model/index.ts';
 import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
+import { TINY_CONDUCTOR_INIT } from '../../../../support/tiny-model.ts';
 
 const TASKS = [
   { question: '2+3?', answer: '5', kind: 'number' },
@@ -88,25 +89,7 @@ describe('baton train --full', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-train-full-'));
-    const made = await run(
-      'init-model',
-      '--out',
-      'model',
-      '--hidden',
-      '16',
-      '--heads',
-      '2',
-      '--kv-heads',
-      '1',
-      '--layers',
-      '2',
-      '--vocab',
-      '1536',
-      '--dtype',
-      'f32',
-      '--seed',
-      '1',
-    );
+    const made = await run(...TINY_CONDUCTOR_INIT);
     expect(made.code).toBe(0);
     await writeFile(join(dir, 'tasks.jsonl'), jsonl(TASKS));
   });

@@ -12,6 +12,7 @@ import { shortExpertsTaskSet } from '../../../../../src/core/bench/index.ts';
 import type { GrpoStepMetrics } from '../../../../../src/core/rl/index.ts';
 import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
+import { TINY_CONDUCTOR_INIT } from '../../../../support/tiny-model.ts';
 
 const RECKONER = 3;
 const STEPS = 12;
@@ -25,25 +26,7 @@ describe('baton train learns', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-train-learns-'));
-    const made = await run(
-      'init-model',
-      '--out',
-      'model',
-      '--hidden',
-      '16',
-      '--heads',
-      '2',
-      '--kv-heads',
-      '1',
-      '--layers',
-      '2',
-      '--vocab',
-      '1536',
-      '--dtype',
-      'f32',
-      '--seed',
-      '1',
-    );
+    const made = await run(...TINY_CONDUCTOR_INIT);
     expect(made.code, made.io.err).toBe(0);
     const sums = shortExpertsTaskSet({ perKind: 40, seed: 2 }).train.filter((t) => t.kind === 'number');
     await writeFile(join(dir, 'tasks.jsonl'), sums.map((t) => `${JSON.stringify(t)}\n`).join(''));

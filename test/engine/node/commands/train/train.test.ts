@@ -15,6 +15,7 @@ import { filesFromDir } from '../../../../../src/engine/model/files-node.ts';
 import { openModel, readPeftAdapter } from '../../../../../src/engine/model/index.ts';
 import { main } from '../../../../../src/node/main.ts';
 import { recordingIo } from '../../../../support/cli-io.ts';
+import { TINY_CONDUCTOR_INIT } from '../../../../support/tiny-model.ts';
 
 const TASKS = [
   { question: '2+3?', answer: '5', kind: 'number' },
@@ -97,25 +98,7 @@ describe('baton train', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-train-'));
-    const made = await run(
-      'init-model',
-      '--out',
-      'model',
-      '--hidden',
-      '16',
-      '--heads',
-      '2',
-      '--kv-heads',
-      '1',
-      '--layers',
-      '2',
-      '--vocab',
-      '1536',
-      '--dtype',
-      'f32',
-      '--seed',
-      '1',
-    );
+    const made = await run(...TINY_CONDUCTOR_INIT);
     expect(made.code).toBe(0);
     await writeFile(join(dir, 'tasks.jsonl'), jsonl(TASKS));
     await writeFile(join(dir, 'held-out.jsonl'), jsonl(HELD_OUT));
