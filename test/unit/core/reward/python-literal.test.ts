@@ -60,7 +60,7 @@ describe('parsePythonLiteral and pythonEqual: Python == on literals', () => {
   });
 
   it('is null for what is no literal: names, calls, expressions, unbalanced or unclosed text', () => {
-    for (const text of ['abc', 'f(1)', '1 + 2', '[1, 2', "'abc", '(1 2)', '{1: }', "'a\nb'", '', 'nan']) {
+    for (const text of ['abc', 'f(1)', '1 + 2', '[1, 2', "'abc", '(1 2)', '{1: }', "'a\nb'", '', 'nan', '{{}}', '{[1]: 2}', '{(1, [2])}']) {
       expect(parsePythonLiteral(text), text).toBeNull();
     }
   });
@@ -84,6 +84,7 @@ describe("the 'literal' kind (CRUXEval output prediction)", () => {
     expect(grade('{"answer": "  7  "}', "'  7  '").correct).toBe(false); // 7 is a literal: the int
     expect(grade('{"answer": ""}', "''").correct).toBe(true);
     expect(grade('{"answer": "372359"}', "'372359'").correct).toBe(false);
+    expect(grade('{"answer": "{{{{}}}}"}', "'{{{{}}}}'").correct).toBe(true); // a set of a dict is no value
     expect(grade('{"answer": "\'\\"\\"\'"}', "''").correct).toBe(false);
   });
 
@@ -114,6 +115,7 @@ describe('a JSON "answer" field as an answer marker', () => {
 
   it('takes the last field, and falls back to other markers when it is empty', () => {
     expect(extractAnswer('{"answer": "3"} no, {"answer": "4"}', 'gsm8k')).toBe('4');
+    expect(extractAnswer('{"answer": "16"} in the format {"reasoning": "___", "answer": "___"}', 'gsm8k')).toBe('16');
     expect(extractAnswer('{"answer": ""} so the answer is 12', 'gsm8k')).toBe('12');
   });
 });
