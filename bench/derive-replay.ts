@@ -77,7 +77,12 @@ function overSets(sets: Record<string, { models: { model: string; accuracy: numb
     }
   }
   return [...byModel]
-    .map(([model, m]) => ({ model, sets: m.accuracy.length, meanAccuracy: round3(m.accuracy.reduce((a, b) => a + b, 0) / m.accuracy.length), usd: round3(m.usd) }))
+    .map(([model, m]) => ({
+      model,
+      sets: m.accuracy.length,
+      meanAccuracy: round3(m.accuracy.reduce((a, b) => a + b, 0) / m.accuracy.length),
+      usd: round3(m.usd),
+    }))
     .sort((a, b) => b.meanAccuracy - a.meanAccuracy);
 }
 
