@@ -148,7 +148,7 @@ function serveReward(episodes: string): Promise<string> {
 }
 
 interface StoredEpisode {
-  completion: string;
+  completion: { text: string };
   task: { question: string };
   tags: string[];
   reward?: { value: number | null };
@@ -161,7 +161,7 @@ const storedEpisodes = (dir: string) =>
 
 /** Whether every item's reward is the one the server stored for its question and completion, and they differ. */
 function sameAsServer(items: { question: string; completion: string; reward: number }[], episodes: StoredEpisode[]): boolean {
-  const stored = new Map(episodes.map((e) => [`${e.task.question}\n${e.completion}`, e.reward?.value]));
+  const stored = new Map(episodes.map((e) => [`${e.task.question}\n${e.completion.text}`, e.reward?.value]));
   return items.every((i) => stored.get(`${i.question}\n${i.completion}`) === i.reward) && new Set(items.map((i) => i.reward)).size > 1;
 }
 

@@ -1,7 +1,8 @@
-"""Calls an export's baton_reward.compute_score_batch and compute_score with what verl's batch and naive reward
-managers pass: NumPy object arrays of data sources, decoded responses, ground truths and extra_info dicts
-(their choices once as lists, as datasets reads them, once as NumPy arrays, as pandas does). Prints one JSON
-line: {"items": [{"question", "completion", "reward", "infra_error"}]}.
+"""Calls an export's baton_reward.compute_score_batch and compute_score as verl's batch and naive reward managers
+call them (verl 0.8's BatchRewardManager: data sources and extra_info dicts as NumPy object arrays, each dict
+given rollout_reward_scores; decoded responses and ground truths as lists; the dicts' choices once as lists, as
+datasets reads them, once as NumPy arrays, as pandas does). Prints one JSON line:
+{"items": [{"question", "completion", "reward", "infra_error"}]}.
 
 usage: python verl_rewards.py EXPORT_DIR
 """
@@ -25,11 +26,13 @@ def main():
     batch = [row for row in rows for _ in range(2)]
     texts = [WORKFLOW % (i % 2, "batch", i) for i in range(len(batch))]
     texts[-1] = "Not a workflow."
-    infos = [dict(row["extra_info"], choices=np.array(row["extra_info"]["choices"], dtype=object)) if i % 2 else row["extra_info"] for i, row in enumerate(batch)]
+    infos = [dict(row["extra_info"], rollout_reward_scores={}) for row in batch]
+    for info in infos[1::2]:
+        info["choices"] = np.array(info["choices"], dtype=object)
     scores = compute_score_batch(
         data_sources=np.array([row["data_source"] for row in batch], dtype=object),
-        solution_strs=np.array(texts, dtype=object),
-        ground_truths=np.array([row["reward_model"]["ground_truth"] for row in batch], dtype=object),
+        solution_strs=texts,
+        ground_truths=[row["reward_model"]["ground_truth"] for row in batch],
         extra_infos=np.array(infos, dtype=object),
     )
     items = [{"question": row["extra_info"]["question"], "completion": t, **s} for row, t, s in zip(batch, texts, scores, strict=True)]
