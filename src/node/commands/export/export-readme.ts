@@ -30,11 +30,7 @@ function columns(engine: ReadmeFacts['engine']): string {
 function trainStep(f: ReadmeFacts): string {
   return f.engine === 'trl'
     ? `pip install trl==${TRL_VERSION} peft vllm accelerate datasets      # TRL's GRPOTrainer with vLLM rollouts
-MODEL=${f.model} NUM_GPUS=${R.gpus} bash launch.sh
-
-Arguments to launch.sh are GRPOConfig fields over grpo_config.json's, e.g. a smoke run on a CPU:
-\`NUM_GPUS=1 bash launch.sh --max_steps 2 --num_generations 4 --per_device_train_batch_size 8
---gradient_accumulation_steps 1 --use_vllm false --bf16 false --use_cpu true\``
+MODEL=${f.model} NUM_GPUS=${R.gpus} bash launch.sh`
     : `pip install verl vllm                              # see verl's installation guide for your CUDA
 MODEL=${f.model} NUM_GPUS=${R.gpus} bash launch.sh`;
 }
@@ -102,7 +98,8 @@ ${R.temperature}, top-p ${R.topP}, ${R.maxCompletionTokens} new tokens, bf16 wit
 (its GRPOConfig fields and defaults move between releases: every recipe field is set, loss_type "dapo" is its
 token-level mean over the whole accumulated batch).`
       : ` Prompts are cut at ${EXPORT_DEFAULTS.maxPromptTokens} tokens
-(Baton's prompt is about 1,000).`
+(Baton's prompt is about 1,000). launch.sh's keys are those of verl 0.8's configuration (\`optim.warmup_style\` and
+\`reward_model.reward_manager\` being its deprecated names, still read, which older releases know too).`
   }
 
 ## 1. Start the reward server
@@ -120,7 +117,13 @@ worker calls may cost; past it every request is refused (402) and the trainer st
 
     ${trainStep(f).split('\n').join('\n    ')}
 
-launch.sh checks that the reward server answers before it starts.
+launch.sh checks that the reward server answers before it starts.${
+    f.engine === 'trl'
+      ? ` Its arguments are GRPOConfig fields over grpo_config.json's,
+e.g. a smoke run on a CPU: \`NUM_GPUS=1 bash launch.sh --max_steps 2 --num_generations 4 --per_device_train_batch_size 8
+--gradient_accumulation_steps 1 --use_vllm false --bf16 false --use_cpu true\`.`
+      : ''
+  }
 
 **A worker down.** A completion whose worker call failed (an API outage, the budget) says nothing about the plan,
 so it should not be trained on. ${

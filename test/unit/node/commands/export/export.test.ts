@@ -88,6 +88,8 @@ describe('baton export', () => {
     expect(config.lora).toMatchObject({ r: 16, lora_alpha: 32 });
     expect(await readFile(join(out, 'baton_reward.py'), 'utf8')).toContain('DEFAULT_URL = "http://10.0.0.5:9000/v1/reward"');
     execFileSync('bash', ['-n', join(out, 'launch.sh')]);
+    expect(await readFile(join(out, 'launch.sh'), 'utf8')).toContain('train_trl.py "$@"');
+    expect(await readFile(join(out, 'README.md'), 'utf8')).toContain('pip install trl==1.13.0');
     expect(JSON.parse(await readFile(join(out, 'pool.json'), 'utf8')).workers.map((w: { id: string }) => w.id)).toEqual(DEMO_POOL.map((w) => w.id));
   });
 
