@@ -1,7 +1,8 @@
 """Calls an export's baton_reward.reward_fn through TRL's own GRPOTrainer._calculate_rewards, as a training
 step does: the dataset's extra columns as keyword lists, the trainer's state, and completions once as chat
 messages (a conversational dataset) and once as text (train_trl.py's prompts, rendered to continue the
-prefill). Prints one JSON line: {"items": [{"step", "question", "completion", "reward"}]}.
+prefill). Prints one JSON line: {"items": [{"step", "question", "completion", "reward"}], "promptIds": the first
+row's prompt as train_trl.py renders it for TRL, tokenised}.
 
 usage: python trl_rewards.py EXPORT_DIR MODEL_DIR STEP
 """
@@ -21,6 +22,7 @@ def main():
     export_dir, model, step = sys.argv[1], sys.argv[2], int(sys.argv[3])
     sys.path.insert(0, export_dir)
     from baton_reward import reward_fn
+    from train_trl import continue_prefill
 
     with open(os.path.join(export_dir, "train.jsonl")) as f:
         rows = [json.loads(line) for line, _ in zip(f, range(2))]
@@ -41,7 +43,8 @@ def main():
             {"step": step + call, "question": row["question"], "completion": t, "reward": r}
             for row, t, r in zip(inputs, texts, rewards, strict=True)
         ]
-    print(json.dumps({"items": items}))
+    prompt = continue_prefill(trainer.processing_class)(rows[0])["prompt"]
+    print(json.dumps({"items": items, "promptIds": trainer.processing_class(prompt)["input_ids"]}))
 
 
 if __name__ == "__main__":

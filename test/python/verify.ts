@@ -20,6 +20,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { filesFromDir } from '../../src/engine/model/files-node.ts';
+import { loadTokenizer } from '../../src/engine/tokenizer/index.ts';
+import type { ChatMessage } from '../../src/core/providers/index.ts';
 
 const HERE = import.meta.dirname;
 const ROOT = join(HERE, '..', '..');
@@ -210,10 +213,21 @@ async function trl(model: string, url: string, episodes: string): Promise<void> 
     since,
   );
   since = Date.now();
-  const { items } = python('trl_rewards.py', out, model, '1000') as { items: { question: string; completion: string; reward: number }[] };
+  const { items, promptIds } = python('trl_rewards.py', out, model, '1000') as {
+    items: { question: string; completion: string; reward: number }[];
+    promptIds: number[];
+  };
   check(
     sameAsServer(items, storedEpisodes(episodes)),
     `trl: reward_fn through GRPOTrainer's own reward call, chat and text completions: the server's rewards (${items.map((i) => i.reward).join(' ')})`,
+    since,
+  );
+  since = Date.now();
+  const [row] = readFileSync(join(out, 'train.jsonl'), 'utf8').split('\n');
+  const batons = (await loadTokenizer(filesFromDir(model))).encodeChat((JSON.parse(row) as { prompt: ChatMessage[] }).prompt, { continueFinal: true });
+  check(
+    JSON.stringify(batons) === JSON.stringify(promptIds),
+    `trl: the prompt train_trl.py hands GRPOTrainer is, token for token, the one Baton's own sampler continues (${promptIds.length} tokens, the prefill left open)`,
     since,
   );
 }
