@@ -26,9 +26,11 @@ export function shrinkQwenTokenizer(tokenizerJson: Json, tokenizerConfig: Json, 
   for (const [token, id] of Object.entries(json.model.vocab)) if (id < regular) kept[token] = id;
   const pair = (m: string | string[]) => (typeof m === 'string' ? m.split(' ') : m);
   json.model.vocab = kept;
+  // Object.hasOwn, not `in`: a merge making "toString" must not pass for a token through Object.prototype.
+  const has = (token: string) => Object.hasOwn(kept, token);
   json.model.merges = json.model.merges.filter((m) => {
     const [a, b] = pair(m);
-    return a in kept && b in kept && a + b in kept;
+    return has(a) && has(b) && has(a + b);
   });
   const renumber = (id: number) => shrunkQwenId(id, vocab);
   for (const t of json.added_tokens) t.id = renumber(t.id);

@@ -1,4 +1,5 @@
 /** The README.md `baton export` writes beside the files: start the reward server, train, bring the result back. */
+import { TRL_VERSION } from './launch-files.ts';
 import { EXPORT_DEFAULTS, learningRate, PAPER_RECIPE, type TuneMode } from './recipe.ts';
 
 export interface ReadmeFacts {
@@ -17,7 +18,8 @@ const R = PAPER_RECIPE;
 
 function columns(engine: ReadmeFacts['engine']): string {
   return engine === 'trl'
-    ? `  - \`prompt\`: Baton's Conductor prompt as chat messages (system, user, and the assistant prefill that TRL continues)
+    ? `  - \`prompt\`: Baton's Conductor prompt as chat messages (system, user, and the assistant prefill the Conductor
+    continues; GRPOTrainer would close that last message, so train_trl.py renders the prompt with it left open)
   - \`question\`, \`answer\`, \`kind\`, \`choices\`: what the reward server grades with (TRL passes them to the reward function)`
     : `  - \`data_source\`, \`ability\` (the task kind)
   - \`prompt\`: Baton's Conductor prompt as chat messages (system, user; verl adds the generation prompt itself, so the
@@ -27,7 +29,7 @@ function columns(engine: ReadmeFacts['engine']): string {
 
 function trainStep(f: ReadmeFacts): string {
   return f.engine === 'trl'
-    ? `pip install trl peft vllm accelerate datasets      # TRL's GRPOTrainer with vLLM rollouts
+    ? `pip install trl==${TRL_VERSION} peft vllm accelerate datasets      # TRL's GRPOTrainer with vLLM rollouts
 MODEL=${f.model} NUM_GPUS=${R.gpus} bash launch.sh`
     : `pip install verl vllm                              # see verl's installation guide for your CUDA
 MODEL=${f.model} NUM_GPUS=${R.gpus} bash launch.sh`;
@@ -35,6 +37,7 @@ MODEL=${f.model} NUM_GPUS=${R.gpus} bash launch.sh`;
 
 function comingBack(f: ReadmeFacts): string {
   const where = f.engine === 'trl' ? 'runs/conductor/final' : "the directory verl's model merger writes";
+  const state = f.engine === 'trl' ? ' (beside it `trainer_state.json`: the metrics TRL logged, step by step)' : '';
   const verlMerge =
     f.engine === 'verl'
       ? `verl saves FSDP shards under runs/conductor/global_step_N/actor; turn the last one into a Hugging Face directory
@@ -46,7 +49,7 @@ function comingBack(f: ReadmeFacts): string {
       : '';
   const load =
     f.mode === 'lora'
-      ? `${where} then holds \`adapter_config.json\` and \`adapter_model.safetensors\` (PEFT's layout). With the base model
+      ? `${where} then holds \`adapter_config.json\` and \`adapter_model.safetensors\` (PEFT's layout)${state}. With the base model
 downloaded to a folder (BASE):
 
     npx baton logprobs --model BASE --lora ${f.engine === 'trl' ? where : 'ADAPTER_DIR'} --text 'Hello'
@@ -58,8 +61,8 @@ or, on the Conductor page, "a model of your own on Baton's engine" with the base
     npx baton logprobs --model ${f.engine === 'trl' ? where : 'merged'} --text 'Hello'
 
 or load that folder on the Conductor page.`;
-  return `${verlMerge}${load} Baton reads adapters in PEFT's layout as PEFT and TRL write them (tested with an
-adapter written by an independent writer: test/engine/node/commands/logprobs.python-adapter.test.ts in Baton's repository).`;
+  return `${verlMerge}${load} Baton reads adapters in PEFT's layout as PEFT and TRL write them (checked with the real
+libraries by \`npm run verify:python\` in Baton's repository).`;
 }
 
 export function exportReadme(f: ReadmeFacts): string {
@@ -89,8 +92,15 @@ ${columns(f.engine)}
 G = ${R.group} rollouts for each of ${R.questionsPerStep} questions a step (batch ${R.group * R.questionsPerStep}), ${R.steps} steps, AdamW lr ${R.learningRate}
 (betas ${R.adamBetas.join(', ')}, eps ${R.adamEpsilon}, weight decay ${R.weightDecay}), cosine schedule with ${R.warmupRatio * 100}% warm-up, gradient clipping ${R.gradClip},
 beta ${R.beta} (no KL, no reference model), epsilon ${R.epsilon}, one update per batch, token-level mean loss, temperature
-${R.temperature}, top-p ${R.topP}, ${R.maxCompletionTokens} new tokens, bf16 with gradient checkpointing, ${R.gpus} GPUs. Prompts are cut at
-${EXPORT_DEFAULTS.maxPromptTokens} tokens (Baton's prompt is about 1,000).
+${R.temperature}, top-p ${R.topP}, ${R.maxCompletionTokens} new tokens, bf16 with gradient checkpointing, ${R.gpus} GPUs.${
+    f.engine === 'trl'
+      ? ` Written for TRL ${TRL_VERSION}
+(its GRPOConfig fields and defaults move between releases: every recipe field is set, loss_type "dapo" is its
+token-level mean over the whole accumulated batch).`
+      : ` Prompts are cut at ${EXPORT_DEFAULTS.maxPromptTokens} tokens
+(Baton's prompt is about 1,000). launch.sh's keys are those of verl 0.8's configuration (\`optim.warmup_style\` and
+\`reward_model.reward_manager\` being its deprecated names, still read, which older releases know too).`
+  }
 
 ## 1. Start the reward server
 On a machine that can call the workers (their API keys in its environment) and that the trainer can reach, in a
@@ -107,7 +117,13 @@ worker calls may cost; past it every request is refused (402) and the trainer st
 
     ${trainStep(f).split('\n').join('\n    ')}
 
-launch.sh checks that the reward server answers before it starts.
+launch.sh checks that the reward server answers before it starts.${
+    f.engine === 'trl'
+      ? ` Its arguments are GRPOConfig fields over grpo_config.json's,
+e.g. a smoke run on a CPU: \`NUM_GPUS=1 bash launch.sh --max_steps 2 --num_generations 4 --per_device_train_batch_size 8
+--gradient_accumulation_steps 1 --use_vllm false --bf16 false --use_cpu true\`.`
+      : ''
+  }
 
 **A worker down.** A completion whose worker call failed (an API outage, the budget) says nothing about the plan,
 so it should not be trained on. ${

@@ -15,7 +15,13 @@ export interface LaunchOptions {
 
 const R = PAPER_RECIPE;
 
-/** TRL GRPOConfig fields (names as TRL spells them), plus "model" and, for LoRA, "lora" (PEFT LoraConfig). */
+/** The TRL release the TRL export is written and checked for (`npm run verify:python`); GRPOConfig's fields and defaults move. */
+export const TRL_VERSION = '1.13.0';
+
+/**
+ * TRL GRPOConfig fields (names as TRL 1.13 spells them), plus "model" and, for LoRA, "lora" (PEFT LoraConfig).
+ * Every recipe field is written out, the defaults too, so a TRL whose defaults moved still trains the recipe.
+ */
 export function trlConfig(o: LaunchOptions): Record<string, unknown> {
   const accumulation = (R.questionsPerStep * R.group) / (R.gpus * EXPORT_DEFAULTS.perDeviceBatch);
   return {
@@ -25,7 +31,8 @@ export function trlConfig(o: LaunchOptions): Record<string, unknown> {
     max_steps: R.steps,
     learning_rate: learningRate(o.mode),
     lr_scheduler_type: R.scheduler,
-    warmup_ratio: R.warmupRatio,
+    // transformers 5 took warmup_ratio out: a warmup_steps below 1 is the ratio.
+    warmup_steps: R.warmupRatio,
     adam_beta1: R.adamBetas[0],
     adam_beta2: R.adamBetas[1],
     adam_epsilon: R.adamEpsilon,
@@ -38,12 +45,11 @@ export function trlConfig(o: LaunchOptions): Record<string, unknown> {
     num_iterations: R.updatesPerBatch,
     beta: R.beta,
     epsilon: R.epsilon,
-    loss_type: R.lossAggregation,
+    loss_type: 'dapo',
     scale_rewards: 'group',
     temperature: R.temperature,
     top_p: R.topP,
     max_completion_length: R.maxCompletionTokens,
-    max_prompt_length: EXPORT_DEFAULTS.maxPromptTokens,
     bf16: true,
     gradient_checkpointing: true,
     use_vllm: true,
@@ -65,12 +71,13 @@ python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], time
 
 export function trlLaunch(o: LaunchOptions): string {
   return `#!/usr/bin/env bash
-# GRPO on the Conductor with TRL (written by baton export trl). MODEL=... and NUM_GPUS=... override the defaults.
+# GRPO on the Conductor with TRL ${TRL_VERSION} (written by baton export trl). MODEL=... and NUM_GPUS=... override the
+# defaults; arguments are GRPOConfig fields over grpo_config.json's (e.g. --max_steps 2 --use_vllm false).
 set -euo pipefail
 cd "$(dirname "$0")"
 ${healthCheck(o.rewardUrl)}
 export MODEL="\${MODEL:-${o.model}}"
-accelerate launch --num_processes "\${NUM_GPUS:-${R.gpus}}" train_trl.py
+accelerate launch --num_processes "\${NUM_GPUS:-${R.gpus}}" train_trl.py "$@"
 `;
 }
 
@@ -106,7 +113,7 @@ function verlOverrides(o: LaunchOptions): string[] {
     `actor_rollout_ref.actor.ppo_epochs=${R.updatesPerBatch}`,
     'actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4',
     `actor_rollout_ref.actor.clip_ratio=${R.epsilon}`,
-    'actor_rollout_ref.actor.loss_agg_mode=token-mean',
+    `actor_rollout_ref.actor.loss_agg_mode=${R.lossAggregation}`,
     'actor_rollout_ref.actor.use_kl_loss=False',
     `actor_rollout_ref.actor.kl_loss_coef=${R.beta}`,
     'actor_rollout_ref.actor.entropy_coeff=0',

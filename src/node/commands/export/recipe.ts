@@ -24,8 +24,11 @@ export const PAPER_RECIPE = {
   temperature: 1.0,
   topP: 1.0,
   maxCompletionTokens: 1024,
-  /** Token-level mean over the whole batch (TRL's "bnpo", verl's "token-mean"). */
-  lossAggregation: 'bnpo',
+  /**
+   * Token-level mean over the whole batch: verl's "token-mean"; TRL 1.13's "dapo" (normalised by the tokens of
+   * the global accumulated batch; its "bnpo" normalises each local micro-batch alone).
+   */
+  lossAggregation: 'token-mean',
   /** The paper ran on 2 x H100 80 GB. */
   gpus: 2,
 } as const;

@@ -70,6 +70,16 @@ describe('baton init-model', () => {
     expect(a.equals(c)).toBe(false);
   });
 
+  it('keeps only merges whose halves and result are tokens of the cut vocabulary, as Hugging Face tokenizers require', async () => {
+    // Qwen's merge "to" + "String" falls inside 1,536 ids; "toString" itself does not (but Object.prototype has it).
+    const out = fresh();
+    await run('--out', out, '--hidden', '16', '--heads', '2', '--kv-heads', '1', '--vocab', '1536', '--seed', '1');
+    const { model } = JSON.parse(await readFile(join(out, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number>; merges: string[][] } };
+    expect(model.merges.length).toBeGreaterThan(1000);
+    const unknown = model.merges.filter(([a, b]) => ![a, b, a + b].every((t) => Object.hasOwn(model.vocab, t)));
+    expect(unknown).toEqual([]);
+  });
+
   it('refuses shapes the engine cannot run', async () => {
     for (const bad of [
       ['--arch', 'gpt2'],

@@ -125,8 +125,9 @@ def _column(values, i):
 
 
 def _item(completion, question, answer, kind, choices):
-    item = {"completion": completion, "question": question, "answer": str(answer), "kind": kind}
-    if choices:
+    item = {"completion": str(completion), "question": str(question), "answer": str(answer), "kind": str(kind)}
+    # A list from datasets, or a NumPy array where a trainer went through pandas: never its truth value.
+    if choices is not None and len(choices) > 0:
         item["choices"] = [str(c) for c in choices]
     return item
 

@@ -78,14 +78,18 @@ describe('baton export', () => {
       max_completion_length: 1024,
       max_steps: 200,
       lr_scheduler_type: 'cosine',
-      warmup_ratio: 0.03,
-      loss_type: 'bnpo',
+      warmup_steps: 0.03,
+      loss_type: 'dapo',
       num_iterations: 1,
     });
+    expect(config).not.toHaveProperty('warmup_ratio'); // transformers 5 refuses it
+    expect(config).not.toHaveProperty('max_prompt_length'); // TRL 1.13 refuses it
     expect(config.per_device_train_batch_size * 2 * config.gradient_accumulation_steps).toBe(4 * 64);
     expect(config.lora).toMatchObject({ r: 16, lora_alpha: 32 });
     expect(await readFile(join(out, 'baton_reward.py'), 'utf8')).toContain('DEFAULT_URL = "http://10.0.0.5:9000/v1/reward"');
     execFileSync('bash', ['-n', join(out, 'launch.sh')]);
+    expect(await readFile(join(out, 'launch.sh'), 'utf8')).toContain('train_trl.py "$@"');
+    expect(await readFile(join(out, 'README.md'), 'utf8')).toContain('pip install trl==1.13.0');
     expect(JSON.parse(await readFile(join(out, 'pool.json'), 'utf8')).workers.map((w: { id: string }) => w.id)).toEqual(DEMO_POOL.map((w) => w.id));
   });
 
