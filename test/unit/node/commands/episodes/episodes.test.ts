@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { episodeToLine, type Episode, type EpisodeStats } from '../../../../../src/core/episodes/index.ts';
 import { main } from '../../../../../src/node/main.ts';
@@ -136,4 +138,18 @@ describe('baton episodes', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/cannot read nope\.jsonl/);
   });
+
+  it('export into a reader that stops early (| head) ends quietly with status 0', async () => {
+    const cwd = await workspace();
+    await writeFile(join(cwd, 'in.jsonl'), jsonl(makeEpisodes(400, 7)));
+    expect((await baton(cwd, ['import', 'in.jsonl'])).code).toBe(0);
+    const child = spawn(process.execPath, [resolve('bin/baton.js'), 'episodes', 'export'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    await once(child.stdout, 'data');
+    child.stdout.destroy();
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+    expect(code).toBe(0);
+  }, 60_000);
 });
