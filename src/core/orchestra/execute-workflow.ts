@@ -11,7 +11,7 @@ import type { RunEventListener } from './events.ts';
 import { buildWorkerMessages, type SharedStep } from './worker-messages.ts';
 
 /** Worker settings of training (docs/method.md), used where neither the run nor the spec sets one. */
-const DEFAULT_STEP_MAX_TOKENS = 4096;
+export const DEFAULT_STEP_MAX_TOKENS = 4096;
 const DEFAULT_STEP_TEMPERATURE = 0.2;
 
 export interface StepOptions {
