@@ -17,3 +17,4 @@ export * from './settings.svelte.ts';
 export * from './storage.svelte.ts';
 export * from './worker-presets.ts';
 export * from './training.svelte.ts';
+export * from './spending.svelte.ts';
