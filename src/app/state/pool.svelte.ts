@@ -50,6 +50,12 @@ export class PoolState {
     this.#save();
   }
 
+  /** The whole pool at once (a preset switched to). */
+  replace(workers: WorkerSpec[]): void {
+    this.#workers = structuredClone(workers);
+    this.#save();
+  }
+
   resetToDemo(): void {
     this.#workers = defaultPool();
     this.#save();
