@@ -225,13 +225,14 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
       settle?.(result.fromCache ? 0 : record.costUsd);
       return { ok: true, record };
     } catch (e) {
-      // Unknown spending on a failed call: keep the worst case reserved, never assume it was free.
-      settle?.(null);
       const error = ctx.signal?.aborted ? new BatonError({ code: 'run/aborted', message: 'Stopped.', cause: e }) : toBatonError(e, 'provider/server');
       record.output = partialTextOf(error);
       record.latencyMs = performance.now() - started;
       record.attempts = attemptsOf(error);
-      record.costUsd = null;
+      // A call never sent (a spending limit refused it) cost nothing; otherwise spending is unknown: keep the
+      // worst case reserved, never assume it was free.
+      record.costUsd = record.attempts === 0 ? 0 : null;
+      settle?.(record.costUsd);
       return { ok: false, record, error };
     }
   };

@@ -125,7 +125,13 @@ describe('the spending guard', () => {
       conductor: createFixedConductor('model_id = [0]\nsubtasks = ["Solve it."]\naccess_list = [[]]'),
     });
     expect(episode.status).toBe('budget');
-    expect(episode.steps[0]).toMatchObject({ attempts: 0, error: { code: 'run/budget', message: expect.stringContaining("today's spending limit") } });
+    // Never sent, so it cost nothing: the run's dollars stay known.
+    expect(episode.steps[0]).toMatchObject({
+      attempts: 0,
+      costUsd: 0,
+      error: { code: 'run/budget', message: expect.stringContaining("today's spending limit") },
+    });
+    expect(episode.totals.costUsd).toBe(0);
     expect(server.requests.length).toBe(0);
   });
 });
