@@ -44,5 +44,8 @@ export const STATUS_TEXT: Record<Episode['status'], { tag: string; noAnswer: str
   'format-error': { tag: 'plan unreadable', noAnswer: "the Conductor's plan could not be read (see above)." },
   'infra-error': { tag: 'a call failed', noAnswer: 'a worker call failed (see the step below).' },
   aborted: { tag: 'stopped', noAnswer: 'the run was stopped before it finished.' },
-  budget: { tag: 'budget reached', noAnswer: 'a call was not made because it could pass the budget per run (Settings).' },
+  budget: {
+    tag: 'budget reached',
+    noAnswer: 'a call was not made because it could pass the budget per run or a spending limit of the day or month (see the step below, and Settings).',
+  },
 };

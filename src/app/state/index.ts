@@ -17,3 +17,6 @@ export * from './settings.svelte.ts';
 export * from './storage.svelte.ts';
 export * from './worker-presets.ts';
 export * from './training.svelte.ts';
+export * from './spending.svelte.ts';
+export * from './preset-schema.ts';
+export * from './presets.svelte.ts';

@@ -23,7 +23,17 @@ function isWorkerSpec(value: unknown): value is WorkerSpec {
 export function readPool(raw: unknown): WorkerSpec[] {
   if (!Array.isArray(raw)) return defaultPool();
   const seen = new Set<string>();
-  return raw.filter((w): w is WorkerSpec => isWorkerSpec(w) && !seen.has(w.id) && seen.add(w.id) !== undefined);
+  return keepFallbacksInPool(raw.filter((w): w is WorkerSpec => isWorkerSpec(w) && !seen.has(w.id) && seen.add(w.id) !== undefined));
+}
+
+/** The pool with each fallback that names no other worker of it (removed, or the worker itself) taken off. */
+export function keepFallbacksInPool(pool: WorkerSpec[]): WorkerSpec[] {
+  const ids = new Set(pool.map((w) => w.id));
+  return pool.map((w) => {
+    if (w.fallback === undefined || (typeof w.fallback === 'string' && w.fallback !== w.id && ids.has(w.fallback))) return w;
+    const { fallback: _, ...rest } = w;
+    return rest;
+  });
 }
 
 /** A fresh id for a new worker: the model name as a slug, numbered when taken. */

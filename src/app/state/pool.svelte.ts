@@ -1,7 +1,7 @@
 import { getContext, setContext } from 'svelte';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import { loadJson, saveJson } from './local-json.ts';
-import { defaultPool, newWorkerId, readPool } from './pool-schema.ts';
+import { defaultPool, keepFallbacksInPool, newWorkerId, readPool } from './pool-schema.ts';
 
 const STORAGE_KEY = 'baton.pool';
 
@@ -46,7 +46,13 @@ export class PoolState {
   }
 
   remove(id: string): void {
-    this.#workers = this.#workers.filter((w) => w.id !== id);
+    this.#workers = keepFallbacksInPool(this.#workers.filter((w) => w.id !== id));
+    this.#save();
+  }
+
+  /** The whole pool at once (a preset switched to). */
+  replace(workers: WorkerSpec[]): void {
+    this.#workers = structuredClone(workers);
     this.#save();
   }
 

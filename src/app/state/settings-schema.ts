@@ -81,7 +81,7 @@ const LEGACY_KINDS: Partial<Record<string, ConductorChoice['kind']>> = {
 };
 
 /** Nothing stored: the default; a stored choice that no longer reads: random routing, which runs anywhere. */
-function conductorChoice(value: unknown): ConductorChoice {
+export function conductorChoice(value: unknown): ConductorChoice {
   if (value === undefined) return DEFAULT_SETTINGS.conductor;
   const stored = value as Loose;
   const legacy = typeof stored?.kind === 'string' ? LEGACY_KINDS[stored.kind] : undefined;

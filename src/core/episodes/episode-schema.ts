@@ -45,6 +45,7 @@ const workerSpec = object({
   keyEnv: optional(string),
   description: optional(string),
   simulated: optional(plainObject),
+  fallback: optional(string),
 });
 
 const task = object({
@@ -71,6 +72,10 @@ const conductor = object({
   ),
 });
 
+const error = object({ code: string, message: string });
+
+const failedCall = object({ worker: count, workerId: string, error, usage, costUsd: nullable(number), latencyMs: number, attempts: count });
+
 const step = object({
   index: count,
   worker: count,
@@ -84,7 +89,8 @@ const step = object({
   latencyMs: number,
   attempts: count,
   fromCache: optional(boolean),
-  error: optional(object({ code: string, message: string })),
+  error: optional(error),
+  fallback: optional(object({ from: failedCall })),
 });
 
 const round = object({

@@ -34,6 +34,23 @@ export interface StepRecord {
    */
   fromCache?: boolean;
   error?: { code: string; message: string };
+  /**
+   * The step's own worker failed past its retries and its fallback answered: `worker`, `workerId` and the
+   * figures above are the fallback's call, `from` the failed one (sent the same messages, with its own
+   * prefill). Its cost is null when the provider never said what it used.
+   */
+  fallback?: { from: FailedCall };
+}
+
+/** A worker call that failed, kept beside the call that replaced it. */
+export interface FailedCall {
+  worker: number;
+  workerId: string;
+  error: { code: string; message: string };
+  usage: Usage;
+  costUsd: number | null;
+  latencyMs: number;
+  attempts: number;
 }
 
 /** What the Conductor wrote; usage and cost where its runtime bills them (a pool worker playing it). */

@@ -11,7 +11,7 @@ import type { RunEventListener } from './events.ts';
 import { buildWorkerMessages, type SharedStep } from './worker-messages.ts';
 
 /** Worker settings of training (docs/method.md), used where neither the run nor the spec sets one. */
-const DEFAULT_STEP_MAX_TOKENS = 4096;
+export const DEFAULT_STEP_MAX_TOKENS = 4096;
 const DEFAULT_STEP_TEMPERATURE = 0.2;
 
 export interface StepOptions {
@@ -70,6 +70,8 @@ function emptyRecord(step: Step, index: number, workerId: string): StepRecord {
   };
 }
 
+type CallOutcome = { ok: true; record: StepRecord } | { ok: false; record: StepRecord; error: BatonError };
+
 function attemptsOf(error: BatonError): number {
   const n = error.data?.attempts;
   return typeof n === 'number' ? n : 1;
@@ -126,15 +128,15 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
       subtask: workflow.steps[j].subtask,
       response: records[j].output,
     }));
-    const messages = buildWorkerMessages({
-      question: ctx.task.question,
-      subtask: step.subtask,
-      visible,
-      previousRound: step.access === 'all' ? ctx.previousRound : undefined,
-      prefill: worker.supportsPrefill,
-    });
-    const record = { ...base, messages };
-    const maxTokens = options.maxTokens ?? worker.spec.maxTokens ?? DEFAULT_STEP_MAX_TOKENS;
+    const messagesFor = (w: WorkerModel) =>
+      buildWorkerMessages({
+        question: ctx.task.question,
+        subtask: step.subtask,
+        visible,
+        previousRound: step.access === 'all' ? ctx.previousRound : undefined,
+        prefill: w.supportsPrefill,
+      });
+    const record = { ...base, messages: messagesFor(worker) };
     let freeSlot: (() => void) | undefined;
     try {
       if (ctx.slots) freeSlot = await ctx.slots.acquire(ctx.signal);
@@ -145,20 +147,60 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
       // Another step may have failed while this one waited for its slot.
       const late = stopped();
       if (late !== undefined) return fail(record, new BatonError({ code: 'run/aborted', message: `Not started: ${late}.` }));
-      await callWorker(record, worker, maxTokens);
+      const first = await callWorker(record, worker);
+      const fallback = first.ok ? undefined : fallbackFor(worker, first.error);
+      if (first.ok || !fallback) return finish(first.record, first);
+      const { record: failed } = first;
+      const second = await callWorker(
+        { ...base, worker: fallback.index, workerId: fallback.worker.spec.id, messages: messagesFor(fallback.worker) },
+        fallback.worker,
+      );
+      second.record.fallback = {
+        from: {
+          worker: failed.worker,
+          workerId: failed.workerId,
+          error: { code: first.error.code, message: first.error.message },
+          usage: failed.usage,
+          costUsd: failed.costUsd,
+          latencyMs: failed.latencyMs,
+          attempts: failed.attempts,
+        },
+      };
+      finish(second.record, second);
     } finally {
       freeSlot?.();
     }
   };
 
-  const callWorker = async (record: StepRecord, worker: WorkerModel, maxTokens: number): Promise<void> => {
+  /**
+   * The pool worker a failed call falls back to: the one its spec names, once per step (a fallback's own
+   * fallback is never tried, so fallbacks cannot loop). Only for a provider's failure past its retries: a
+   * refused key is the user's to fix, and a stream that had shown text would show a second answer after it.
+   */
+  const fallbackFor = (worker: WorkerModel, error: BatonError): { worker: WorkerModel; index: number } | undefined => {
+    const id = worker.spec.fallback;
+    if (id === undefined || id === worker.spec.id || ctx.signal?.aborted) return undefined;
+    if (!error.code.startsWith('provider/') || error.code === 'provider/auth' || partialTextOf(error) !== '') return undefined;
+    const index = ctx.pool.findIndex((w) => w.spec.id === id);
+    return index < 0 ? undefined : { worker: ctx.pool[index], index };
+  };
+
+  const finish = (record: StepRecord, outcome: CallOutcome): void => {
+    if (!outcome.ok) return fail(record, outcome.error);
+    records[record.index] = record;
+    emit({ type: 'step-done', round, index: record.index, step: record });
+  };
+
+  /** One worker call for a step, within the budget: the record filled in with what it answered, or why it failed. */
+  const callWorker = async (record: StepRecord, worker: WorkerModel): Promise<CallOutcome> => {
     const index = record.index;
     const messages = record.messages;
+    const maxTokens = options.maxTokens ?? worker.spec.maxTokens ?? DEFAULT_STEP_MAX_TOKENS;
     let settle: ((actual: number | null) => void) | undefined;
     try {
       settle = ctx.budget?.reserve(worker.spec, messages, maxTokens);
     } catch (e) {
-      return fail(record, toBatonError(e, 'run/budget'));
+      return { ok: false, record, error: toBatonError(e, 'run/budget') };
     }
     emit({ type: 'step-started', round, index, messages });
     const started = performance.now();
@@ -181,17 +223,17 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
       if (result.fromCache) record.fromCache = true;
       // A response from the cache was paid for once, by the call that fetched it.
       settle?.(result.fromCache ? 0 : record.costUsd);
-      records[index] = record;
-      emit({ type: 'step-done', round, index, step: record });
+      return { ok: true, record };
     } catch (e) {
-      // Unknown spending on a failed call: keep the worst case reserved, never assume it was free.
-      settle?.(null);
       const error = ctx.signal?.aborted ? new BatonError({ code: 'run/aborted', message: 'Stopped.', cause: e }) : toBatonError(e, 'provider/server');
       record.output = partialTextOf(error);
       record.latencyMs = performance.now() - started;
       record.attempts = attemptsOf(error);
-      record.costUsd = null;
-      fail(record, error);
+      // A call never sent (a spending limit refused it) cost nothing; otherwise spending is unknown: keep the
+      // worst case reserved, never assume it was free.
+      record.costUsd = record.attempts === 0 ? 0 : null;
+      settle?.(record.costUsd);
+      return { ok: false, record, error };
     }
   };
 

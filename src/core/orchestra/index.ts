@@ -16,3 +16,6 @@ export { buildWorkerMessages, WORKER_PREAMBLE, WORKER_PREFILL, type SharedStep }
 export { INTERRUPTED_ERROR, runEpisode, type RunOptions } from './run-episode.ts';
 export { createFixedConductor } from './fixed-conductor.ts';
 export { createWorkerConductor } from './worker-conductor.ts';
+export { localDay, NO_SPENDING_LIMITS, SpendingGuard, type SpendingLimits, type SpendingRow, type SpendingSnapshot, type SpendingStore } from './spending.ts';
+export { IdbSpendingStore, SPENDING_CHANNEL, spendingStore } from './spending-db.ts';
+export { typicalRunUsd, worstCaseRunUsd } from './run-estimate.ts';

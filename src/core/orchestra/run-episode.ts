@@ -180,7 +180,8 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
       if (signal?.aborted || failure.code === 'run/aborted') {
         status = 'aborted';
       } else {
-        status = 'infra-error';
+        // A pool worker playing the Conductor keeps to the spending limits as every paid worker does.
+        status = failure.code === 'run/budget' ? 'budget' : 'infra-error';
         error = { code: failure.code, message: `The Conductor failed: ${failure.message}` };
         emit({ type: 'conductor-failed', round, error });
       }

@@ -55,6 +55,11 @@ export interface WorkerSpec {
   adapter?: string;
   /** Provider 'engine': how the weights sit on the GPU ('auto': f16 where the GPU has shader-f16, else f32). */
   weights?: 'auto' | 'f32' | 'f16' | 'int4';
+  /**
+   * The id of another pool worker that takes a step over when this one's provider still fails after its
+   * retries (down, rate-limited, unreachable); not when it refuses the key, which is the user's to fix.
+   */
+  fallback?: string;
 }
 
 export interface CallRequest {

@@ -24,6 +24,7 @@ const SPEC_FIELDS = [
   'simulated',
   'adapter',
   'weights',
+  'fallback',
 ];
 const WEIGHTS = ['auto', 'f32', 'f16', 'int4'];
 const PRICE_FIELDS = ['input', 'output', 'cachedInput'];
@@ -81,7 +82,8 @@ function checkSpec(w: unknown, path: string, fail: (path: string, problem: strin
   checkString(w.id, `${path}.id`, fail);
   if (!PROVIDERS.includes(w.provider as ProviderName)) fail(`${path}.provider`, `must be one of ${PROVIDERS.join(', ')}, got ${JSON.stringify(w.provider)}.`);
   checkString(w.model, `${path}.model`, fail);
-  for (const f of ['baseUrl', 'label', 'keyEnv', 'description', 'adapter'] as const) if (w[f] !== undefined) checkString(w[f], `${path}.${f}`, fail);
+  for (const f of ['baseUrl', 'label', 'keyEnv', 'description', 'adapter', 'fallback'] as const)
+    if (w[f] !== undefined) checkString(w[f], `${path}.${f}`, fail);
   if (w.weights !== undefined && !WEIGHTS.includes(w.weights as string))
     fail(`${path}.weights`, `must be one of ${WEIGHTS.join(', ')}, got ${JSON.stringify(w.weights)}.`);
   if (w.maxTokens !== undefined) checkNumber(w.maxTokens, `${path}.maxTokens`, fail, { min: 1, integer: true });
@@ -133,6 +135,10 @@ export function parsePoolFile(text: string, source = 'pool file'): WorkerSpec[] 
   specs.forEach((s, i) => {
     if (seen.has(s.id)) fail(`${path}[${i}].id`, `"${s.id}" is used by an earlier worker: ids must be unique.`);
     seen.add(s.id);
+  });
+  specs.forEach((s, i) => {
+    if (s.fallback !== undefined && (s.fallback === s.id || !seen.has(s.fallback)))
+      fail(`${path}[${i}].fallback`, `must be the id of another worker of this pool, got ${JSON.stringify(s.fallback)}.`);
   });
   return specs;
 }

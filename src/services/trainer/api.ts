@@ -73,6 +73,8 @@ export const DEFAULT_TRAINING: Omit<TrainingConfig, 'pool'> = {
   r: 8,
   maxCompletionTokens: 56,
   maxSubtaskChars: 6,
+  // The demo Conductor learnt with fixed subtasks; free ones of 6 characters are noise, and can end inside a character.
+  fixedSubtasks: true,
   maxSteps: 2,
   evalEvery: 5,
   heldOut: 8,

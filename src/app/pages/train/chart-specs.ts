@@ -16,6 +16,8 @@ export interface ChartSpec {
   id: string;
   title: string;
   series: ChartSeries[];
+  /** The value axis's fixed span, for a share (0 to 1); absent: fitted to the values. */
+  range?: [number, number];
 }
 
 export const CHARTS: readonly ChartSpec[] = [
@@ -31,12 +33,13 @@ export const CHARTS: readonly ChartSpec[] = [
   {
     id: 'accuracy',
     title: 'Accuracy',
+    range: [0, 1],
     series: [
       { label: 'held-out', value: (m) => m.heldOutAccuracy },
       { label: 'sampled', value: (m) => m.accuracy },
     ],
   },
-  { id: 'format', title: 'Format rate', series: [{ label: 'parsed', value: (m) => m.formatRate }] },
+  { id: 'format', title: 'Format rate', range: [0, 1], series: [{ label: 'parsed', value: (m) => m.formatRate }] },
   { id: 'dollars', title: 'Dollars per question', series: [{ label: '$ per workflow', value: (m) => m.costUsd }] },
   {
     id: 'kl-entropy',

@@ -30,3 +30,22 @@ describe('parsePoolFile: engine workers', () => {
     expect(() => parsePoolFile(engine({ adapter: '' }))).toThrow(/\[0\]\.adapter must be a non-empty string/);
   });
 });
+
+describe('parsePoolFile: fallbacks', () => {
+  const two = (fallback: unknown) =>
+    JSON.stringify({
+      workers: [
+        { id: 'gpt', provider: 'openai', model: 'gpt-4.1', fallback },
+        { id: 'claude', provider: 'anthropic', model: 'claude-sonnet-4-5' },
+      ],
+    });
+
+  it('takes a fallback that names another worker of the pool', () => {
+    expect(parsePoolFile(two('claude'))[0].fallback).toBe('claude');
+  });
+
+  it('refuses a fallback naming no other worker, or the worker itself', () => {
+    expect(() => parsePoolFile(two('gemini'))).toThrow(/workers\[0\]\.fallback must be the id of another worker of this pool, got "gemini"/);
+    expect(() => parsePoolFile(two('gpt'))).toThrow(/workers\[0\]\.fallback must be the id of another worker/);
+  });
+});

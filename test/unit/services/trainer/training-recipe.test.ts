@@ -23,14 +23,14 @@ describe("the Train page's recipe", () => {
     expect(grpoConfigOf(recipeOf({ ...config, recursionDepth: 2 }), 'demo').recursionDepth).toBe(2);
   });
 
-  it('trains on the compact prompt under the constraint, with fixed subtasks or subtasks of a bounded length', () => {
-    expect(trainedFormatOf(recipeOf({ ...config, fixedSubtasks: true }))).toEqual({
+  it('trains on the compact prompt under the constraint, with fixed subtasks (the default) or subtasks of a bounded length', () => {
+    expect(trainedFormatOf(recipeOf(config))).toEqual({
       prompt: 'compact',
       constrain: true,
       maxSteps: config.maxSteps,
       fixedSubtasks: true,
     });
-    expect(trainedFormatOf(recipeOf(config))).toEqual({
+    expect(trainedFormatOf(recipeOf({ ...config, fixedSubtasks: false }))).toEqual({
       prompt: 'compact',
       constrain: true,
       maxSteps: config.maxSteps,

@@ -47,3 +47,10 @@ test('figures a step lacks are gaps, not zeros', () => {
 test('every chart the issue asks for is there', () => {
   expect(CHARTS.map((c) => c.id)).toEqual(['reward', 'accuracy', 'format', 'dollars', 'kl-entropy', 'grad-norm']);
 });
+
+test('the charts of shares span 0 to 1, and the others fit their values', () => {
+  expect(CHARTS.filter((c) => c.range).map((c) => [c.id, c.range])).toEqual([
+    ['accuracy', [0, 1]],
+    ['format', [0, 1]],
+  ]);
+});

@@ -1,0 +1,1 @@
+export { default as RunEstimate } from './run-estimate.svelte';
