@@ -79,7 +79,7 @@ test('a conversation of three turns: follow-ups carry the thread; it survives a 
   // Only the last turn's plan is unfolded.
   expect(await page.locator('details.plan').evaluateAll((ds) => ds.map((d) => (d as HTMLDetailsElement).open))).toEqual([false, false, true]);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: join(OUT, 'conversation-desktop.png'), fullPage: true });
+  await page.screenshot({ path: join(OUT, 'conversation-desktop.png') });
 
   await page.reload();
   await expect.poll(turnQuestions, POLL).toEqual(['What is 17 × 23?', 'And twice that?', 'Now halve it.']);
@@ -175,12 +175,13 @@ test('dark mode follows the system until toggled, and the choice survives a relo
   expect(await background()).toBe(dark);
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   await askInConversation(page, 'What is 17 × 23?');
-  await page.screenshot({ path: join(OUT, 'conversation-dark-desktop.png'), fullPage: true });
+  await page.screenshot({ path: join(OUT, 'conversation-dark-desktop.png') });
 });
 
 test('at 390 px: the composer is on the first screen, the list folds behind a button, nothing scrolls sideways', async () => {
   app = await openApp({ viewport: { width: 390, height: 844 } });
   const { page } = app;
+  await page.screenshot({ path: join(OUT, 'conversation-phone-new.png') });
   const box = await page.getByLabel('Question', { exact: true }).boundingBox();
   expect(box!.y + box!.height).toBeLessThanOrEqual(844);
   expect(await page.getByLabel('Gold answer').count()).toBe(0);
@@ -191,6 +192,7 @@ test('at 390 px: the composer is on the first screen, the list folds behind a bu
   await page.screenshot({ path: join(OUT, 'conversation-phone.png'), fullPage: false });
   await page.getByRole('button', { name: 'Conversations' }).click();
   await page.getByLabel('Search conversations').waitFor();
+  await page.waitForTimeout(300); // the list slides in
   await page.screenshot({ path: join(OUT, 'conversation-phone-list.png') });
   await page.getByRole('button', { name: 'Close the conversation list' }).click({ position: { x: 370, y: 400 } });
   await expect.poll(() => page.getByLabel('Search conversations').isVisible(), POLL).toBe(false);

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server.ts';
-import { openApp, type AppPage } from './app-page.ts';
+import { openApp, setGold, type AppPage } from './app-page.ts';
 
 const SECRET = 'sk-e2e-secret-key-7x9q';
 let server: FakeProviderServer;
@@ -119,7 +119,7 @@ test('a pool worker prompted as Conductor plans over the network and its workflo
     await page.getByRole('link', { name: 'Ask' }).click();
     await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
     await page.getByLabel('Question', { exact: true }).fill('What is 2 + 2?');
-    await page.getByLabel('Gold answer').fill('4');
+    await setGold(page, '4');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('conductor-text').textContent()).toContain('model_id = [0]');

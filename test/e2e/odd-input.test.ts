@@ -48,6 +48,7 @@ test('a worker answering about a megabyte: the page answers clicks while it stre
 
   await ask(app, 'Say a lot about 6 * 7.', '42');
   await expect.poll(() => page.getByTestId('graph-step').locator('.status').textContent(), POLL).toBe('running');
+  await page.locator('details.steps > summary').click();
   await page.getByTestId('step-details').first().waitFor();
   expect(await clickLatencyMs(app)).toBeLessThan(1_000);
   expect(await page.getByTestId('episode-saved').count()).toBe(0); // still streaming when clicked
