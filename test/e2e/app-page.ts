@@ -26,7 +26,7 @@ export interface OpenAppOptions {
   allow?: string[];
   /** Chromium's flags, when not CHROMIUM_FLAGS. */
   browserArgs?: readonly string[];
-  /** Runs first, on a page of the app's origin that is not the app (its server's 404), e.g. to leave what an older Baton stored. */
+  /** Runs first, on a page of the app's origin that is not the app (its icon), e.g. to leave what an older Baton stored. */
   prepare?: (page: Page) => Promise<void>;
 }
 
@@ -46,7 +46,8 @@ export async function openApp({ viewport, hash = '#/ask', allow = [], browserArg
   });
   const page = session.context.pages()[0] ?? (await session.context.newPage());
   if (prepare) {
-    await page.goto(`${url}/not-the-app`);
+    // A file of the app's origin, not the app (whose server answers any unknown path with it, and which opens the database at once).
+    await page.goto(`${url}/favicon.svg`);
     await prepare(page);
   }
   const errors: string[] = [];

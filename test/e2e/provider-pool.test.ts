@@ -159,6 +159,7 @@ test('a wrong key: its step says so, the run is an infra error, earlier episodes
   await expect.poll(() => nodes.nth(1).locator('.status').textContent(), POLL).toBe('failed');
   const message = `Anthropic rejected the key ${slots.anthropic} (401).`;
   expect(await nodes.nth(1).locator('.output').textContent()).toContain(message);
+  await page.locator('details.steps > summary').click();
   expect(await page.getByTestId('step-details').nth(1).getByRole('alert').textContent()).toContain(message);
   expect(await nodes.nth(2).locator('.status').textContent()).toBe('not started');
   expect(await nodes.nth(2).locator('.output').textContent()).toBe('step 2 failed');
