@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdbConversationStore, IdbEpisodeStore, titleFrom, type Conversation, type Episode } from '../../../../src/core/episodes/index.ts';
+import { IdbConversationStore, IdbEpisodeStore, importEpisodes, titleFrom, type Conversation, type Episode } from '../../../../src/core/episodes/index.ts';
 import { makeEpisodes } from '../../../support/episode-factory.ts';
 import { freshIndexedDb } from './fake-idb.ts';
 
@@ -88,5 +88,21 @@ describe('the conversation store', () => {
     expect(titleFrom('  What is\n17 × 23? ')).toBe('What is 17 × 23?');
     expect(titleFrom('x'.repeat(100))).toBe(`${'x'.repeat(59)}…`);
     expect(titleFrom('   ')).toBe('New conversation');
+  });
+});
+
+describe('importing conversation lines where the store keeps no conversations (the CLI)', () => {
+  it('passes them over: no error, no count, the episodes imported', async () => {
+    const [ep] = makeEpisodes(1, 21);
+    const stored: Episode[] = [];
+    const report = await importEpisodes(
+      `${JSON.stringify(ep)}\n{"type":"conversation","id":"a","title":"T","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":"2026-01-01T00:00:00.000Z"}\n`,
+      {
+        existingIds: async () => new Set(),
+        putMany: async (eps) => void stored.push(...eps),
+      },
+    );
+    expect(report).toEqual({ imported: 1, skippedDuplicates: 0, errors: [] });
+    expect(stored).toEqual([ep]);
   });
 });
