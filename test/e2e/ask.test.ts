@@ -46,6 +46,8 @@ test('a run over the demo workers with a known plan: exact steps, answer, grade 
     'Working through the problem gives the result below.\n<answer>389</answer>',
     'I checked the earlier answer, 389, and it looks right to me.\n<answer>389</answer>',
   ]);
+  expect(await page.getByTestId('step-details').count()).toBe(0); // folded away until asked for
+  await page.getByText('Steps', { exact: true }).click();
   expect(await page.getByTestId('step-details').count()).toBe(2);
   // The answer's Markdown renders asynchronously, just after the episode is saved.
   await expect

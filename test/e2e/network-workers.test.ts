@@ -57,6 +57,7 @@ test('a stored key goes to its server only, and a refused key never shows up in 
   const calls = server.requests.filter((r) => r.method === 'POST');
   expect(calls.length).toBeGreaterThan(0);
   for (const call of calls) expect(call.headers.authorization).toBe(`Bearer ${SECRET}`);
+  await page.locator('details.steps > summary').click();
   expect(await page.getByTestId('step-details').first().textContent()).toMatch(/key|401|auth/i);
 
   await page.getByRole('link', { name: 'Episodes' }).click();

@@ -106,6 +106,7 @@ test('odd questions: empty is refused, long, emoji, right-to-left and HTML ones 
     expect(
       server.requests.filter((r) => r.method === 'POST').map((r) => JSON.stringify(r.body.messages).includes(JSON.stringify(question).slice(1, -1))),
     ).toEqual([true, true]);
+    await page.locator('details.steps > summary').click();
     expect(await page.getByTestId('step-details').locator('pre').first().textContent()).toContain(question);
     await expect.poll(() => page.getByTestId('final-answer').textContent(), POLL).toContain('You asked:');
     expect(await page.getByTestId('final-answer').locator('script, img, a[href^="javascript"]').count()).toBe(0);

@@ -95,6 +95,7 @@ test('answers stream into the graph, and each step and the run show the tokens a
     ).toBe(true);
   });
   const nodes = page.getByTestId('graph-step');
+  await page.locator('details.steps > summary').click();
   for (const [i, chunks] of STEP_CHUNKS.entries()) {
     const node = nodes.nth(i);
     expect(await node.locator('.output').textContent()).toBe(chunks.join(''));
