@@ -128,7 +128,7 @@ test('until the Conductor writes its first words, the page says it is waiting, w
   const waiting = page.getByTestId('conductor-waiting');
   await expect.poll(() => waiting.textContent().catch(() => ''), POLL).toMatch(/Waiting for the Conductor to start its plan… [1-9] s/);
   expect(await page.getByTestId('conductor-text').count()).toBe(0);
-  await page.getByTestId('conductor-text').waitFor({ timeout: 30_000 });
+  await page.getByTestId('conductor-text').waitFor({ state: 'attached', timeout: 30_000 });
   expect(await waiting.count()).toBe(0);
   await page.getByTestId('episode-saved').waitFor({ timeout: 30_000 });
   expect((await heard())[0]).toBe('Waiting for the Conductor.');

@@ -76,8 +76,9 @@ test('a conversation of three turns: follow-ups carry the thread; it survives a 
 
   const turnQuestions = () => page.getByTestId('turn-question').allInnerTexts();
   expect(await turnQuestions()).toEqual(['What is 17 × 23?', 'And twice that?', 'Now halve it.']);
-  // Only the last turn's plan is unfolded.
-  expect(await page.locator('details.plan').evaluateAll((ds) => ds.map((d) => (d as HTMLDetailsElement).open))).toEqual([false, false, true]);
+  // Each plan folded away once its answer came, its line naming the workers.
+  expect(await page.locator('details.plan').evaluateAll((ds) => ds.map((d) => (d as HTMLDetailsElement).open))).toEqual([false, false, false]);
+  expect(await page.locator('details.plan > summary').last().innerText()).toBe('Plan vLLM');
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: join(OUT, 'conversation-desktop.png') });
 
