@@ -3,7 +3,7 @@
  * and records console errors and Content-Security-Policy violations for the test to assert on.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { launchBrowser, type BrowserSession } from '../support/browser.ts';
 
 /** expect.poll's budget: generous, since the 2 cores are shared with everything else a run starts. */
@@ -26,7 +26,7 @@ export interface OpenAppOptions {
   allow?: string[];
   /** Chromium's flags, when not CHROMIUM_FLAGS. */
   browserArgs?: readonly string[];
-  /** Runs first, on a page of the app's origin that is not the app (its server's 404), e.g. to leave what an older Baton stored. */
+  /** Runs first, on a page of the app's origin that is not the app (its icon), e.g. to leave what an older Baton stored. */
   prepare?: (page: Page) => Promise<void>;
 }
 
@@ -46,7 +46,8 @@ export async function openApp({ viewport, hash = '#/ask', allow = [], browserArg
   });
   const page = session.context.pages()[0] ?? (await session.context.newPage());
   if (prepare) {
-    await page.goto(`${url}/not-the-app`);
+    // A file of the app's origin, not the app (whose server answers any unknown path with it, and which opens the database at once).
+    await page.goto(`${url}/favicon.svg`);
     await prepare(page);
   }
   const errors: string[] = [];
@@ -121,14 +122,24 @@ export async function openAppWithOneWorker(serverUrl: string): Promise<AppPage> 
   return app;
 }
 
-/** Asks a question on the Ask page and presses Run. */
+/** Asks a question in a new conversation on the Ask page (so its turn is the only one shown) and presses Run. */
 export async function ask(app: AppPage, question: string, gold = ''): Promise<void> {
   const { page } = app;
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Ask' }).click();
   await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
+  await page.keyboard.press('Control+k');
+  await expect.poll(() => page.getByTestId('turn').count(), POLL).toBe(0);
   await page.getByLabel('Question', { exact: true }).fill(question);
-  await page.getByLabel('Gold answer').fill(gold);
+  if (gold !== '') await setGold(page, gold);
   await page.getByRole('button', { name: 'Run' }).click();
+}
+
+/** Opens the composer's Options, where the grading fields are, and types the gold answer (and its kind). */
+export async function setGold(page: Page, gold: string, kind?: string): Promise<void> {
+  const options = page.getByRole('button', { name: /^Options/ });
+  if ((await options.getAttribute('aria-expanded')) !== 'true') await options.click();
+  await page.getByLabel('Gold answer').fill(gold);
+  if (kind !== undefined) await page.getByLabel('Kind').selectOption(kind);
 }
 
 /** The Episodes page's "Export JSONL" file, as text. */
@@ -140,6 +151,14 @@ export async function exportEpisodes(app: AppPage): Promise<string> {
   let text = '';
   for await (const chunk of await download.createReadStream()) text += chunk;
   return text;
+}
+
+/** An export's episode lines, without the conversation lines that follow them. */
+export function episodeLines(exported: string): string[] {
+  return exported
+    .trim()
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('{"type":"conversation"'));
 }
 
 /** Whether the page scrolls sideways (content wider than the window). */

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server.ts';
-import { exportEpisodes, openApp, openAppWithOneWorker, POLL, setPool, type AppPage } from './app-page.ts';
+import { exportEpisodes, openApp, openAppWithOneWorker, POLL, setGold, setPool, type AppPage } from './app-page.ts';
 
 const PLAN = 'One step.\nmodel_id = [0]\nsubtasks = ["Answer the question."]\naccess_list = [[]]';
 
@@ -55,7 +55,7 @@ test('Ctrl+Enter runs; a keyboard run keeps the focus on Run; progress and resul
   const { page } = app;
   const heard = await listenToAnnouncer(app);
   await page.getByLabel('Question', { exact: true }).fill('What is 17 × 23?');
-  await page.getByLabel('Gold answer').fill('391');
+  await setGold(page, '391');
   await page.getByLabel('Question', { exact: true }).press('Control+Enter');
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
   const steps = await page.getByTestId('graph-step').count();
@@ -67,6 +67,9 @@ test('Ctrl+Enter runs; a keyboard run keeps the focus on Run; progress and resul
   expect(texts).toHaveLength(steps);
   expect(texts[0]).toMatch(/^Step 1, .+: .+ Sees only the task\. Done\.$/);
 
+  // A follow-up run from the keyboard: the box was emptied for it, and the focus stays on Run throughout.
+  expect(await page.getByLabel('Question', { exact: true }).inputValue()).toBe('');
+  await page.getByLabel('Question', { exact: true }).fill('And 17 × 24?');
   const run = page.getByRole('button', { name: 'Run' });
   await run.focus();
   await page.keyboard.press('Enter');
@@ -74,8 +77,10 @@ test('Ctrl+Enter runs; a keyboard run keeps the focus on Run; progress and resul
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Running…');
   await page.getByRole('button', { name: 'Run', exact: true }).waitFor({ timeout: 60_000 });
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Run');
-  await page.keyboard.press('Enter'); // the focus is where it was: a third run starts from it
-  await page.getByRole('button', { name: 'Running…' }).waitFor();
+  expect(await page.getByTestId('turn').count()).toBe(2);
+  await page.keyboard.press('Enter'); // the focus is where it was, and an empty box is refused
+  expect(await page.getByLabel('Question', { exact: true }).evaluate((el: HTMLTextAreaElement) => el.validity.valueMissing)).toBe(true);
+  expect(await page.getByRole('button', { name: 'Running…' }).count()).toBe(0);
   expect(app.errors).toEqual([]);
 });
 
@@ -84,7 +89,8 @@ test("a sample's gold answer goes when a new question is typed over it; a gold t
   const { page } = app;
   const question = page.getByLabel('Question', { exact: true });
   const gold = page.getByLabel('Gold answer');
-  await page.getByLabel('Sample').selectOption({ index: 1 });
+  await page.getByRole('button', { name: /^A train covers 120 km/ }).click();
+  await page.getByRole('button', { name: /^Options/ }).click();
   expect(await gold.inputValue()).toBe('80');
   await question.fill('What is the capital of France?');
   expect(await gold.inputValue()).toBe('');
@@ -95,7 +101,7 @@ test("a sample's gold answer goes when a new question is typed over it; a gold t
   expect(JSON.parse(line).task).toEqual({ question: 'What is the capital of France?', kind: 'open' });
 
   await page.goto(`${app.url}/#/ask`);
-  await gold.fill('Paris');
+  await setGold(page, 'Paris');
   await question.fill('And the capital of Italy?');
   expect(await gold.inputValue()).toBe('Paris');
 });
@@ -122,7 +128,7 @@ test('until the Conductor writes its first words, the page says it is waiting, w
   const waiting = page.getByTestId('conductor-waiting');
   await expect.poll(() => waiting.textContent().catch(() => ''), POLL).toMatch(/Waiting for the Conductor to start its plan… [1-9] s/);
   expect(await page.getByTestId('conductor-text').count()).toBe(0);
-  await page.getByTestId('conductor-text').waitFor({ timeout: 30_000 });
+  await page.getByTestId('conductor-text').waitFor({ state: 'attached', timeout: 30_000 });
   expect(await waiting.count()).toBe(0);
   await page.getByTestId('episode-saved').waitFor({ timeout: 30_000 });
   expect((await heard())[0]).toBe('Waiting for the Conductor.');

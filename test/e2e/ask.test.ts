@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server.ts';
-import { exportEpisodes, openApp, POLL, type AppPage } from './app-page.ts';
+import { exportEpisodes, openApp, POLL, setGold, type AppPage } from './app-page.ts';
 
 let server: FakeProviderServer;
 let app: AppPage;
@@ -46,6 +46,8 @@ test('a run over the demo workers with a known plan: exact steps, answer, grade 
     'Working through the problem gives the result below.\n<answer>389</answer>',
     'I checked the earlier answer, 389, and it looks right to me.\n<answer>389</answer>',
   ]);
+  expect(await page.getByTestId('step-details').count()).toBe(0); // folded away until asked for
+  await page.getByText('Steps', { exact: true }).click();
   expect(await page.getByTestId('step-details').count()).toBe(2);
   // The answer's Markdown renders asynchronously, just after the episode is saved.
   await expect
@@ -65,8 +67,9 @@ test('a run over the demo workers with a known plan: exact steps, answer, grade 
   expect(app.errors).toEqual([]);
   expect(await app.cspViolations()).toEqual([]);
 
-  const [line, ...more] = (await exportEpisodes(app)).trim().split('\n');
+  const [line, conversation, ...more] = (await exportEpisodes(app)).trim().split('\n');
   expect(more).toEqual([]);
+  expect(JSON.parse(conversation)).toMatchObject({ type: 'conversation', title: 'What is 17 × 23?' });
   expect(JSON.parse(line)).toMatchObject({
     status: 'ok',
     task: { question: 'What is 17 × 23?', kind: 'number', answer: '391' },
@@ -87,8 +90,7 @@ test('a worker response with script tags, event handlers and javascript: links r
   const payload =
     '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">' +
     '[click](javascript:window.__pwned=3) <svg onload="window.__pwned = 4"></svg> [ok](https://example.com)';
-  await page.getByLabel('Gold answer').fill(payload);
-  await page.getByLabel('Kind').selectOption('exact');
+  await setGold(page, payload, 'exact');
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
   // With no Conductor chosen and no hardware GPU, the demo routes at random.
@@ -113,14 +115,14 @@ test('Stop ends a run early; the stopped episode is still saved', async () => {
   await page.getByTestId('conductor-text').waitFor();
   await page.getByRole('button', { name: 'Stop' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 30_000 });
-  expect(await page.getByRole('heading', { name: /Final answer/ }).textContent()).toContain('stopped');
+  expect(await page.getByTestId('run-status').textContent()).toBe('stopped');
   expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true);
 });
 
 test('TeX in an answer renders as MathML, with KaTeX loaded on demand and no CSP violation', async () => {
   const { page } = app;
-  await page.getByLabel('Sample').selectOption({ index: 3 });
-  expect(await page.getByLabel('Gold answer').inputValue()).toBe('\\frac{3}{4}');
+  await page.getByRole('button', { name: 'Write $\\frac{6}{8}$ in lowest terms.' }).click();
+  expect(await page.getByTestId('gold-chip').innerText()).toMatch(/^Graded against\s+\\frac\{3\}\{4\}/);
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
   const math = page.getByTestId('final-answer').locator('math').first();

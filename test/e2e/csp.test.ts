@@ -156,6 +156,7 @@ test("a Conductor that fails says why where its plan would be; blocked by the pa
   // After the reload the call goes out; the server's own refusal is what the page shows.
   await page.getByRole('button', { name: `Reload to allow connections to ${alias.url}` }).click();
   await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
+  await page.keyboard.press('Control+k'); // a new conversation: this run's turn alone on the page
   server.script({ status: 404 });
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });

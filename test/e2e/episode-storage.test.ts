@@ -67,7 +67,7 @@ async function writeV1Database(episodes: Episode[]): Promise<void> {
   db.close();
 }
 
-test('a database a v1 Baton left is upgraded in place: every episode kept, the status index built over them', async () => {
+test('a database a v1 Baton left is upgraded in place: every episode kept, the status and conversation indexes built over them', async () => {
   const episodes = makeEpisodes(40, 23);
   const budget = episodes.filter((ep) => ep.status === 'budget');
   expect(budget.length).toBeGreaterThan(0);
@@ -84,7 +84,7 @@ test('a database a v1 Baton left is upgraded in place: every episode kept, the s
     db.close();
     return { version: db.version, indexes };
   });
-  expect(schema).toEqual({ version: 2, indexes: ['byConductorModel', 'byDataset', 'byGroup', 'byStatus', 'byTag', 'byTime'] });
+  expect(schema).toEqual({ version: 3, indexes: ['byConductorModel', 'byConversation', 'byDataset', 'byGroup', 'byStatus', 'byTag', 'byTime'] });
 
   await page.getByLabel('Status').selectOption('budget');
   await expect.poll(() => page.getByTestId('episode-stats').textContent(), POLL).toMatch(new RegExp(`^\\s*${budget.length} episodes?`));

@@ -1,7 +1,7 @@
 /** Episodes are stored in IndexedDB: listed after a run, kept across a reload, replayable, importable. */
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { exportEpisodes, openApp, POLL, type AppPage } from './app-page.ts';
+import { episodeLines, exportEpisodes, openApp, POLL, type AppPage } from './app-page.ts';
 
 let app: AppPage;
 beforeAll(async () => {
@@ -90,7 +90,7 @@ test('a deleted episode can be put back exactly as it was', async () => {
   const list = page.getByTestId('episode-list');
   await list.getByRole('link').first().waitFor();
   const before = await exportEpisodes(app);
-  const stored = () => exportEpisodes(app).then((text) => text.trim().split('\n').length);
+  const stored = () => exportEpisodes(app).then((text) => episodeLines(text).length);
   const total = await stored();
   const newest = (await list.getByRole('link').first().getAttribute('href'))!;
   const listed = () => list.locator(`a[href="${newest}"]`).count();

@@ -65,7 +65,7 @@ test('the demo Conductor and local engine workers answer with the network off, a
       interval: 500,
     })
     .toBe(1);
-  await page.getByTestId('episode-saved').waitFor({ timeout: POLL.timeout });
+  await page.getByTestId('episode-saved').nth(1).waitFor({ timeout: POLL.timeout }); // the second turn of the conversation
   expect(requests.slice(online).map((r) => r.url())).toEqual([]);
 
   const episode = (await storedEpisodes<StoredEpisode>(app.page)).find((e) => e.task.question === 'What is 2 + 5?')!;

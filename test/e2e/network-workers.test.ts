@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server.ts';
-import { openApp, type AppPage } from './app-page.ts';
+import { openApp, setGold, type AppPage } from './app-page.ts';
 
 const SECRET = 'sk-e2e-secret-key-7x9q';
 let server: FakeProviderServer;
@@ -57,6 +57,7 @@ test('a stored key goes to its server only, and a refused key never shows up in 
   const calls = server.requests.filter((r) => r.method === 'POST');
   expect(calls.length).toBeGreaterThan(0);
   for (const call of calls) expect(call.headers.authorization).toBe(`Bearer ${SECRET}`);
+  await page.locator('details.steps > summary').click();
   expect(await page.getByTestId('step-details').first().textContent()).toMatch(/key|401|auth/i);
 
   await page.getByRole('link', { name: 'Episodes' }).click();
@@ -119,7 +120,7 @@ test('a pool worker prompted as Conductor plans over the network and its workflo
     await page.getByRole('link', { name: 'Ask' }).click();
     await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
     await page.getByLabel('Question', { exact: true }).fill('What is 2 + 2?');
-    await page.getByLabel('Gold answer').fill('4');
+    await setGold(page, '4');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('conductor-text').textContent()).toContain('model_id = [0]');

@@ -48,6 +48,7 @@ test('a worker answering about a megabyte: the page answers clicks while it stre
 
   await ask(app, 'Say a lot about 6 * 7.', '42');
   await expect.poll(() => page.getByTestId('graph-step').locator('.status').textContent(), POLL).toBe('running');
+  await page.locator('details.steps > summary').click();
   await page.getByTestId('step-details').first().waitFor();
   expect(await clickLatencyMs(app)).toBeLessThan(1_000);
   expect(await page.getByTestId('episode-saved').count()).toBe(0); // still streaming when clicked
@@ -105,6 +106,7 @@ test('odd questions: empty is refused, long, emoji, right-to-left and HTML ones 
     expect(
       server.requests.filter((r) => r.method === 'POST').map((r) => JSON.stringify(r.body.messages).includes(JSON.stringify(question).slice(1, -1))),
     ).toEqual([true, true]);
+    await page.locator('details.steps > summary').click();
     expect(await page.getByTestId('step-details').locator('pre').first().textContent()).toContain(question);
     await expect.poll(() => page.getByTestId('final-answer').textContent(), POLL).toContain('You asked:');
     expect(await page.getByTestId('final-answer').locator('script, img, a[href^="javascript"]').count()).toBe(0);

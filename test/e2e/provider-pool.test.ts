@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startFakeProviderServer, type FakeProviderServer, type FakeUsage } from '../support/fake-provider-server.ts';
-import { ask, exportEpisodes, openApp, POLL, saveKey, setPool, useWorkerConductor, type AppPage } from './app-page.ts';
+import { ask, episodeLines, exportEpisodes, openApp, POLL, saveKey, setPool, useWorkerConductor, type AppPage } from './app-page.ts';
 
 const KEYS = { openai: 'sk-proj-good-openai-key-1111', anthropic: 'sk-ant-good-anthropic-key-2222', google: 'AIza-good-gemini-key-3333' };
 const WRONG_ANTHROPIC_KEY = 'sk-ant-wrong-anthropic-key-9999';
@@ -95,6 +95,7 @@ test('answers stream into the graph, and each step and the run show the tokens a
     ).toBe(true);
   });
   const nodes = page.getByTestId('graph-step');
+  await page.locator('details.steps > summary').click();
   for (const [i, chunks] of STEP_CHUNKS.entries()) {
     const node = nodes.nth(i);
     expect(await node.locator('.output').textContent()).toBe(chunks.join(''));
@@ -141,8 +142,8 @@ test('answers stream into the graph, and each step and the run show the tokens a
 
 test('a wrong key: its step says so, the run is an infra error, earlier episodes are kept, and the key shows nowhere', async () => {
   const { page } = app;
-  const before = await exportEpisodes(app);
-  expect(before.trim().split('\n')).toHaveLength(1);
+  const before = episodeLines(await exportEpisodes(app)).join('\n');
+  expect(episodeLines(before)).toHaveLength(1);
 
   await page.goto(`${app.url}/#/workers`);
   const stored = page.getByRole('listitem').filter({ hasText: `sent to ${server.url}, in the x-api-key header` });
@@ -159,6 +160,7 @@ test('a wrong key: its step says so, the run is an infra error, earlier episodes
   await expect.poll(() => nodes.nth(1).locator('.status').textContent(), POLL).toBe('failed');
   const message = `Anthropic rejected the key ${slots.anthropic} (401).`;
   expect(await nodes.nth(1).locator('.output').textContent()).toContain(message);
+  await page.locator('details.steps > summary').click();
   expect(await page.getByTestId('step-details').nth(1).getByRole('alert').textContent()).toContain(message);
   expect(await nodes.nth(2).locator('.status').textContent()).toBe('not started');
   expect(await nodes.nth(2).locator('.output').textContent()).toBe('step 2 failed');
@@ -175,7 +177,7 @@ test('a wrong key: its step says so, the run is an infra error, earlier episodes
   expect(server.requests.some((r) => r.protocol === 'google')).toBe(false);
 
   const after = await exportEpisodes(app);
-  const lines = after.trim().split('\n');
+  const lines = episodeLines(after);
   expect(lines).toHaveLength(2);
   expect(lines[0]).toBe(before.trim());
   // Whether the refused call was billed is unknown, so the run's dollars are too, on the page and in the episode.

@@ -1,6 +1,6 @@
 /** Replay workers: import recorded answers on the Workers page, add a model as a worker, ask a recorded question. */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openApp, POLL, type AppPage } from './app-page.ts';
+import { openApp, POLL, setGold, type AppPage } from './app-page.ts';
 
 const CSV = 'prompt,gpt-4-1106-preview,gpt-4-1106-preview_response\n"What is 12 + 30?",True,"Adding gives <answer>42</answer>."\n';
 
@@ -25,7 +25,7 @@ test('a replay worker answers a recorded question with the recorded response', a
   await page.getByRole('link', { name: 'Ask' }).click();
   await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
   await page.getByLabel('Question', { exact: true }).fill('What is 12 + 30?');
-  await page.getByLabel('Gold answer').fill('42');
+  await setGold(page, '42');
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
   await expect.poll(() => page.getByTestId('final-answer').textContent(), POLL).toContain('Adding gives');

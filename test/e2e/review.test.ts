@@ -34,6 +34,7 @@ test('a blank question says what is missing, and a recursion count out of range 
   expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true);
   expect(await page.getByTestId('run-totals').count()).toBe(0);
 
+  await page.getByRole('button', { name: /^Options/ }).click();
   const rounds = page.getByLabel('Recursion rounds');
   await rounds.fill('9');
   await rounds.press('Tab');
@@ -52,7 +53,7 @@ test('a worker with no price is flagged on its row while runs keep to a budget',
   expect(await row.getByTestId('no-price').count()).toBe(0);
 });
 
-test('a failed run says why it has no answer; Episodes keeps the known dollars; Ask keeps the question', async () => {
+test('a failed run says why it has no answer; Episodes keeps the known dollars; Ask keeps the conversation', async () => {
   const { page } = app;
   await setPool(app, [{ preset: 'GPT-5', baseUrl: `${server.url}/v1`, price: { input: 1, output: 10 } }]);
   await saveKey(page, `openai@${server.url}`, KEY);
@@ -76,7 +77,7 @@ test('a failed run says why it has no answer; Episodes keeps the known dollars; 
   expect(await page.getByTestId('episode-list').getByRole('link').first().locator('.tag').textContent()).toBe('a call failed');
 
   await nav('Ask');
-  expect(await page.getByLabel('Question', { exact: true }).inputValue()).toBe('A question whose first call is refused?');
+  await expect.poll(() => page.getByTestId('turn-question').allInnerTexts(), POLL).toEqual(['A question whose first call is refused?']);
 });
 
 test('after a reload in the middle of a run, the Ask page says so and links the episode it left', async () => {

@@ -1,6 +1,7 @@
 /** The app's state: $state classes with their setX/useX context pairs, and the plain schemas they persist. */
 export * from './allowed-at-load.ts';
 export * from './allowed-origins.ts';
+export * from './conversations.svelte.ts';
 export * from './episodes.svelte.ts';
 export * from './keys.svelte.ts';
 export * from './local-json.ts';
@@ -15,6 +16,7 @@ export * from './run.svelte.ts';
 export * from './settings-schema.ts';
 export * from './settings.svelte.ts';
 export * from './storage.svelte.ts';
+export * from './theme.svelte.ts';
 export * from './worker-presets.ts';
 export * from './training.svelte.ts';
 export * from './spending.svelte.ts';

@@ -169,3 +169,26 @@ export function replayViews(steps: StepRecord[], shown: number): StepView[] {
   });
   return views;
 }
+
+/** A stored episode as the Ask page shows a finished turn: every round, every step ended, the answer. */
+export function episodeView(episode: Episode): RunView {
+  const rounds = [
+    { prompt: episode.prompt, completion: episode.completion, workflow: episode.workflow, parseError: episode.parseError, steps: episode.steps, kept: false },
+    ...episode.rounds,
+  ];
+  return {
+    episode,
+    rounds: rounds.map((r, i) => ({
+      conductorText: r.completion.text,
+      conductorDone: true,
+      // The Conductor's own call failed: the first round has no plan and the episode says why.
+      ...(i === 0 && !r.workflow && r.parseError === undefined && episode.error ? { error: episode.error } : {}),
+      ...(r.workflow ? { workflow: r.workflow } : {}),
+      ...(r.parseError !== undefined ? { parseError: r.parseError } : {}),
+      ...(r.kept ? { kept: true } : {}),
+      ...(r.completion.usage ? { usage: r.completion.usage } : {}),
+      ...(r.completion.costUsd !== undefined ? { costUsd: r.completion.costUsd } : {}),
+      steps: replayViews(r.steps, r.steps.length),
+    })),
+  };
+}

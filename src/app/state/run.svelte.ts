@@ -6,6 +6,7 @@ import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
 import { allowedAtLoad } from './allowed-at-load.ts';
 import { chosenUrls, explainBlockedCall } from './allowed-origins.ts';
+import type { TurnLink } from './conversations.svelte.ts';
 import type { KeysState } from './keys.svelte.ts';
 import { applyRunEvent, emptyRunView, runTotals, type RunView } from './run-view.ts';
 import type { SettingsState } from './settings.svelte.ts';
@@ -24,6 +25,8 @@ export class RunState {
   pool = $state.raw<WorkerSpec[]>([]);
   /** What was asked, so the Ask form shows this run's question again after a visit to another page. */
   task = $state.raw<Task | undefined>(undefined);
+  /** The conversation the run is a turn of: the Ask page shows the run in that conversation only. */
+  conversationId = $state<string | undefined>(undefined);
   /** The id the run's episode is stored under, from the start (it is written as the run goes). */
   episodeId = $state<string | undefined>(undefined);
   startedAt = $state(0);
@@ -59,13 +62,15 @@ export class RunState {
     return this.running && this.episodeId === episodeId;
   }
 
-  async start(task: Task, pool: WorkerSpec[]): Promise<void> {
+  /** Runs a question; `link` makes it a turn of a conversation (its earlier turns are sent as the thread). */
+  async start(task: Task, pool: WorkerSpec[], link?: TurnLink): Promise<void> {
     if (this.running) return;
     const s = this.settings.value;
     this.view = emptyRunView();
     this.error = undefined;
     this.pool = $state.snapshot(pool) as WorkerSpec[];
     this.task = $state.snapshot(task) as Task;
+    this.conversationId = link?.conversation.id;
     const conductor = $state.snapshot(s.conductor);
     this.#conductorUrls = chosenUrls(conductor.kind === 'pool-worker' ? this.pool.filter((w) => w.id === conductor.workerId) : [], conductor);
     this.status = 'running';
@@ -77,6 +82,7 @@ export class RunState {
       const request: Omit<AskRequest, 'keys'> = {
         episodeId: this.episodeId,
         task: this.task,
+        ...(link ? { thread: $state.snapshot(link.thread), conversation: { ...link.conversation } } : {}),
         pool: this.pool,
         conductor,
         options: {

@@ -1,4 +1,5 @@
 /** This context's (the page's, or a web worker's) one connection to the episode store (IndexedDB), opened on first use. */
+import { IdbConversationStore } from './conversation-store.ts';
 import { IdbEpisodeStore } from './idb-store.ts';
 import type { EpisodeStore } from './store.ts';
 
@@ -10,4 +11,15 @@ export function episodeStore(): Promise<EpisodeStore> {
     throw e;
   });
   return store;
+}
+
+let conversations: Promise<IdbConversationStore> | undefined;
+
+/** The page's connection to the Ask page's conversations (in the episode database). */
+export function conversationStore(): Promise<IdbConversationStore> {
+  conversations ??= IdbConversationStore.open({ indexedDB, IDBKeyRange }).catch((e: unknown) => {
+    conversations = undefined;
+    throw e;
+  });
+  return conversations;
 }

@@ -127,6 +127,7 @@ const episode = object({
   final: string,
   reward: optional(reward),
   group: optional(string),
+  conversation: optional(object({ id: string, turn: count })),
   tags: array(string),
   totals: object({ usage, costUsd: nullable(number), latencyMs: number }),
   error: optional(object({ code: string, message: string })),

@@ -10,6 +10,8 @@ export interface EpisodeFilter {
   /** Episodes an evaluation ran, by its id (tagged evaluationTag(id)). */
   evaluation?: string;
   group?: string;
+  /** The turns of one of the Ask page's conversations, by its id. */
+  conversation?: string;
   conductorModel?: string;
   /** Episodes in which this worker was called (a step in any round), not merely in the pool. */
   workerId?: string;
@@ -27,6 +29,7 @@ export interface EpisodeKeys {
   dataset?: string;
   tags: string[];
   group?: string;
+  conversation?: string;
   conductorModel: string;
   workerIds: string[];
   correct?: boolean;
@@ -43,6 +46,7 @@ export function episodeKeys(ep: Episode): EpisodeKeys {
     dataset: ep.task.dataset,
     tags: ep.tags,
     group: ep.group,
+    conversation: ep.conversation?.id,
     conductorModel: ep.conductor.model,
     workerIds: [...workerIds],
     correct: ep.reward?.correct,
@@ -56,6 +60,7 @@ export function matchesFilter(keys: EpisodeKeys, f: EpisodeFilter): boolean {
     (f.tag === undefined || keys.tags.includes(f.tag)) &&
     (f.evaluation === undefined || keys.tags.includes(evaluationTag(f.evaluation))) &&
     (f.group === undefined || keys.group === f.group) &&
+    (f.conversation === undefined || keys.conversation === f.conversation) &&
     (f.conductorModel === undefined || keys.conductorModel === f.conductorModel) &&
     (f.workerId === undefined || keys.workerIds.includes(f.workerId)) &&
     (f.correct === undefined || keys.correct === f.correct) &&

@@ -3,7 +3,8 @@ import type { EpisodeFilter } from './filter.ts';
 import type { EpisodeIndexName } from './idb-schema.ts';
 
 /** Filters served by an index keyed [field, createdAt, id], most selective first. */
-const FIELD_INDEXES: { filter: 'group' | 'dataset' | 'conductorModel' | 'status'; index: EpisodeIndexName }[] = [
+const FIELD_INDEXES: { filter: 'conversation' | 'group' | 'dataset' | 'conductorModel' | 'status'; index: EpisodeIndexName }[] = [
+  { filter: 'conversation', index: 'byConversation' },
   { filter: 'group', index: 'byGroup' },
   { filter: 'dataset', index: 'byDataset' },
   { filter: 'conductorModel', index: 'byConductorModel' },

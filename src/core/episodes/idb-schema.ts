@@ -1,5 +1,6 @@
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { BatonError } from '../errors/index.ts';
+import type { Conversation } from './conversation.ts';
 import type { Episode } from './types.ts';
 
 /**
@@ -9,7 +10,8 @@ import type { Episode } from './types.ts';
  */
 const EPISODE_DB_NAME = 'baton';
 export const EPISODE_STORE = 'episodes';
-export const EPISODE_DB_VERSION = 2;
+export const CONVERSATION_STORE = 'conversations';
+export const EPISODE_DB_VERSION = 3;
 
 export interface EpisodeDb extends DBSchema {
   episodes: {
@@ -22,13 +24,18 @@ export interface EpisodeDb extends DBSchema {
       byGroup: IDBValidKey;
       byConductorModel: IDBValidKey;
       byStatus: IDBValidKey;
+      byConversation: IDBValidKey;
     };
+  };
+  conversations: {
+    key: string;
+    value: Conversation;
   };
 }
 
 export type EpisodeIndexName = keyof EpisodeDb['episodes']['indexes'];
 
-type UpgradeTx = IDBPTransaction<EpisodeDb, ['episodes'], 'versionchange'>;
+type UpgradeTx = IDBPTransaction<EpisodeDb, ['episodes', 'conversations'], 'versionchange'>;
 type Migration = (db: IDBPDatabase<EpisodeDb>, tx: UpgradeTx) => void;
 
 /** MIGRATIONS[v - 1] takes a database from version v - 1 to v. Append only; never edit a shipped one. */
@@ -45,6 +52,11 @@ const MIGRATIONS: Migration[] = [
   // v2: an index on status, built over the episodes already stored.
   (_db, tx) => {
     tx.objectStore(EPISODE_STORE).createIndex('byStatus', ['status', 'createdAt', 'id']);
+  },
+  // v3: the Ask page's conversations, and an index of the episodes that are their turns.
+  (db, tx) => {
+    db.createObjectStore(CONVERSATION_STORE, { keyPath: 'id' });
+    tx.objectStore(EPISODE_STORE).createIndex('byConversation', ['conversation.id', 'createdAt', 'id']);
   },
 ];
 

@@ -1,10 +1,13 @@
 import type { IDBPDatabase } from 'idb';
 import { BatonError } from '../errors/index.ts';
+import { conversationToLine, type Conversation } from './conversation.ts';
 import { decodeCursor, encodeCursor, type Order, type Position } from './cursor.ts';
 import { assertEpisode } from './episode-schema.ts';
 import { episodeKeys, evaluationTag, matchesFilter, type EpisodeFilter } from './filter.ts';
 import { planIndexQuery } from './idb-query.ts';
-import { EPISODE_STORE, openEpisodeDb, type EpisodeDb, type OpenEpisodeDbOptions } from './idb-schema.ts';
+import { importEpisodes, type ImportReport } from './import.ts';
+import { episodeToLine } from './jsonl.ts';
+import { CONVERSATION_STORE, EPISODE_STORE, openEpisodeDb, type EpisodeDb, type OpenEpisodeDbOptions } from './idb-schema.ts';
 import { ScanningEpisodeStore } from './scanning-store.ts';
 import { isQuotaError, storeFullError } from './store-errors.ts';
 import { pageSize, type EpisodePage, type EpisodeStore, type ListOptions } from './store.ts';
@@ -113,6 +116,41 @@ export class IdbEpisodeStore extends ScanningEpisodeStore implements EpisodeStor
 
   async close(): Promise<void> {
     this.db.close();
+  }
+
+  /** The episodes, then a line for each conversation they are turns of, so an import restores both. */
+  override async *exportJsonl(filter: EpisodeFilter = {}): AsyncGenerator<string> {
+    const conversations = new Set<string>();
+    for await (const ep of this.scan(filter)) {
+      if (ep.conversation) conversations.add(ep.conversation.id);
+      yield episodeToLine(ep);
+    }
+    if (!this.#hasConversations()) return;
+    for (const id of conversations) {
+      const c = await this.db.get(CONVERSATION_STORE, id);
+      if (c) yield conversationToLine(c);
+    }
+  }
+
+  override importJsonl(lines: AsyncIterable<string> | string): Promise<ImportReport> {
+    return importEpisodes(lines, {
+      existingIds: (ids) => this.existingIds(ids),
+      putMany: (eps) => this.putMany(eps),
+      ...(this.#hasConversations() ? { putConversations: (cs: Conversation[]) => this.#putNewConversations(cs) } : {}),
+    });
+  }
+
+  /** A database opened at an old version (an upgrade test's) has no conversations. */
+  #hasConversations(): boolean {
+    return this.db.objectStoreNames.contains(CONVERSATION_STORE);
+  }
+
+  async #putNewConversations(conversations: Conversation[]): Promise<number> {
+    const tx = this.db.transaction(CONVERSATION_STORE, 'readwrite');
+    const known = await Promise.all(conversations.map((c) => tx.store.getKey(c.id)));
+    const fresh = conversations.filter((_, i) => known[i] === undefined);
+    await Promise.all([...fresh.map((c) => tx.store.put(c)), tx.done]);
+    return fresh.length;
   }
 
   /** Oldest first, one short transaction per batch, so a consumer may take its time between items. */

@@ -6,14 +6,18 @@ export function episodeToLine(ep: Episode): string {
   return JSON.stringify(ep);
 }
 
-export function parseEpisodeLine(text: string): Validation {
-  let value: unknown;
+/** A line's JSON value, or why it is not JSON. */
+export function parseJsonLine(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
-    value = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) };
   } catch (e) {
     return { ok: false, message: `not valid JSON (${(e as Error).message})` };
   }
-  return validateEpisode(value);
+}
+
+export function parseEpisodeLine(text: string): Validation {
+  const parsed = parseJsonLine(text);
+  return parsed.ok ? validateEpisode(parsed.value) : parsed;
 }
 
 interface NumberedLine {

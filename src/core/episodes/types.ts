@@ -94,6 +94,8 @@ export interface Episode {
   reward?: Reward;
   /** GRPO group id, when the episode is one rollout of a group. */
   group?: string;
+  /** The Ask page's conversation this episode is a turn of (turn 0 first). */
+  conversation?: { id: string; turn: number };
   tags: string[];
   /** Every worker call's, and the Conductor's own where it has usage. */
   totals: { usage: Usage; costUsd: number | null; latencyMs: number };

@@ -3,7 +3,7 @@ import { BatonError, toBatonError } from '../errors/index.ts';
 import { costUsd } from '../pricing/index.ts';
 import type { WorkerModel } from '../providers/index.ts';
 import type { Task } from '../task.ts';
-import type { Step, Workflow } from '../workflow/index.ts';
+import type { Step, ThreadTurn, Workflow } from '../workflow/index.ts';
 import { visibleSteps } from './access.ts';
 import type { BudgetLedger } from './budget.ts';
 import type { CallSlots } from './call-slots.ts';
@@ -29,6 +29,8 @@ export interface StepOptions {
 interface ExecuteContext {
   task: Task;
   pool: WorkerModel[];
+  /** The conversation the task follows up, bounded: shown to every step. */
+  thread?: readonly ThreadTurn[];
   /** A recursion round's previous steps: shown to this round's steps whose access is "all". */
   previousRound?: SharedStep[];
   options?: StepOptions;
@@ -131,6 +133,7 @@ export async function executeWorkflow(workflow: Workflow, ctx: ExecuteContext): 
     const messagesFor = (w: WorkerModel) =>
       buildWorkerMessages({
         question: ctx.task.question,
+        thread: ctx.thread,
         subtask: step.subtask,
         visible,
         previousRound: step.access === 'all' ? ctx.previousRound : undefined,

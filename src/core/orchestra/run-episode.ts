@@ -4,7 +4,15 @@ import { addCosts, sumUsage } from '../pricing/index.ts';
 import type { ChatMessage, WorkerModel } from '../providers/index.ts';
 import { canGradeTask, computeReward, gradeTask, type CodeRunner, type Reward, type RewardScheme } from '../reward/index.ts';
 import type { Task } from '../task.ts';
-import { buildConductorPrompt, buildRecursionTurn, DEFAULT_MAX_STEPS, parseWorkflow, type AccessMode } from '../workflow/index.ts';
+import {
+  boundThread,
+  buildConductorPrompt,
+  buildRecursionTurn,
+  DEFAULT_MAX_STEPS,
+  parseWorkflow,
+  type AccessMode,
+  type ThreadTurn,
+} from '../workflow/index.ts';
 import { BudgetLedger } from './budget.ts';
 import type { CallSlots } from './call-slots.ts';
 import type { Conductor, ConductorOutput } from './conductor.ts';
@@ -27,12 +35,19 @@ export interface RunOptions extends StepOptions {
   codeRunner?: CodeRunner;
   tags?: string[];
   group?: string;
+  /** The conversation the episode is a turn of (the Ask page's). */
+  conversation?: Episode['conversation'];
 }
 
 interface RunEpisodeInput {
   /** The episode's id (default a fresh UUID): a caller that stores checkpoints can name the run up front. */
   id?: string;
   task: Task;
+  /**
+   * The conversation's earlier turns, when the task is a follow-up: bounded here (boundThread), then shown to
+   * the Conductor in the Ask prompt and to every worker. A Conductor on its own prompt (trained) plans from the question alone.
+   */
+  thread?: readonly ThreadTurn[];
   pool: WorkerModel[];
   conductor: Conductor;
   /** The Conductor's first-round messages, where they are not the Ask prompt (a training run's own prompt); recursion turns continue them. */
@@ -106,6 +121,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
   const createdAt = new Date().toISOString();
   const started = performance.now();
 
+  const thread = boundThread(input.thread ?? []);
   const rounds: RoundRecord[] = [];
   let messages: ChatMessage[] =
     input.prompt ??
@@ -116,6 +132,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
       access,
       describeWorkers: options.describeWorkers,
       kind: task.kind,
+      thread,
     });
   let status: Status = 'ok';
   let final = '';
@@ -152,6 +169,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
       final,
       ...(reward ? { reward } : {}),
       ...(options.group !== undefined ? { group: options.group } : {}),
+      ...(options.conversation ? { conversation: options.conversation } : {}),
       tags: options.tags ?? [],
       ...(why ? { error: why } : {}),
       totals: { ...spending(), latencyMs: performance.now() - started },
@@ -207,7 +225,18 @@ export async function runEpisode(input: RunEpisodeInput): Promise<Episode> {
     }
     record.workflow = parsed.workflow;
     emit({ type: 'conductor-done', round, completion: output.text, workflow: parsed.workflow, ...spent });
-    const result = await executeWorkflow(parsed.workflow, { task, pool, previousRound, options, budget, slots: input.slots, signal, onEvent: emit, round });
+    const result = await executeWorkflow(parsed.workflow, {
+      task,
+      thread,
+      pool,
+      previousRound,
+      options,
+      budget,
+      slots: input.slots,
+      signal,
+      onEvent: emit,
+      round,
+    });
     record.steps = result.steps;
     record.final = result.final;
     final = result.final;

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../providers/index.ts';
+import { threadBlock, type ThreadTurn } from '../workflow/index.ts';
 
 /** One earlier step as a worker is shown it. `worker` is its model id (pool index), not its step index. */
 export interface SharedStep {
@@ -9,6 +10,8 @@ export interface SharedStep {
 
 interface WorkerMessageInput {
   question: string;
+  /** The conversation the question follows up, already bounded: every step sees it, whatever its access. */
+  thread?: readonly ThreadTurn[];
   subtask: string;
   /** The earlier steps of this round that the step may see, in step order. */
   visible: SharedStep[];
@@ -38,7 +41,7 @@ function stepBlocks(steps: SharedStep[]): string[] {
 
 /** Exactly what a worker is sent for one step (docs/method.md, "What each worker receives"). Pure. */
 export function buildWorkerMessages(input: WorkerMessageInput): ChatMessage[] {
-  const parts = [WORKER_PREAMBLE, `<overall_task>\n${input.question}\n</overall_task>`];
+  const parts = [WORKER_PREAMBLE, ...(input.thread?.length ? [threadBlock(input.thread)] : []), `<overall_task>\n${input.question}\n</overall_task>`];
   const previous = stepBlocks(input.previousRound ?? []);
   if (previous.length > 0) parts.push(`<previous_round>\n${previous.join('\n\n')}\n</previous_round>`);
   parts.push(...stepBlocks(input.visible));

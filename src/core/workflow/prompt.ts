@@ -8,6 +8,7 @@ import type { ChatMessage, WorkerSpec } from '../providers/index.ts';
 import type { TaskKind } from '../task.ts';
 import { pickExamples, type WorkedExample } from './examples.ts';
 import { renderWorkflow } from './render.ts';
+import { threadBlock, type ThreadTurn } from './thread.ts';
 import { DEFAULT_MAX_STEPS, type AccessMode, type Step } from './types.ts';
 
 interface ConductorPromptOptions {
@@ -19,6 +20,8 @@ interface ConductorPromptOptions {
   describeWorkers?: boolean;
   /** The question's kind, so the examples come from other domains. */
   kind?: TaskKind;
+  /** The conversation the question follows up, already bounded (boundThread). */
+  thread?: readonly ThreadTurn[];
 }
 
 const CONDUCTOR_SYSTEM = 'You lead a team of language models. You do not answer questions yourself: you plan which model does what, and the team answers.';
@@ -36,6 +39,7 @@ export function buildConductorPrompt(opts: ConductorPromptOptions): ChatMessage[
       'Each step sends one subtask to one model from the pool, and says which earlier steps that model may read.',
     formatText(maxSteps, mode),
     `Worked examples (their questions come from other fields than yours; copy the format, not the content):\n\n${examples.join('\n\n')}`,
+    ...(opts.thread?.length ? [threadBlock(opts.thread)] : []),
     `The question:\n<question>\n${opts.question}\n</question>`,
     `The models you can use:\n${poolLines(opts)}`,
   ].join('\n\n');

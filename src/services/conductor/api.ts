@@ -6,7 +6,8 @@
 import { keySlot } from '../../core/keys/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
-import type { AccessMode } from '../../core/workflow/index.ts';
+import type { AccessMode, ThreadTurn } from '../../core/workflow/index.ts';
+import type { Episode } from '../../core/episodes/index.ts';
 import type { ConductorChoice } from '../../core/conductor/index.ts';
 
 export type { AskService } from './ask-service.ts';
@@ -25,6 +26,9 @@ export interface AskRequest {
   pool: WorkerSpec[];
   conductor: ConductorChoice;
   options: AskOptions;
+  /** A follow-up's conversation: its earlier turns (bounded by the run, core/workflow's boundThread) and the link the episode keeps. */
+  thread?: ThreadTurn[];
+  conversation?: Episode['conversation'];
   /** The episode's id, chosen by the page so it can tell the run's stored checkpoints apart. */
   episodeId?: string;
   /** Keys by slot (core/keys), already unlocked in the page; only the slots this run needs. */

@@ -63,6 +63,7 @@ export async function runAsk(
   const episode = await runEpisode({
     ...(request.episodeId ? { id: request.episodeId } : {}),
     task: request.task,
+    ...(request.thread ? { thread: request.thread } : {}),
     pool,
     conductor,
     options: {
@@ -72,6 +73,7 @@ export async function runAsk(
       timeoutMs: options.stepTimeoutMs,
       ...(options.budgetUsd === null ? {} : { budgetUsd: options.budgetUsd }),
       tags: ['ask'],
+      ...(request.conversation ? { conversation: request.conversation } : {}),
     },
     signal: run.signal,
     onEvent: run.onEvent,

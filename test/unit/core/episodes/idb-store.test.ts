@@ -20,7 +20,7 @@ describe('IndexedDB store schema', () => {
 
     const db = await openEpisodeDb(idb);
     expect(db.version).toBe(EPISODE_DB_VERSION);
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(3);
     const statusKeys = await db.getAllKeysFromIndex('episodes', 'byStatus', idb.IDBKeyRange.bound(['budget'], ['budget', []]));
     expect(statusKeys.sort()).toEqual(budget.sort());
     db.close();
@@ -33,7 +33,7 @@ describe('IndexedDB store schema', () => {
   });
 
   it('refuses to open at a version that has no migration', async () => {
-    await expect(openEpisodeDb({ ...freshIndexedDb(), version: 3 })).rejects.toMatchObject({ code: 'internal' });
+    await expect(openEpisodeDb({ ...freshIndexedDb(), version: 4 })).rejects.toMatchObject({ code: 'internal' });
   });
 });
 

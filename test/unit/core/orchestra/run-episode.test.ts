@@ -5,7 +5,7 @@ import { createFixedConductor, INTERRUPTED_ERROR, runEpisode, type RunEvent } fr
 import { createSimulatedWorker } from '../../../../src/core/providers/simulated/index.ts';
 import type { SimulatedBehaviour } from '../../../../src/core/providers/types.ts';
 import type { Task } from '../../../../src/core/task.ts';
-import { buildConductorPrompt, renderWorkflow, type Workflow } from '../../../../src/core/workflow/index.ts';
+import { boundThread, buildConductorPrompt, renderWorkflow, threadBlock, type Workflow } from '../../../../src/core/workflow/index.ts';
 
 const task: Task = { question: 'What is 6 * 7?', answer: '42', kind: 'number' };
 
@@ -28,6 +28,24 @@ const solveAndCheck: Workflow = {
 const completion = (w: Workflow) => `Step one solves, step two checks.\n${renderWorkflow(w)}`;
 
 describe('runEpisode', () => {
+  it("a follow-up: the bounded thread reaches the Conductor's prompt and every step, and the episode names its conversation", async () => {
+    const thread = Array.from({ length: 6 }, (_, i) => ({ question: `Earlier question ${i}`, answer: `<answer>${i}</answer>` }));
+    const episode = await runEpisode({
+      task,
+      thread,
+      pool: [sim('a'), sim('b')],
+      conductor: createFixedConductor(completion(solveAndCheck)),
+      options: { conversation: { id: 'c1', turn: 6 } },
+    });
+    const block = threadBlock(boundThread(thread));
+    expect(block).not.toContain('Earlier question 1');
+    expect(block).toContain('Earlier question 5');
+    expect(episode.prompt[1].content).toContain(block);
+    for (const step of episode.steps) expect(step.messages[0].content).toContain(block);
+    expect(episode.conversation).toEqual({ id: 'c1', turn: 6 });
+    expect(validateEpisode(episode).ok).toBe(true);
+  });
+
   it('plans, runs and grades a question, filling every episode field and reporting events in order', async () => {
     const events: RunEvent[] = [];
     const pool = [sim('a'), sim('b')];
