@@ -14,3 +14,4 @@ export { EPISODE_DB_VERSION, EPISODE_STORE, openEpisodeDb, type EpisodeDb, type 
 export { IdbEpisodeStore } from './idb-store.ts';
 export { episodeStore } from './browser-store.ts';
 export { rewardNote } from './reward-note.ts';
+export { COMPARE_TAG, EDITED_TAG, FUSE_TAG, choiceOf, choiceText, isCandidate, rankingRewards, ratingReward } from './choice-rewards.ts';

@@ -16,3 +16,4 @@ export { buildWorkerMessages, WORKER_PREAMBLE, WORKER_PREFILL, type SharedStep }
 export { INTERRUPTED_ERROR, runEpisode, type RunOptions } from './run-episode.ts';
 export { createFixedConductor } from './fixed-conductor.ts';
 export { createWorkerConductor } from './worker-conductor.ts';
+export { distinctPlans, SAMPLING_AGAIN, type DistinctConductor } from './distinct-plans.ts';
