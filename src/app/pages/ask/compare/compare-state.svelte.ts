@@ -38,6 +38,8 @@ export type ColumnStatus = 'running' | 'done' | 'error';
 export interface CompareColumn {
   /** The run's episode id. */
   id: string;
+  /** Its name's number, in the order the runs started ("Workflow 3"): it stays when the columns are reordered. */
+  number: number;
   view: RunView;
   status: ColumnStatus;
   edited: boolean;
@@ -76,8 +78,9 @@ export function viewOfEpisode(episode: Episode): RunView {
   };
 }
 
-const columnOf = (episode: Episode): CompareColumn => ({
+const columnOf = (episode: Episode, number: number): CompareColumn => ({
   id: episode.id,
+  number,
   view: viewOfEpisode(episode),
   status: 'done',
   edited: episode.tags.includes(EDITED_TAG),
@@ -142,8 +145,8 @@ export class CompareState {
     return { ...base, keys: await this.keys.unlockedKeys(slotsNeeded(base)) };
   }
 
-  #column(id: string, edited = false): CompareColumn {
-    return { id, view: emptyRunView(), status: 'running', edited, startedAt: performance.now(), endedAt: 0 };
+  #column(id: string, number: number, edited = false): CompareColumn {
+    return { id, number, view: emptyRunView(), status: 'running', edited, startedAt: performance.now(), endedAt: 0 };
   }
 
   /** Events of one column, found by id (the array may have grown meanwhile). */
@@ -174,7 +177,7 @@ export class CompareState {
     this.fused = undefined;
     this.#save();
     const ids = Array.from({ length: this.runs }, () => crypto.randomUUID());
-    this.columns = ids.map((id) => this.#column(id));
+    this.columns = ids.map((id, i) => this.#column(id, i + 1));
     try {
       const request: CompareRequest = { ...(await this.#request()), group: this.group, episodeIds: ids };
       const episodes = await compareInService(request, (run, e) => this.#onEvent(ids[run])(e));
@@ -191,9 +194,9 @@ export class CompareState {
     this.actionError = undefined;
     const id = crypto.randomUUID();
     const at = this.columns.findIndex((c) => c.id === fromId);
-    this.columns.splice(at + 1, 0, this.#column(id, true));
+    this.columns.splice(at + 1, 0, this.#column(id, this.columns.length + 1, true));
     try {
-      const request: EditedRunRequest = { ...(await this.#request()), group: this.group, episodeId: id, workflow, prompt: from.prompt };
+      const request: EditedRunRequest = { ...(await this.#request()), group: this.group, episodeId: id, workflow, prompt: $state.snapshot(from.prompt) };
       this.#finish(id, await rerunEditedInService(request, this.#onEvent(id)));
     } catch (e) {
       this.#finish(id, undefined, e);
@@ -205,7 +208,7 @@ export class CompareState {
     if (this.running || !this.group) return;
     this.actionError = undefined;
     const id = crypto.randomUUID();
-    this.fused = this.#column(id);
+    this.fused = this.#column(id, 0);
     try {
       const request: FuseRequest = { ...(await this.#request()), group: this.group, episodeId: id, worker, answers: this.answers };
       this.#finish(id, await fuseInService(request, this.#onEvent(id)));
@@ -285,9 +288,10 @@ export class CompareState {
       this.task = candidates[0].task;
       this.pool = candidates[0].pool;
       this.ranking = ranked.map((e) => e.id);
-      this.columns = [...ranked, ...candidates.filter((e) => !ranked.includes(e))].map(columnOf);
+      const number = (e: Episode) => candidates.indexOf(e) + 1;
+      this.columns = [...ranked, ...candidates.filter((e) => !ranked.includes(e))].map((e) => columnOf(e, number(e)));
       const fused = members.find((e) => e.tags.includes(FUSE_TAG));
-      this.fused = fused && columnOf(fused);
+      this.fused = fused && columnOf(fused, 0);
     } catch {
       // A store that cannot be read shows no comparison; the Episodes page says why.
     }
