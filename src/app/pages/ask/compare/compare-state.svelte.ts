@@ -10,6 +10,7 @@ import {
   fuseInService,
   rerunEditedInService,
   slotsNeeded,
+  stopAsk,
   type AskRequest,
   type CompareRequest,
   type EditedRunRequest,
@@ -261,6 +262,11 @@ export class CompareState {
     } finally {
       this.saving = false;
     }
+  }
+
+  /** Stops the runs in progress; each ends as stopped, and is stored so. */
+  stop(): void {
+    if (this.running) void stopAsk();
   }
 
   /** Closes the comparison's view; its episodes stay stored. */
