@@ -41,7 +41,15 @@ export {
 } from '../services/evaluator/api.ts';
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
-export { COMPARE_RUNS, slotsNeeded, type AskOptions, type AskRequest, type CompareRequest, type EditedRunRequest, type FuseRequest } from '../services/conductor/api.ts';
+export {
+  COMPARE_RUNS,
+  slotsNeeded,
+  type AskOptions,
+  type AskRequest,
+  type CompareRequest,
+  type EditedRunRequest,
+  type FuseRequest,
+} from '../services/conductor/api.ts';
 export {
   engineWorkerFields,
   type CachedModelFiles,
