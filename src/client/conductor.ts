@@ -4,7 +4,7 @@ import type { Episode } from '../core/episodes/index.ts';
 import type { RunEvent } from '../core/orchestra/index.ts';
 import type { CallRequest, CallResult, WorkerSpec } from '../core/providers/index.ts';
 import '../core/errors/error-transfer.ts';
-import type { AskRequest, AskService } from '../services/conductor/api.ts';
+import type { AskRequest, AskService, CompareRequest, EditedRunRequest, FuseRequest } from '../services/conductor/api.ts';
 import type { ConductorLoadStatus, EngineHost, ModelRuntimes, WebllmRuntime } from '../services/runtimes/api.ts';
 import { serviceOnFirstUse } from './web-worker-under-policy.ts';
 import conductorWorkerUrl from '../../workers/conductor.worker.ts?worker&url';
@@ -13,6 +13,18 @@ const remote = serviceOnFirstUse<AskService>(conductorWorkerUrl, 'conductor');
 
 export function askInService(request: AskRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
   return remote().ask(request, proxy(onEvent));
+}
+
+export function compareInService(request: CompareRequest, onEvent: (run: number, event: RunEvent) => void): Promise<Episode[]> {
+  return remote().compare(request, proxy(onEvent));
+}
+
+export function rerunEditedInService(request: EditedRunRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
+  return remote().rerunEdited(request, proxy(onEvent));
+}
+
+export function fuseInService(request: FuseRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
+  return remote().fuse(request, proxy(onEvent));
 }
 
 /** A local pool worker's test, run in the Conductor worker where such workers run. */

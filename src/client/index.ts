@@ -2,7 +2,17 @@
  * What the page (src/app) calls: typed handles on the web workers, the key store, and the plain-data
  * contracts of the services behind them. The app reaches web workers only through this folder.
  */
-export { askInService, engineInService, runtimesInService, stopAsk, watchConductorLoads, webllmInService } from './conductor.ts';
+export {
+  askInService,
+  compareInService,
+  engineInService,
+  fuseInService,
+  rerunEditedInService,
+  runtimesInService,
+  stopAsk,
+  watchConductorLoads,
+  webllmInService,
+} from './conductor.ts';
 export { trainerInService, watchTraining } from './trainer.ts';
 export {
   DEFAULT_TRAINING,
@@ -31,7 +41,15 @@ export {
 } from '../services/evaluator/api.ts';
 export { checkPoolWorker, type PoolWorkerCheck } from './check-pool-worker.ts';
 export { probeWebGpu, type WebGpuProbe } from './webgpu-probe.ts';
-export { slotsNeeded, type AskRequest } from '../services/conductor/api.ts';
+export {
+  COMPARE_RUNS,
+  slotsNeeded,
+  type AskOptions,
+  type AskRequest,
+  type CompareRequest,
+  type EditedRunRequest,
+  type FuseRequest,
+} from '../services/conductor/api.ts';
 export {
   engineWorkerFields,
   type CachedModelFiles,

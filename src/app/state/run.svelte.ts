@@ -1,5 +1,5 @@
 import { getContext, setContext } from 'svelte';
-import { askInService, slotsNeeded, stopAsk, type AskRequest } from '../../client/index.ts';
+import { askInService, slotsNeeded, stopAsk, type AskOptions, type AskRequest } from '../../client/index.ts';
 import { toBatonError } from '../../core/errors/index.ts';
 import type { RunEvent } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
@@ -9,7 +9,17 @@ import { chosenUrls, explainBlockedCall } from './allowed-origins.ts';
 import type { TurnLink } from './conversations.svelte.ts';
 import type { KeysState } from './keys.svelte.ts';
 import { applyRunEvent, emptyRunView, runTotals, type RunView } from './run-view.ts';
+import type { Settings } from './settings-schema.ts';
 import type { SettingsState } from './settings.svelte.ts';
+
+/** What a run takes from the settings (an Ask run, a comparison's). */
+export const askOptions = (s: Settings): AskOptions => ({
+  maxSteps: s.maxSteps,
+  access: s.access,
+  recursionDepth: s.recursion,
+  budgetUsd: s.maxUsdPerRun,
+  stepTimeoutMs: s.stepTimeoutS * 1000,
+});
 
 export type RunStatus = 'idle' | 'running' | 'done' | 'stopped' | 'error';
 
@@ -85,13 +95,7 @@ export class RunState {
         ...(link ? { thread: $state.snapshot(link.thread), conversation: { ...link.conversation } } : {}),
         pool: this.pool,
         conductor,
-        options: {
-          maxSteps: s.maxSteps,
-          access: s.access,
-          recursionDepth: s.recursion,
-          budgetUsd: s.maxUsdPerRun,
-          stepTimeoutMs: s.stepTimeoutS * 1000,
-        },
+        options: askOptions(s),
       };
       const keys = await this.keys.unlockedKeys(slotsNeeded(request));
       const episode = await askInService({ ...request, keys }, (e) => applyRunEvent(this.view, this.#explained(e)));

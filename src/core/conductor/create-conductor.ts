@@ -69,6 +69,8 @@ export interface ConductorRun {
   pool: WorkerModel[];
   /** Seed of the run's sampling; random when absent (the episode records it). */
   seed?: number;
+  /** Sample even a Conductor that plans greedily (a trained one): a comparison wants several plans for one question. */
+  sample?: true;
   /** Records a worker outside the pool (a remote Conductor) as the pool's are. */
   record?: (worker: WorkerModel) => WorkerModel;
 }
@@ -133,6 +135,7 @@ async function onEngine(model: EngineModelChoice, host: ConductorHost, settings:
       task: run.task,
       pool: run.pool.map((w) => w.spec),
       seed: run.seed,
+      ...(run.sample ? { sample: true } : {}),
     });
     return queued(conductor, host.gpu);
   };

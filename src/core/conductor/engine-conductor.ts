@@ -3,7 +3,7 @@
  * the host's policy). A Conductor with a trained format (conductor.json beside its adapter or model: the demo
  * Conductor's, one trained on the Train page or by baton train) runs as it was trained: its prompt, its lists
  * under its constraint, at most its number of steps, planning greedily, since its most likely plan is the
- * routing it learnt (what its held-out accuracy measured). Any other model gets the Ask prompt (or the compact
+ * routing it learnt (what its held-out accuracy measured), unless the run asks for samples (a comparison). Any other model gets the Ask prompt (or the compact
  * one its choice names) under the constraint, reasoning first unless its choice says lists only, sampled at
  * temperature 1 with a seed per run, which the episode records, so a run can be repeated.
  */
@@ -45,6 +45,8 @@ export interface EngineRunContext {
   access: AccessMode;
   /** Seed of this run's sampling; random unless given. */
   seed?: number;
+  /** Sample a trained Conductor too (temperature 1), where a comparison wants several plans rather than its best one. */
+  sample?: boolean;
 }
 
 export function engineConductor(loaded: LoadedConductorModel, choice: EngineModelChoice, ctx: EngineRunContext): Conductor {
@@ -58,7 +60,7 @@ export function engineConductor(loaded: LoadedConductorModel, choice: EngineMode
   const format = formatFor(ctx.workers);
   const access = format.access ?? ctx.access;
   const bound = constrained && !format.allowReasoning ? workflowTokenBound(format) : CONDUCTOR_MAX_NEW_TOKENS;
-  const sampling = { ...conductorSampling(ctx.seed), ...(trained ? { temperature: 0 } : {}) };
+  const sampling = { ...conductorSampling(ctx.seed), ...(trained && !ctx.sample ? { temperature: 0 } : {}) };
   const prompt = trained ? trainedPrompt(trained) : choice.prompt === 'compact' ? compactPrompt : undefined;
   // Only the first round: a recursion round continues the conversation the first one began.
   const firstRound = prompt && ctx.task && ctx.pool ? prompt(ctx.task, ctx.pool, { maxSteps, access }) : undefined;

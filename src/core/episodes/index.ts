@@ -16,3 +16,4 @@ export { conversationStore, episodeStore } from './browser-store.ts';
 export { titleFrom, type Conversation } from './conversation.ts';
 export { IdbConversationStore } from './conversation-store.ts';
 export { rewardNote } from './reward-note.ts';
+export { COMPARE_TAG, EDITED_TAG, FUSE_TAG, choiceOf, choiceText, isCandidate, rankingRewards, ratingReward } from './choice-rewards.ts';

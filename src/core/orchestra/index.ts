@@ -19,3 +19,4 @@ export { createWorkerConductor } from './worker-conductor.ts';
 export { localDay, NO_SPENDING_LIMITS, SpendingGuard, type SpendingLimits, type SpendingRow, type SpendingSnapshot, type SpendingStore } from './spending.ts';
 export { IdbSpendingStore, SPENDING_CHANNEL, spendingStore } from './spending-db.ts';
 export { typicalRunUsd, worstCaseRunUsd } from './run-estimate.ts';
+export { distinctPlans, SAMPLING_AGAIN, type DistinctConductor } from './distinct-plans.ts';

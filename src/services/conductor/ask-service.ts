@@ -2,8 +2,9 @@ import type { Episode } from '../../core/episodes/index.ts';
 import type { RunEvent } from '../../core/orchestra/index.ts';
 import type { CallRequest, CallResult, WorkerSpec } from '../../core/providers/index.ts';
 import { buildWorker, ModelRuntimes, TabLocalModels } from '../runtimes/index.ts';
-import type { AskRequest } from './api.ts';
+import type { AskRequest, CompareRequest, EditedRunRequest, FuseRequest } from './api.ts';
 import { runAsk } from './run-ask.ts';
+import { runCompare, runEdited, runFuse } from './run-compare.ts';
 
 /**
  * What workers/conductor.worker.ts exposes: runs questions off the page's thread and streams their
@@ -19,11 +20,31 @@ export class AskService {
     this.runtimes = runtimes;
   }
 
-  async ask(request: AskRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
+  ask(request: AskRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
+    return this.#stoppable((signal) => runAsk(request, { signal, onEvent, runtimes: this.runtimes }));
+  }
+
+  /** Several workflows for one question, run side by side as a group; `onEvent` says which run (0-based) each event is of. */
+  compare(request: CompareRequest, onEvent: (run: number, event: RunEvent) => void): Promise<Episode[]> {
+    return this.#stoppable((signal) => runCompare(request, { signal, onEvent, runtimes: this.runtimes }));
+  }
+
+  /** One of a comparison's plans, edited by hand, run again into its group. */
+  rerunEdited(request: EditedRunRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
+    return this.#stoppable((signal) => runEdited(request, { signal, onEvent, runtimes: this.runtimes }));
+  }
+
+  /** A comparison's answers fused into one by a worker, stored in its group. */
+  fuse(request: FuseRequest, onEvent: (event: RunEvent) => void): Promise<Episode> {
+    return this.#stoppable((signal) => runFuse(request, { signal, onEvent, runtimes: this.runtimes }));
+  }
+
+  /** Runs `work` until it ends or stop() is called. */
+  async #stoppable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     this.#runs.add(controller);
     try {
-      return await runAsk(request, { signal: controller.signal, onEvent, runtimes: this.runtimes });
+      return await work(controller.signal);
     } finally {
       this.#runs.delete(controller);
     }

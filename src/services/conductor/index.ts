@@ -4,4 +4,4 @@
  * exposes it; src/client wraps it for the page with the plain-data contracts of api.ts.
  */
 export { AskService } from './ask-service.ts';
-export { slotsNeeded, type AskOptions, type AskRequest } from './api.ts';
+export { COMPARE_RUNS, slotsNeeded, type AskOptions, type AskRequest, type CompareRequest, type EditedRunRequest, type FuseRequest } from './api.ts';

@@ -178,6 +178,15 @@ describe('a model on the host', () => {
     expect(host.turns).toBe(1);
   });
 
+  it('samples a trained model at temperature 1 when the run asks for samples (a comparison)', async () => {
+    const host = fakeHost({
+      loadEngine: async () => ({ policy, tokenizer: {} as never, vocabSize: 8, model: 'm', format: { prompt: 'compact', constrain: false, maxSteps: 1 } }),
+    });
+    const choice = { kind: 'engine-model', model: { source: { from: 'dir', path: 'm' }, weights: 'auto' } } as const;
+    const conductor = await createConductor(choice, host, SETTINGS, { ...RUN, seed: 3, sample: true });
+    expect(conductor.info.sampling).toEqual({ temperature: 1, seed: 3, maxNewTokens: 2048 });
+  });
+
   it("runs web-llm with the run's seed and the Conductor's token budget, in turn on the GPU queue", async () => {
     const sampled: unknown[] = [];
     const host = fakeHost({

@@ -1,0 +1,1 @@
+export { default as AnswerRating } from './answer-rating.svelte';
