@@ -167,7 +167,8 @@ test('dark mode follows the system until toggled, and the choice survives a relo
   await page.emulateMedia({ colorScheme: 'dark' });
   const dark = await background();
   expect(dark).not.toBe(light);
-  expect(await page.getByTestId('theme-toggle').getAttribute('aria-pressed')).toBe('true');
+  // The toggle follows the system through a media-query listener, a moment after the colours do.
+  await expect.poll(() => page.getByTestId('theme-toggle').getAttribute('aria-pressed'), POLL).toBe('true');
   await page.emulateMedia({ colorScheme: 'light' });
   await page.getByTestId('theme-toggle').click();
   expect(await background()).toBe(dark);
