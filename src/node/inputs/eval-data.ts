@@ -1,5 +1,6 @@
 /**
- * `baton eval --dataset`: a built-in set from data/ (core/bench's BUILT_IN_DATASETS), a file
+ * `baton eval --dataset`: a built-in set from data/ (core/bench's BUILT_IN_DATASETS), the held-out questions of a
+ * built-in task set (BUILT_IN_TASK_SETS, split by --seed as `baton train --seed` splits it), a file
  * of the user's (.jsonl, .csv, .parquet) through --map, or hf:owner/name[:config[:split]] read through
  * the datasets server, its pages cached on disk under --cache-dir. Bad rows stop the load with their
  * line numbers unless --skip-bad, which reports them. The loading is core/bench's loadDataset, as the
@@ -13,6 +14,7 @@ import {
   BUILT_IN_DATASETS,
   formatOfFile,
   isBuiltInDataset,
+  isBuiltInTaskSet,
   loadDataset,
   mmluSubjects,
   type DataSource,
@@ -34,6 +36,8 @@ export interface EvalDataRequest {
   kind?: TaskKind;
   offset: number;
   limit?: number;
+  /** Splits a built-in task set: its held-out questions are evaluated. */
+  seed: number;
   skipBad: boolean;
   cwd: string;
   hfEndpoint?: string;
@@ -68,6 +72,10 @@ async function sourceOf(req: EvalDataRequest): Promise<DataSource> {
     return { from: 'builtin', name: 'mmlu', subjects: req.subjects };
   }
   if (req.subjects) throw new CliError('--subjects applies to --dataset mmlu only', 2);
+  if (isBuiltInTaskSet(req.dataset)) {
+    if (req.map) throw new CliError(`--map is for your own files; ${req.dataset} is built in`, 2);
+    return { from: 'held-out', taskSet: req.dataset, seed: req.seed };
+  }
   const mapping = { map: req.map ?? '', ...(req.kind ? { kind: req.kind } : {}) };
   if (req.dataset.startsWith('hf:')) return { from: 'hub', dataset: req.dataset.slice(3), ...mapping };
   const path = req.file ?? resolve(req.cwd, req.dataset);
