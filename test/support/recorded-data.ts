@@ -12,7 +12,8 @@ export const RECORDED_MODELS = [
   { id: 'cheap-3', model: 'cheap-3', label: 'Cheap', price: { input: 0.1, output: 0.1 }, priceSource: 'test', tokens: 'test' },
 ];
 
-const record = (text: string, correct: boolean) => ({ text, correct, inputTokens: 100, outputTokens: 50, usd: 0 });
+const usd = [(100 * 10 + 50 * 30) / 1e6, (100 * 1 + 50 * 2) / 1e6, (100 * 0.1 + 50 * 0.1) / 1e6];
+const record = (text: string, correct: boolean, model: number) => ({ text, correct, inputTokens: 100, outputTokens: 50, usd: usd[model] });
 
 /** `n` sums a + b (kind number) and `n` lettered choices (kind mcq), the split given or none. */
 export function recordedLines(n: number, split?: (i: number) => 'train' | 'test'): { sums: string; choices: string } {
@@ -23,9 +24,9 @@ export function recordedLines(n: number, split?: (i: number) => 'train' | 'test'
     answer: String(2 * i + 7),
     ...(split ? { split: split(i) } : {}),
     records: {
-      'org/Dear-1': record(`<answer>${2 * i + 7}</answer>`, true),
-      'mid-2': record(`<answer>${2 * i + 7}</answer>`, true),
-      'cheap-3': record(`<answer>${2 * i + 8}</answer>`, false),
+      'org/Dear-1': record(`<answer>${2 * i + 7}</answer>`, true, 0),
+      'mid-2': record(`<answer>${2 * i + 7}</answer>`, true, 1),
+      'cheap-3': record(`<answer>${2 * i + 8}</answer>`, false, 2),
     },
   }));
   const choices = Array.from({ length: n }, (_, i) => ({
@@ -36,9 +37,9 @@ export function recordedLines(n: number, split?: (i: number) => 'train' | 'test'
     choices: ['red', 'blue'],
     ...(split ? { split: split(i) } : {}),
     records: {
-      'org/Dear-1': record('<answer>B</answer>', true),
-      'mid-2': record('<answer>A</answer>', false),
-      'cheap-3': record('<answer>B</answer>', true),
+      'org/Dear-1': record('<answer>B</answer>', true, 0),
+      'mid-2': record('<answer>A</answer>', false, 1),
+      'cheap-3': record('<answer>B</answer>', true, 2),
     },
   }));
   const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -49,12 +50,11 @@ export function recordedLines(n: number, split?: (i: number) => 'train' | 'test'
 export function recordedDataFiles(n = 10): DataFiles {
   const unsplit = recordedLines(n);
   const split = recordedLines(n, (i) => (i % 5 === 0 ? 'test' : 'train'));
-  const models = JSON.stringify(RECORDED_MODELS);
   const files: Record<string, string> = {
-    'zeroeval/models.json': models,
+    'zeroeval/models.json': JSON.stringify(RECORDED_MODELS),
     'zeroeval/sums.jsonl': unsplit.sums,
     'zeroeval/choices.jsonl': unsplit.choices,
-    'routerbench/models.json': models,
+    'routerbench/models.json': JSON.stringify(RECORDED_MODELS.map((m) => (m.id === 'cheap-3' ? { ...m, price: null } : m))),
     'routerbench/sums.jsonl': split.sums,
     'routerbench/choices.jsonl': split.choices,
   };

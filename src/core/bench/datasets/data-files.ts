@@ -121,6 +121,16 @@ export async function readRecordedSets(files: DataFiles, source: RecordedSource)
   );
 }
 
+/** A recorded source's replay table: dollars as recorded for its models without a list price. */
+async function readRecordedTable(files: DataFiles, source: RecordedSource): Promise<ReplayTable> {
+  const [sets, models] = await Promise.all([readRecordedSets(files, source), readRecordedModels(files, source)]);
+  return recordedReplayTable(
+    source,
+    sets.flatMap((s) => s.questions),
+    new Set(models.filter((m) => m.price === null).map((m) => m.id)),
+  );
+}
+
 /**
  * The recorded answers replay workers read, for the replay models named: RouteLLM's (data/routellm) for its
  * columns, and each recorded source (zeroeval, routerbench) whose `<source>/` columns are named. RouteLLM's
@@ -128,13 +138,6 @@ export async function readRecordedSets(files: DataFiles, source: RecordedSource)
  */
 export async function readShippedReplay(files: DataFiles, models?: readonly string[]): Promise<ReplayTable> {
   const sources = new Set(models?.map(recordedSourceOf) ?? [undefined]);
-  const tables = [...sources].map(async (source) =>
-    source === undefined
-      ? readRouteLlm(files)
-      : recordedReplayTable(
-          source,
-          (await readRecordedSets(files, source)).flatMap((s) => s.questions),
-        ),
-  );
+  const tables = [...sources].map(async (source) => (source === undefined ? readRouteLlm(files) : readRecordedTable(files, source)));
   return mergeReplayTables(await Promise.all(tables));
 }

@@ -112,8 +112,11 @@ export function parseRecordedModels(text: string, source: string): RecordedModel
   });
 }
 
-/** The replay table of a source's questions: each record's text, grade and tokens under `<source>/<model id>`. */
-export function recordedReplayTable(source: RecordedSource, questions: readonly RecordedQuestion[]): ReplayTable {
+/**
+ * The replay table of a source's questions: each record's text, grade and tokens under `<source>/<model id>`,
+ * and its recorded dollars where the source priced calls itself (`usdRecorded`: models.json gives no price).
+ */
+export function recordedReplayTable(source: RecordedSource, questions: readonly RecordedQuestion[], usdRecorded: ReadonlySet<string> = new Set()): ReplayTable {
   const models = new Set<string>();
   const entries = new Map<string, Record<string, ReplayRecord>>();
   for (const q of questions) {
@@ -121,7 +124,8 @@ export function recordedReplayTable(source: RecordedSource, questions: readonly 
     for (const [id, r] of Object.entries(q.records)) {
       const column = recordedColumn(source, id);
       models.add(column);
-      row[column] = { correct: r.correct, response: r.text, usage: { input: r.inputTokens, output: r.outputTokens } };
+      const usage = { input: r.inputTokens, output: r.outputTokens, ...(usdRecorded.has(id) ? { costUsd: r.usd } : {}) };
+      row[column] = { correct: r.correct, response: r.text, usage };
     }
     entries.set(normalizeQuestion(q.question), { ...entries.get(normalizeQuestion(q.question)), ...row });
   }

@@ -18,13 +18,13 @@ describe('parseRecordedSet', () => {
 });
 
 describe('recorded pools', () => {
-  it("are a source's models at their list prices, replaying each question's recorded text and tokens", async () => {
+  it("are a source's models, replaying each question's recorded text and tokens at their list prices, or its recorded dollars", async () => {
     const files = recordedDataFiles(3);
     const specs = recordedPool('routerbench', await readRecordedModels(files, 'routerbench'));
-    expect(specs.map((s) => [s.id, s.model])).toEqual([
-      ['dear-1', 'routerbench/org/Dear-1'],
-      ['mid-2', 'routerbench/mid-2'],
-      ['cheap-3', 'routerbench/cheap-3'],
+    expect(specs.map((s) => [s.id, s.model, s.price?.input])).toEqual([
+      ['dear-1', 'routerbench/org/Dear-1', 10],
+      ['mid-2', 'routerbench/mid-2', 1],
+      ['cheap-3', 'routerbench/cheap-3', undefined],
     ]);
     const table = await readShippedReplay(
       files,
@@ -40,7 +40,7 @@ describe('recorded pools', () => {
         expect(run.answer).toContain(recorded.text);
         expect(gradeAnswer(run.answer, task).correct).toBe(recorded.correct);
         expect(run.steps[0].usage).toMatchObject({ input: 100, output: 50 });
-        expect(run.steps[0].costUsd).toBeCloseTo((100 * spec.price!.input + 50 * spec.price!.output) / 1e6, 12);
+        expect(run.steps[0].costUsd).toBeCloseTo(spec.price ? (100 * spec.price.input + 50 * spec.price.output) / 1e6 : recorded.usd, 12);
       }
     }
   });
