@@ -6,9 +6,10 @@ export type TaskKind =
   | 'mcq' // multiple choice, a letter A-D (or option text)
   | 'exact' // exact string after light normalisation
   | 'code' // a program, graded by tests in a sandbox
+  | 'literal' // a Python value, compared as Python's == compares it (CRUXEval's output prediction)
   | 'open'; // no gold answer: nothing to grade
 
-export const TASK_KINDS: readonly TaskKind[] = ['math', 'gsm8k', 'number', 'mcq', 'exact', 'code', 'open'];
+export const TASK_KINDS: readonly TaskKind[] = ['math', 'gsm8k', 'number', 'mcq', 'exact', 'literal', 'code', 'open'];
 
 export interface Task {
   question: string;

@@ -1,6 +1,6 @@
 /**
  * Finds the final answer in a model's response, by the strongest marker present: the last
- * `<answer>` block, the last `\boxed{}` / `\fbox{}`, GSM8K's `#### n`, a closing phrase
+ * `<answer>` block, a JSON `"answer"` field, the last `\boxed{}` / `\fbox{}`, GSM8K's `#### n`, a closing phrase
  * ("The answer is X", "Final answer: X"), and for numeric kinds the last number. Multiple choice
  * answers come back as a capital letter. Code answers: extractCode.
  */
@@ -8,6 +8,7 @@ import type { TaskKind } from '../task.ts';
 import { commandArguments, type CommandArgument } from './latex-groups.ts';
 import { extractChoice } from './choice.ts';
 import { lastNumber, plainNumber } from './numbers.ts';
+import { parsePythonLiteral } from './python-literal.ts';
 
 const BOX_COMMANDS = ['boxed', 'fbox'];
 // "The answer is X", "Final answer: X", "**Answer:** X"; X is the next non-blank line.
@@ -61,8 +62,53 @@ function lastBoxes(text: string): string | null {
   return [...new Set(boxes.slice(first).map((b) => b.content.trim()))].join(', ');
 }
 
+// The `"answer"` field of a JSON object the prompt asked for: `"answer": "18"`, `"answer": [1, 2]`.
+const JSON_ANSWER_KEY = /"answer"\s*:\s*/g;
+
+/**
+ * A JSON string's contents. Models write LaTeX into JSON with single backslashes (`"\frac{1}{2}"`), so an
+ * escape that runs on into letters (`\frac`, `\neq`, `\times`) is kept as written, not read as `\f`, `\n`, `\t`.
+ */
+function jsonStringContents(raw: string): string {
+  const controls: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+  return raw.replace(/\\(?:(u[0-9a-fA-F]{4})|(["\\/])|([bfnrt])(?![a-zA-Z]))/g, (_, code?: string, char?: string, control?: string) => {
+    if (code) return String.fromCharCode(parseInt(code.slice(1), 16));
+    return char ?? controls[control!];
+  });
+}
+
+/** The text of a bare JSON value starting at `at`: up to a comma, brace or line end outside brackets and strings. */
+function bareJsonValue(text: string, at: number): string {
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if ('[{('.includes(c)) depth++;
+    else if (depth > 0 && ']})'.includes(c)) depth--;
+    else if (depth === 0 && (c === ',' || c === '}' || c === '\n')) return text.slice(at, i).trim();
+  }
+  return text.slice(at).trim();
+}
+
+/** The value of the last JSON `"answer"` field in `text` (a string's contents as written, else the value), or null when none. */
+function jsonAnswer(text: string): string | null {
+  const keys = [...text.matchAll(JSON_ANSWER_KEY)];
+  if (keys.length === 0) return null;
+  const at = keys[keys.length - 1].index + keys[keys.length - 1][0].length;
+  let value: string;
+  if (text[at] === '"') {
+    let end = at + 1;
+    while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+    value = jsonStringContents(text.slice(at + 1, end));
+  } else value = bareJsonValue(text, at);
+  return value;
+}
+
 /** The answer marked inside `text`, by priority, before any kind-specific fallback. */
 function markedAnswer(text: string): string | null {
+  const json = jsonAnswer(text);
+  if (json?.trim()) return lastBoxes(json) ?? json;
   const boxed = lastBoxes(text);
   if (boxed !== null) return boxed;
   const hashes = lastMatch(text, /####\s*([^\n]+)/g);
@@ -95,6 +141,36 @@ function bareAnswer(text: string, kind: TaskKind): string | null {
   return words.length <= maxWords ? s : null;
 }
 
+// Decoration around a predicted value: a code fence, code ticks, bold.
+const LITERAL_WRAPPERS: [RegExp, RegExp][] = [
+  [/^```(?:python|py)?[ \t]*\n/, /\n```$/],
+  [/^`/, /`$/],
+  [/^\*\*/, /\*\*$/],
+];
+
+/**
+ * A predicted Python value as written: without the decoration around it (removed only where it both opens and
+ * closes the text), the `assert f(...) ==` it completes, or CRUXEval's closing `[/PYTHON]` tag. An answer in a
+ * JSON string that is no literal once undecorated is the string itself, kept as written, spaces included.
+ */
+function literalAnswer(json: string | null, response: string): string | null {
+  let s = (json ?? response)
+    .trim()
+    .replace(/\[\/PYTHON\]$/, '')
+    .trim();
+  for (let k = 0; k < LITERAL_WRAPPERS.length; k++) {
+    const [open, close] = LITERAL_WRAPPERS[k];
+    const [a, b] = [open.exec(s), close.exec(s)];
+    if (a && b && a[0].length + b[0].length <= s.length) {
+      s = s.slice(a[0].length, s.length - b[0].length).trim();
+      k = -1; // `**`x`**`: look again from the outermost kind
+    }
+  }
+  s = s.replace(/^assert\s+[^\n]*?\)\s*==\s*/, '').trim();
+  if (json !== null && parsePythonLiteral(s) === null) return json;
+  return s === '' ? null : s;
+}
+
 /** Drops `<think>` blocks, and all before a closing tag left without its opening one (a chat template opened it). */
 function stripThinking(text: string): string {
   const rest = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
@@ -111,6 +187,7 @@ export function extractAnswer(text: string, kind: TaskKind, choices?: readonly s
   const block = lastAnswerBlock(response);
   const candidate = block !== null ? (markedAnswer(block) ?? block) : (markedAnswer(response) ?? bareAnswer(response, kind));
   if (kind === 'mcq') return extractChoice(candidate, response, choices);
+  if (kind === 'literal') return literalAnswer(jsonAnswer(block ?? response), candidate ?? response);
   // Markdown emphasis and code ticks around an answer are decoration: `**18**`, `` `x+1` ``.
   const plain = candidate?.replace(/\*\*|`/g, '').trim();
   const numeric = kind === 'gsm8k' || kind === 'number';

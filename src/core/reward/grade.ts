@@ -10,6 +10,7 @@ import { extractAnswer } from './extract-answer.ts';
 import { mathEquivalent } from './math-equivalent.ts';
 import { canonicalDecimal, lastNumber, parseNumber, plainNumber } from './numbers.ts';
 import { numbersClose } from './numeric-close.ts';
+import { parsePythonLiteral, pythonEqual } from './python-literal.ts';
 
 interface GradeResult {
   correct: boolean;
@@ -80,6 +81,14 @@ export function gradeAnswer(response: string, task: Pick<Task, 'kind' | 'answer'
     case 'exact': {
       const gold = task.answer.trim();
       return { correct: extracted !== null && collapse(extracted) === collapse(gold), extracted, gold };
+    }
+    case 'literal': {
+      const gold = task.answer.trim();
+      const goldValue = parsePythonLiteral(gold);
+      // Text that is no literal is the string it spells, its quotes dropped (`"answer": "abc"` for 'abc').
+      const value = extracted === null ? null : (parsePythonLiteral(extracted) ?? { type: 'str' as const, value: extracted });
+      const correct = value !== null && (goldValue !== null ? pythonEqual(value, goldValue) : extracted === gold);
+      return { correct, extracted, gold };
     }
     case 'math': {
       const gold = task.answer.trim();

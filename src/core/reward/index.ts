@@ -6,6 +6,8 @@ export type { GradableKind } from './grade.ts';
 export { computeReward, CODE_REWARD, PAPER_REWARD } from './reward.ts';
 export type { Reward, RewardScheme } from './reward.ts';
 export { goldChoice } from './choice.ts';
+export { parsePythonLiteral, pythonEqual } from './python-literal.ts';
+export type { PyValue } from './python-literal.ts';
 export { numbersClose } from './numeric-close.ts';
 export { canGradeTask, gradeTask } from './grade-task.ts';
 export * from './code/index.ts';

@@ -128,6 +128,7 @@ const KIND_DOMAINS: Record<TaskKind, readonly ExampleDomain[]> = {
   gsm8k: ['arithmetic', 'physics', 'logic'],
   number: ['arithmetic', 'physics', 'logic'],
   code: ['coding'],
+  literal: ['coding'],
   mcq: ['medical', 'history'],
   exact: ['history'],
   open: ['writing'],
