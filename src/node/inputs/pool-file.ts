@@ -3,7 +3,7 @@
  * mistake is reported as "workers[2].price.input: ...", never discovered mid-run.
  */
 import { DEMO_POOL, type ProviderName, type WorkerSpec } from '../../core/providers/index.ts';
-import { readRecordedModels } from '../../core/bench/index.ts';
+import { readRecordedModels, readRecordedSets } from '../../core/bench/index.ts';
 import { isRecordedPool, RECORDED_POOLS, recordedPool, ROUTELLM_MMLU_POOL } from '../../core/providers/replay/index.ts';
 import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import { CliError, readTextFlag, text, type CliIo } from '../cli/index.ts';
@@ -155,7 +155,13 @@ export function isBuiltInPool(name: string): name is BuiltInPool {
 /** A built-in pool's workers; a recorded one's prices and labels come from its data/<source>/models.json. */
 export async function builtInPool(name: BuiltInPool): Promise<WorkerSpec[]> {
   if (!isRecordedPool(name)) return [...FIXED_POOLS[name]];
-  return recordedPool(name, await readRecordedModels(NODE_DATA_FILES, RECORDED_POOLS[name].source));
+  const source = RECORDED_POOLS[name].source;
+  const [models, sets] = await Promise.all([readRecordedModels(NODE_DATA_FILES, source), readRecordedSets(NODE_DATA_FILES, source)]);
+  return recordedPool(
+    name,
+    models,
+    sets.flatMap((s) => s.questions),
+  );
 }
 
 /** --pool as the commands that run a pool's workers take it; readPoolFlag reads what it names. */

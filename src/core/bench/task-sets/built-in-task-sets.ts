@@ -4,7 +4,7 @@
  * (from data/ on disk), test/unit/node/inputs/replay-data.test.ts (routellm-mmlu).
  */
 import type { TaskSplit } from '../../task.ts';
-import { ROUTELLM_MMLU_POOL } from '../../providers/replay/index.ts';
+import { completeModels, ROUTELLM_MMLU_POOL } from '../../providers/replay/index.ts';
 import { builtInTasks, readRecordedModels, readRecordedSets, readShippedReplay, type DataFiles } from '../datasets/data-files.ts';
 import { expertsTaskSet, shortExpertsTaskSet } from './experts.ts';
 import { recordedTaskSet } from './recorded.ts';
@@ -50,10 +50,14 @@ export async function builtInTaskSet(name: BuiltInTaskSet, files: DataFiles, opt
     case 'zeroeval':
     case 'routerbench': {
       const [sets, models] = await Promise.all([readRecordedSets(files, name), readRecordedModels(files, name)]);
+      // Every question: the models of the source's pool of all models (recordedPool's) have a record of each.
       return recordedTaskSet(
         name,
         sets,
-        models.map((m) => m.id),
+        completeModels(
+          models,
+          sets.flatMap((s) => s.questions),
+        ),
         { seed },
       );
     }

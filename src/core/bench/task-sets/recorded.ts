@@ -3,7 +3,7 @@
  * into train and held-out: by the source's own split where it has one (RouterBench's train and test files),
  * else by the seed, the same share of every set held out. Test: test/unit/core/bench/task-sets/recorded.test.ts.
  */
-import type { RecordedQuestion, RecordedSource } from '../../providers/replay/index.ts';
+import { isSourceGraded, SOURCE_VERDICT, type RecordedQuestion, type RecordedSource } from '../../providers/replay/index.ts';
 import { hashString } from '../../random.ts';
 import type { Task, TaskSplit } from '../../task.ts';
 
@@ -14,9 +14,9 @@ interface RecordedSplitOptions {
 }
 
 /**
- * The tasks of every set (item ids `<set>/<id>`, dataset `<source>/<set>`) that every model of the source
- * has a record of, in a seeded order. A question where some record's grade is the source's (Baton could
- * not grade its text) is left out: replaying it would not give the recorded correctness.
+ * The tasks of every set (item ids `<set>/<id>`, dataset `<source>/<set>`) that every model named has a
+ * record of, in a seeded order. A question only the source could grade (MBPP without its tests) is graded
+ * on the source's verdict, which its replayed records end with (core/providers/replay's SOURCE_VERDICT).
  */
 export function recordedTaskSet(
   source: RecordedSource,
@@ -28,13 +28,13 @@ export function recordedTaskSet(
   const share = options.heldOutShare ?? 0.2;
   const split: TaskSplit = { train: [], heldOut: [] };
   for (const { set, questions } of sets) {
-    const usable = questions.filter((q) => modelIds.every((m) => q.records[m] !== undefined && q.records[m].gradedBy !== 'source'));
+    const usable = questions.filter((q) => modelIds.every((m) => q.records[m] !== undefined));
     const tasks = usable
       .map((q) => {
+        const gold = isSourceGraded(q) ? { answer: SOURCE_VERDICT.right, kind: 'exact' as const } : { answer: q.answer, kind: q.kind };
         const task: Task = {
           question: q.question,
-          answer: q.answer,
-          kind: q.kind,
+          ...gold,
           ...(q.choices ? { choices: q.choices } : {}),
           dataset: `${source}/${set}`,
           itemId: `${set}/${q.id}`,

@@ -6,21 +6,21 @@
  */
 import { BatonError } from '../../errors/index.ts';
 import type { WorkerSpec } from '../types.ts';
-import { recordedColumn, type RecordedModel, type RecordedSource } from './recorded-set.ts';
+import { recordedColumn, type RecordedModel, type RecordedQuestion, type RecordedSource } from './recorded-set.ts';
 
 interface RecordedPoolPreset {
   source: RecordedSource;
-  /** Model ids of models.json, in pool order; absent: every model of the source. */
+  /** Model ids of models.json, in pool order; absent: every model recorded on every question of the source. */
   models?: readonly string[];
   /** In words, for --help. */
   about: string;
 }
 
 export const RECORDED_POOLS = {
-  zeroeval: { source: 'zeroeval', about: "every model of ZeroEval's records (GSM8K, MATH level 5, CRUXEval) at its list price" },
+  zeroeval: { source: 'zeroeval', about: 'the 27 models ZeroEval recorded on all of GSM8K, MATH level 5 and CRUXEval, at list prices' },
   'zeroeval-4': {
     source: 'zeroeval',
-    models: ['gpt-4o-2024-05-13', 'gpt-4o-mini-2024-07-18', 'deepseek-v2.5', 'gemma-2-9b-it'],
+    models: ['gpt-4o-2024-05-13', 'gpt-4o-mini-2024-07-18', 'deepseek-v2.5-0908', 'gemma-2-9b-it'],
     about: "ZeroEval's gpt-4o, gpt-4o-mini, deepseek-v2.5 and gemma-2-9b: four prices, 1x to about 1/50",
   },
   routerbench: { source: 'routerbench', about: "RouterBench's 11 models (ARC, MBPP, Winogrande) at their recorded dollars" },
@@ -43,8 +43,13 @@ const workerId = (modelId: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9.]+/g, '-');
 
-/** The pool's workers, from its source's models.json. */
-export function recordedPool(name: RecordedPoolName, models: readonly RecordedModel[]): WorkerSpec[] {
+/** The ids of the models (in models.json's order) with a record on every question: a pool of all of them replays every question. */
+export function completeModels(models: readonly RecordedModel[], questions: readonly RecordedQuestion[]): string[] {
+  return models.filter((m) => questions.every((q) => q.records[m.id] !== undefined)).map((m) => m.id);
+}
+
+/** The pool's workers, from its source's models.json and questions. */
+export function recordedPool(name: RecordedPoolName, models: readonly RecordedModel[], questions: readonly RecordedQuestion[]): WorkerSpec[] {
   const preset: RecordedPoolPreset = RECORDED_POOLS[name];
   const byId = new Map(models.map((m) => [m.id, m]));
   const missing = (preset.models ?? []).filter((id) => !byId.has(id));
@@ -54,7 +59,7 @@ export function recordedPool(name: RecordedPoolName, models: readonly RecordedMo
       message: `Pool ${name} names ${missing.join(', ')}, which data/${preset.source}/models.json does not have (it has ${models.map((m) => m.id).join(', ')}).`,
     });
   }
-  return (preset.models ?? models.map((m) => m.id)).map((id) => {
+  return (preset.models ?? completeModels(models, questions)).map((id) => {
     const m = byId.get(id)!;
     return {
       id: workerId(id),

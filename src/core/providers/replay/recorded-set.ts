@@ -48,6 +48,20 @@ export interface RecordedModel {
   tokens: string;
 }
 
+/**
+ * A question whose records only the source could grade (MBPP without its tests): its task's gold is this
+ * verdict, and a replayed record ends with the source's verdict in answer tags, so grading the replayed
+ * answer gives the recorded correctness, as RouteLLM's correctness-only MMLU records are replayed.
+ */
+export const SOURCE_VERDICT = { right: 'passed', wrong: 'failed' } as const;
+
+export const isSourceGraded = (q: RecordedQuestion) => Object.values(q.records).some((r) => r.gradedBy === 'source');
+
+const replayedText = (q: RecordedQuestion, r: RecordedAnswer) =>
+  isSourceGraded(q)
+    ? `${r.text}\n\n(Replayed record: the source graded this answer, and only its verdict is replayed.)\n<answer>${r.correct ? SOURCE_VERDICT.right : SOURCE_VERDICT.wrong}</answer>`
+    : r.text;
+
 /** The replay column of a source's model: what a replay worker's `model` names. */
 export const recordedColumn = (source: RecordedSource, modelId: string) => `${source}/${modelId}`;
 
@@ -125,7 +139,7 @@ export function recordedReplayTable(source: RecordedSource, questions: readonly 
       const column = recordedColumn(source, id);
       models.add(column);
       const usage = { input: r.inputTokens, output: r.outputTokens, ...(usdRecorded.has(id) ? { costUsd: r.usd } : {}) };
-      row[column] = { correct: r.correct, response: r.text, usage };
+      row[column] = { correct: r.correct, response: replayedText(q, r), usage };
     }
     entries.set(normalizeQuestion(q.question), { ...entries.get(normalizeQuestion(q.question)), ...row });
   }

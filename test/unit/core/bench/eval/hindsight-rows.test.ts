@@ -10,6 +10,7 @@ import {
   buildReport,
   fromSingles,
   readRecordedModels,
+  readRecordedSets,
   readShippedReplay,
   reportMarkdown,
   reportPlotSvg,
@@ -22,7 +23,11 @@ import { recordedDataFiles } from '../../../../support/recorded-data.ts';
 describe('hindsight rows on a recorded pool', () => {
   it('send each kind to the worker of the highest correct - lambda x dollars, and are placed against the single hull', async () => {
     const files = recordedDataFiles(10);
-    const specs = recordedPool('routerbench', await readRecordedModels(files, 'routerbench'));
+    const specs = recordedPool(
+      'routerbench',
+      await readRecordedModels(files, 'routerbench'),
+      (await readRecordedSets(files, 'routerbench')).flatMap((s) => s.questions),
+    );
     const table = await readShippedReplay(
       files,
       specs.map((s) => s.model),

@@ -20,7 +20,11 @@ describe('parseRecordedSet', () => {
 describe('recorded pools', () => {
   it("are a source's models, replaying each question's recorded text and tokens at their list prices, or its recorded dollars", async () => {
     const files = recordedDataFiles(3);
-    const specs = recordedPool('routerbench', await readRecordedModels(files, 'routerbench'));
+    const specs = recordedPool(
+      'routerbench',
+      await readRecordedModels(files, 'routerbench'),
+      (await readRecordedSets(files, 'routerbench')).flatMap((s) => s.questions),
+    );
     expect(specs.map((s) => [s.id, s.model, s.price?.input])).toEqual([
       ['dear-1', 'routerbench/org/Dear-1', 10],
       ['mid-2', 'routerbench/mid-2', 1],
@@ -46,6 +50,6 @@ describe('recorded pools', () => {
   });
 
   it('refuse a preset whose models the data lacks, naming them', () => {
-    expect(() => recordedPool('routerbench-4', RECORDED_MODELS)).toThrow(/routerbench-4 names gpt-4-1106-preview.*does not have/);
+    expect(() => recordedPool('routerbench-4', RECORDED_MODELS, [])).toThrow(/routerbench-4 names gpt-4-1106-preview.*does not have/);
   });
 });
