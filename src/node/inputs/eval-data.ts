@@ -14,6 +14,7 @@ import {
   BUILT_IN_DATASETS,
   formatOfFile,
   isBuiltInDataset,
+  builtInTaskSet,
   isBuiltInTaskSet,
   loadDataset,
   mmluSubjects,
@@ -72,10 +73,6 @@ async function sourceOf(req: EvalDataRequest): Promise<DataSource> {
     return { from: 'builtin', name: 'mmlu', subjects: req.subjects };
   }
   if (req.subjects) throw new CliError('--subjects applies to --dataset mmlu only', 2);
-  if (isBuiltInTaskSet(req.dataset)) {
-    if (req.map) throw new CliError(`--map is for your own files; ${req.dataset} is built in`, 2);
-    return { from: 'held-out', taskSet: req.dataset, seed: req.seed };
-  }
   const mapping = { map: req.map ?? '', ...(req.kind ? { kind: req.kind } : {}) };
   if (req.dataset.startsWith('hf:')) return { from: 'hub', dataset: req.dataset.slice(3), ...mapping };
   const path = req.file ?? resolve(req.cwd, req.dataset);
@@ -95,6 +92,11 @@ async function sourceOf(req: EvalDataRequest): Promise<DataSource> {
 
 /** The request's tasks; bad rows stop the load with their lines unless --skip-bad, which returns them. */
 export async function loadEvalData(req: EvalDataRequest): Promise<LoadedDataset> {
+  if (isBuiltInTaskSet(req.dataset)) {
+    if (req.map || req.subjects) throw new CliError(`--map and --subjects are for other data; ${req.dataset} is a built-in task set`, 2);
+    const { heldOut } = await builtInTaskSet(req.dataset, NODE_DATA_FILES, { seed: req.seed });
+    return { tasks: heldOut.slice(req.offset, req.limit === undefined ? undefined : req.offset + req.limit), bad: [], unit: 'line' };
+  }
   const data = await sourceOf(req);
   const hub = {
     ...(req.hfEndpoint ? { baseUrl: req.hfEndpoint } : {}),

@@ -1,12 +1,11 @@
 /**
  * One loader of evaluation data for every host (`baton eval --dataset`, the Evaluate page): a set Baton
- * ships, a training task set's held-out questions, the user's file (JSONL, CSV, Parquet) or a Hugging Face dataset, the last two through a field
+ * ships, the user's file (JSONL, CSV, Parquet) or a Hugging Face dataset, the last two through a field
  * mapping. Rows that cannot become tasks come back by line (file) or row (Parquet, Hub) with their
  * reason; whether they stop the run is the caller's to say (badRowsError). A host gives its data/ files
  * and how it reaches the Hub (its page cache); nothing else differs. Test: test/unit/core/bench/datasets/load-dataset.test.ts.
  */
 import type { Task, TaskKind } from '../../task.ts';
-import { builtInTaskSet, type BuiltInTaskSet } from '../task-sets/built-in-task-sets.ts';
 import type { BuiltInDataset, UserFileFormat } from './built-in.ts';
 import { builtInTasks, type DataFiles } from './data-files.ts';
 import { hubRows, parseHubRef, type HubRowsOptions } from './hub-rows.ts';
@@ -22,8 +21,6 @@ export interface RowMapping {
 
 export type DataSource =
   | { from: 'builtin'; name: BuiltInDataset; subjects?: readonly string[] }
-  /** A training task set's held-out questions, split by `seed` as training splits them. */
-  | { from: 'held-out'; taskSet: BuiltInTaskSet; seed: number }
   /** `name` names the set in messages and episodes. */
   | ({ from: 'file'; name: string; format: UserFileFormat; bytes: ArrayBuffer | Uint8Array } & RowMapping)
   /** `owner/name[:config[:split]]`, read through the datasets server. */
@@ -62,7 +59,6 @@ export async function loadDataset(req: DatasetRequest, host: DatasetHost): Promi
   const window = (tasks: Task[]) => tasks.slice(req.offset, req.limit === undefined ? undefined : req.offset + req.limit);
   const d = req.data;
   if (d.from === 'builtin') return { tasks: window(await builtInTasks(d.name, host.files, d.subjects)), bad: [], unit: 'line' };
-  if (d.from === 'held-out') return { tasks: window((await builtInTaskSet(d.taskSet, host.files, { seed: d.seed })).heldOut), bad: [], unit: 'line' };
   const map = parseFieldMap(d.map);
   const defaults = d.kind ? { defaultKind: d.kind } : {};
   if (d.from === 'hub') {
