@@ -13,8 +13,8 @@
  * Run: npm run bench:cost-frontier -- --pool routerbench-4 [--tasks routerbench] [--lambdas 0,20,100 | auto]
  *        [--steps 30] [--questions 4] [--group 8] [--lr 1e-3] [--hidden 32] [--question-chars 200]
  *        [--train-questions N] [--held-out-questions N] [--seed 1] [--plot FILE.svg] [--keep DIR]
- * --lambdas auto: 0.1, 0.3 and 1 over the dearest model's dollars per training question (its cost then weighs
- * 0.1, 0.3 and 1 of a right answer). --steps 0 trains nothing and measures the baselines alone.
+ * --lambdas auto: 0.01, 0.05 and 0.2 over the dearest model's dollars per training question (its cost then weighs
+ * 0.01, 0.05 and 0.2 of a right answer). --steps 0 trains nothing and measures the baselines alone.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -79,11 +79,11 @@ async function baton(io: CliIo, ...argv: string[]): Promise<void> {
   if (code !== 0) throw new Error(`baton ${argv[0]} exited with ${code}`);
 }
 
-/** 0.1, 0.3 and 1 over the dearest single model's dollars per question on (a sample of) the training questions. */
+/** 0.01, 0.05 and 0.2 over the dearest single model's dollars per question on (a sample of) the training questions. */
 async function autoLambdas(train: readonly Task[], workers: WorkerModel[]): Promise<number[]> {
   const outcomes = await routingOutcomes(train.slice(0, 200), workers, FIXED_SUBTASKS[0], (t) => t.kind);
   const dearest = Math.max(...singleWorkerPoints(outcomes, 0).map((p) => p.dollarsPerQuestion));
-  return [0.1, 0.3, 1].map((f) => round(f / dearest, 2));
+  return [0.01, 0.05, 0.2].map((f) => round(f / dearest, 2));
 }
 
 const work = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), 'baton-cost-frontier-'));

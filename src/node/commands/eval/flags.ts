@@ -37,7 +37,8 @@ export const FLAGS = {
   method: texts({
     arg: 'M',
     help:
-      'conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] | random | round-robin | ' +
+      'conductor:<choice> | single:<worker> | oracle | hindsight[:L,...] (the best worker per kind for correct - L x dollars, from the single runs) | ' +
+      'moa[:layers=L,aggregator=<worker>] | random | round-robin | ' +
       'self-reflect:<worker>,<k> | fixed:<plan file>, where <choice> is fixed:<file> | worker:<id> | remote:<model>@<url> | ' +
       'engine:<dir>[,lora=<dir>][,max-tokens=N][,weights=auto|f32|f16|int4][,reasoning=off][,prompt=compact]',
   }),
