@@ -35,7 +35,7 @@ export function reportMarkdown(report: EvalReport): string {
     'Runs with an infrastructure failure are counted apart and left out of the accuracy. The oracle counts a question right when any single worker got it right, at the cost of running them all; when none did and one failed, it counts an infrastructure failure. Dollars are those known: a call that failed before its provider said what it used adds none.',
     ...(report.hull
       ? [
-          "Single hull: the single workers on the upper, non-decreasing convex hull of their (dollars, accuracy) points, what any mix of them reaches ('on'), and the methods more accurate than every such mix at their dollars ('above'). best-per-kind:λ=L sends each task kind to the single worker of the highest correct - L x dollars on these very runs (hindsight).",
+          "Single hull: the single workers on the upper, non-decreasing convex hull of their (dollars, accuracy) points, what any mix of them reaches ('on'), and the methods more accurate than every such mix at their dollars ('above'). best-per-kind:λ=L sends each kind of task (its data set and task kind) to the single worker of the highest correct - L x dollars on these very runs (hindsight).",
         ]
       : []),
   ];

@@ -7,13 +7,13 @@
  * wrong, and an infrastructure failure when none is right and some failed (the failed one might have been
  * right); it costs what all of them cost. Dollars are what the runs are known to have cost: a call that
  * failed before its provider reported its usage adds nothing, and the runs holding one are counted.
- * The hindsight rows (best-per-kind:λ=L) send each task kind to the single worker of the highest reward
+ * The hindsight rows (best-per-kind:λ=L) send each kind of task, its data set and task kind (RouterBench's ARC and
+ * Winogrande are both multiple choice, yet two kinds), to the single worker of the highest reward
  * correct - L x dollars over that kind's runs, chosen on these very runs: what routing by kind reaches when
  * it knows the answers. `hull` and `aboveHull` place every method on RouterBench's cost-quality plane
  * (cost-quality-hull.ts) against the single workers' hull.
  */
 import { knownCostUsd, type Episode } from '../../episodes/index.ts';
-import type { TaskKind } from '../../task.ts';
 import { costQualityHull, sideOfHull } from './cost-quality-hull.ts';
 import { itemAccuracy, mean, percentile } from './statistics.ts';
 import { runKeyOf, type RunKey } from './run-key.ts';
@@ -55,7 +55,8 @@ export interface EvalReport {
 
 interface RunFacts {
   key: RunKey;
-  kind: TaskKind;
+  /** The task's data set and kind: what the hindsight rows route by. */
+  kind: string;
   graded: boolean;
   correct: boolean;
   infra: boolean;
@@ -78,7 +79,7 @@ function factsOf(e: Episode, key: RunKey): RunFacts {
   const infra = e.status === 'infra-error' || e.reward?.infraError === true;
   return {
     key,
-    kind: e.task.kind,
+    kind: `${e.task.dataset ?? ''} ${e.task.kind}`,
     graded: e.reward !== undefined && !infra,
     correct: e.reward?.correct === true && !infra,
     infra,
