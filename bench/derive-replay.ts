@@ -67,6 +67,25 @@ function accuracies(rows: ReplayRow[]) {
   return { oracle: mean(rows.map((r) => Object.values(r.records).some((x) => x.correct))), models: perModel.sort((a, b) => b.accuracy - a.accuracy) };
 }
 
+/** Per model, the mean of its accuracy over the sets it answers and its dollars over them all (the issue's figures). */
+function overSets(sets: Record<string, { models: { model: string; accuracy: number; usd: number }[] }>) {
+  const byModel = new Map<string, { accuracy: number[]; usd: number }>();
+  for (const { models } of Object.values(sets)) {
+    for (const { model, accuracy, usd } of models) {
+      const m = byModel.get(model) ?? { accuracy: [], usd: 0 };
+      byModel.set(model, { accuracy: [...m.accuracy, accuracy], usd: m.usd + usd });
+    }
+  }
+  return [...byModel]
+    .map(([model, m]) => ({
+      model,
+      sets: m.accuracy.length,
+      meanAccuracy: round3(m.accuracy.reduce((a, b) => a + b, 0) / m.accuracy.length),
+      usd: round3(m.usd),
+    }))
+    .sort((a, b) => b.meanAccuracy - a.meanAccuracy);
+}
+
 function write(dir: string, set: string, rows: ReplayRow[]): number {
   const bytes = gzipJsonl(rows);
   writeFileSync(join(dir, `${set}.jsonl.gz`), bytes);
@@ -82,7 +101,7 @@ const keepDisagreements = (verdicts: Verdict[]) => disagreements.push(...verdict
 if (args.routerdc) {
   const dir = join(args.out, 'routerbench');
   mkdirSync(dir, { recursive: true });
-  const sets: Record<string, unknown> = {};
+  const sets: Record<string, ReturnType<typeof accuracies> & Record<string, unknown>> = {};
   for (const set of Object.keys(ROUTERBENCH_SETS) as RouterBenchSet[]) {
     const { rows, verdicts, dropped } = deriveRouterBenchSet(args.routerdc, set, count);
     keepDisagreements(verdicts);
@@ -104,13 +123,13 @@ if (args.routerdc) {
     tokens: `not in the records; ${ESTIMATED_TOKENS}`,
   }));
   writeFileSync(join(dir, 'models.json'), JSON.stringify(models, null, 2) + '\n');
-  report.routerbench = sets;
+  report.routerbench = { ...sets, overSets: overSets(sets) };
 }
 
 if (args.zeroeval) {
   const dir = join(args.out, 'zeroeval');
   mkdirSync(dir, { recursive: true });
-  const sets: Record<string, unknown> = {};
+  const sets: Record<string, ReturnType<typeof accuracies> & Record<string, unknown>> = {};
   for (const set of ZEROEVAL_SETS) {
     const { rows, verdicts, skipped } = deriveZeroEvalSet(args.zeroeval, set, count);
     keepDisagreements(verdicts);
@@ -132,7 +151,7 @@ if (args.zeroeval) {
     };
   });
   writeFileSync(join(dir, 'models.json'), JSON.stringify(models, null, 2) + '\n');
-  report.zeroeval = sets;
+  report.zeroeval = { ...sets, overSets: overSets(sets) };
 }
 
 if (args.disagreements) writeFileSync(args.disagreements, disagreements.map((v) => JSON.stringify(v)).join('\n') + '\n');

@@ -44,6 +44,10 @@ const TOKEN_SAMPLE_STRIDE = 25;
 /** The gold as Baton grades it: GSM8K's `# 18` is 18. */
 const goldOf = (set: ZeroEvalSet, item: ZeroEvalItem) => (set === 'gsm' ? item.answer.replace(/#/g, '').trim() : item.answer.trim());
 
+// Files of 4 MiB or more, absent from the copy the committed data came from: skipped in any checkout, so that
+// every checkout of the recorded commit derives the same files.
+const NOT_DERIVED = new Set(['gsm/Llama-3-Instruct-8B-SimPO-v0.2.json', 'gsm/Phi-3-mini-4k-instruct.json', 'gsm/Qwen2-1.5B-Instruct.json']);
+
 /** The model files of `set` in a checkout, by the model's summary name; `skipped` lists files with no priced model. */
 function modelFiles(root: string, set: ZeroEvalSet): { files: Map<string, string>; skipped: string[] } {
   const dir = join(root, 'result_dirs', set);
@@ -54,7 +58,7 @@ function modelFiles(root: string, set: ZeroEvalSet): { files: Map<string, string
     .sort()) {
     const stem = name.slice(0, -'.json'.length);
     const id = ZEROEVAL_FILE_ALIASES[stem] ?? stem;
-    if (ZEROEVAL_MODELS.some((m) => m.id === id)) files.set(id, join(dir, name));
+    if (ZEROEVAL_MODELS.some((m) => m.id === id) && !NOT_DERIVED.has(`${set}/${name}`)) files.set(id, join(dir, name));
     else skipped.push(`${set}/${name}`);
   }
   return { files, skipped };

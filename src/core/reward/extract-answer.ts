@@ -91,18 +91,22 @@ function bareJsonValue(text: string, at: number): string {
   return text.slice(at).trim();
 }
 
-/** The value of the last JSON `"answer"` field in `text` (a string's contents as written, else the value), or null when none. */
+/**
+ * The value of the last JSON `"answer"` field in `text` that is not the prompt's blank (`"___"` echoed back):
+ * a string's contents as written, else the value; null when there is none.
+ */
 function jsonAnswer(text: string): string | null {
-  const keys = [...text.matchAll(JSON_ANSWER_KEY)];
-  if (keys.length === 0) return null;
-  const at = keys[keys.length - 1].index + keys[keys.length - 1][0].length;
-  let value: string;
-  if (text[at] === '"') {
-    let end = at + 1;
-    while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-    value = jsonStringContents(text.slice(at + 1, end));
-  } else value = bareJsonValue(text, at);
-  return value;
+  for (const key of [...text.matchAll(JSON_ANSWER_KEY)].reverse()) {
+    const at = key.index + key[0].length;
+    let value: string;
+    if (text[at] === '"') {
+      let end = at + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      value = jsonStringContents(text.slice(at + 1, end));
+    } else value = bareJsonValue(text, at);
+    if (!/^_+$/.test(value.trim())) return value;
+  }
+  return null;
 }
 
 /** The answer marked inside `text`, by priority, before any kind-specific fallback. */

@@ -28,6 +28,13 @@ function unescape(body: string): string {
   });
 }
 
+/** A set member or dict key: Python raises TypeError for a list, dict or set (inside a tuple too). */
+function hashable(v: PyValue): PyValue {
+  if (v.type === 'list' || v.type === 'dict' || v.type === 'set') throw new NotALiteral();
+  if (v.type === 'tuple') v.items.forEach(hashable);
+  return v;
+}
+
 class Reader {
   private i = 0;
   constructor(private readonly s: string) {}
@@ -99,8 +106,8 @@ class Reader {
       if (this.eat('}')) return [];
       throw new NotALiteral();
     };
-    if (!this.eat(':')) return { type: 'set', items: [first, ...rest(() => this.value())] };
-    const entry = (key: PyValue): [PyValue, PyValue] => [key, this.value()];
+    if (!this.eat(':')) return { type: 'set', items: [first, ...rest(() => this.value())].map(hashable) };
+    const entry = (key: PyValue): [PyValue, PyValue] => [hashable(key), this.value()];
     const head = entry(first);
     return {
       type: 'dict',

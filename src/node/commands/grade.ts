@@ -3,7 +3,7 @@ import { TASK_KINDS, type TaskKind } from '../../core/task.ts';
 import { CliError, flag, parseFlags, printHelp, text, texts, type CliIo } from '../cli/index.ts';
 import { createNodeCodeRunner } from '../sandbox/index.ts';
 
-const GRADED_KINDS: TaskKind[] = ['math', 'mcq', 'number', 'gsm8k', 'exact', 'code'];
+const GRADED_KINDS: TaskKind[] = ['math', 'mcq', 'number', 'gsm8k', 'exact', 'literal', 'code'];
 
 function gradedKind(kind: string): TaskKind {
   if (GRADED_KINDS.includes(kind as TaskKind)) return kind as TaskKind;

@@ -7,7 +7,7 @@ import type { GradableKind } from '../../core/reward/index.ts';
 import type { Task } from '../../core/task.ts';
 
 /** The kinds a reward can grade here (code needs a sandbox, open questions have no gold). */
-export const REWARD_KINDS: readonly GradableKind[] = ['math', 'gsm8k', 'number', 'mcq', 'exact'];
+export const REWARD_KINDS: readonly GradableKind[] = ['math', 'gsm8k', 'number', 'mcq', 'exact', 'literal'];
 
 /** Items per request: a trainer's batch is hundreds at most; this only stops a runaway client. */
 const MAX_ITEMS = 4096;

@@ -133,7 +133,7 @@ describe('reward server', () => {
       [{ items: [{ completion: 'x', question: 'q', answer: '1' }] }, /items\[0\]\.kind must be a string \(it is missing\)/],
       [
         { items: [{ completion: 'x', question: 'q', answer: '1', kind: 'poem' }] },
-        /items\[0\]\.kind must be one of math, gsm8k, number, mcq, exact, got "poem"/,
+        /items\[0\]\.kind must be one of math, gsm8k, number, mcq, exact, literal, got "poem"/,
       ],
       [{ items: [{ completion: 'x', question: 'q', answer: '1', kind: 'code' }] }, /kind must be one of/],
       [{ items: [{ question: 'q', answer: '1', kind: 'number' }] }, /items\[0\]\.completion must be a string/],
