@@ -29,12 +29,12 @@ import type { Task, TaskSplit } from '../src/core/task.ts';
 import { FIXED_SUBTASKS } from '../src/core/workflow/constrain/index.ts';
 import { main } from '../src/node/main.ts';
 import type { CliIo } from '../src/node/cli/index.ts';
-import { BUILT_IN_POOLS, buildPool, NODE_DATA_FILES, readBuiltInTaskSet } from '../src/node/inputs/index.ts';
+import { buildPool, builtInPool, NODE_DATA_FILES, readBuiltInTaskSet, type BuiltInPool } from '../src/node/inputs/index.ts';
 import { writeRandomConductor, type RandomConductorShape } from '../src/node/models/index.ts';
 
 export interface LearningRun {
   shape: RandomConductorShape;
-  pool: keyof typeof BUILT_IN_POOLS;
+  pool: BuiltInPool;
   tasks: (typeof BUILT_IN_TASK_SETS)[number];
   /** Most steps of a plan (the hindsight baselines enumerate plans of this many steps at most). */
   maxSteps: 1 | 2;
@@ -128,9 +128,10 @@ export function selectSubjects(split: TaskSplit, subjects: readonly string[] | u
 }
 
 /** A built-in pool's workers with no simulated latency: only the answers matter here, and the demo pool's workers take seconds a call. */
-async function instantPool(name: keyof typeof BUILT_IN_POOLS): Promise<WorkerModel[]> {
-  const specs = BUILT_IN_POOLS[name].map((w) => (w.simulated ? { ...w, simulated: { ...w.simulated, latencyMs: 0 } } : w));
-  return buildPool(specs, {}, specs.some((w) => w.provider === 'replay') ? await readShippedReplay(NODE_DATA_FILES) : undefined, undefined);
+export async function instantPool(name: BuiltInPool): Promise<WorkerModel[]> {
+  const specs = (await builtInPool(name)).map((w) => (w.simulated ? { ...w, simulated: { ...w.simulated, latencyMs: 0 } } : w));
+  const replayed = specs.filter((w) => w.provider === 'replay').map((w) => w.model);
+  return buildPool(specs, {}, replayed.length > 0 ? await readShippedReplay(NODE_DATA_FILES, replayed) : undefined, undefined);
 }
 
 /** Where the routing of the routellm-mmlu run stands: worker 0 (GPT-4) is the strong, dear one. */

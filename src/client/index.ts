@@ -17,6 +17,7 @@ export { trainerInService, watchTraining } from './trainer.ts';
 export {
   DEFAULT_TRAINING,
   MAX_TRAINING_RECURSION,
+  RECORDED_PRESETS,
   TRAINING_LIMITS,
   type LatestGroup,
   type TrainerStatus,

@@ -23,7 +23,12 @@ import { runAction } from './run-action.ts';
 import type { SettingsState } from './settings.svelte.ts';
 
 /** The form's fields: a TrainingConfig without the pool, its optional settings filled in, and the text fields as typed. */
-export interface TrainingForm extends Omit<TrainingConfig, 'pool' | 'model' | 'concurrency' | 'recursionDepth' | 'responseCache' | 'fixedSubtasks'> {
+export interface TrainingForm extends Omit<
+  TrainingConfig,
+  'pool' | 'model' | 'concurrency' | 'recursionDepth' | 'responseCache' | 'fixedSubtasks' | 'costWeight'
+> {
+  /** lambda of the cost-aware reward; 0: accuracy alone. */
+  costWeight: number;
   /** Empty: the demo Conductor; else a Hub repo id or a base URL. */
   model: string;
   /** Calls in flight per provider, as "openai=4,anthropic=2"; empty: the defaults. */
@@ -38,6 +43,7 @@ const formOf = (config: Omit<TrainingConfig, 'pool'>): TrainingForm => ({
   model: config.model.from === 'hub' ? config.model.repo : config.model.from === 'url' ? config.model.url : '',
   concurrency: providerConcurrencyText(config.concurrency ?? {}),
   recursionDepth: config.recursionDepth ?? 0,
+  costWeight: config.costWeight ?? 0,
   responseCache: config.responseCache !== false,
   fixedSubtasks: config.fixedSubtasks ?? false,
 });
@@ -100,7 +106,7 @@ export class TrainPageState {
         code: 'run/config',
         message: 'The model must be empty (the demo Conductor), a Hugging Face repo id (owner/name) or an https:// URL.',
       });
-    const { model: _, concurrency, recursionDepth, responseCache, fixedSubtasks, ...rest } = $state.snapshot(this.form);
+    const { model: _, concurrency, recursionDepth, responseCache, fixedSubtasks, costWeight, ...rest } = $state.snapshot(this.form);
     const limits = parseProviderConcurrency(concurrency);
     return {
       ...rest,
@@ -108,6 +114,7 @@ export class TrainPageState {
       pool: this.form.preset === 'pool' ? ($state.snapshot(pool) as WorkerSpec[]) : [],
       ...(Object.keys(limits).length > 0 ? { concurrency: limits } : {}),
       ...(recursionDepth > 0 ? { recursionDepth } : {}),
+      ...(costWeight !== 0 ? { costWeight } : {}),
       ...(responseCache ? {} : { responseCache: false }),
       ...(fixedSubtasks ? { fixedSubtasks } : {}),
     };

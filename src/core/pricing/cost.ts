@@ -1,10 +1,12 @@
 import type { Price, Usage } from './types.ts';
 
 /**
- * Dollars for one call, or null when the price is unknown (unknown is not free).
- * Cached input tokens are billed at `cachedInput` when the price has one; they are part of `input`.
+ * Dollars for one call: what it was billed where the usage says, else its tokens at the price, or null when
+ * the price is unknown (unknown is not free). Cached input tokens are billed at `cachedInput` when the price
+ * has one; they are part of `input`.
  */
 export function costUsd(usage: Usage, price: Price | undefined): number | null {
+  if (usage.costUsd !== undefined) return usage.costUsd;
   if (!price) return null;
   const cached = Math.min(usage.cached ?? 0, usage.input);
   const cachedRate = price.cachedInput ?? price.input;

@@ -9,6 +9,8 @@ export interface Usage {
   output: number;
   cached?: number;
   reasoning?: number;
+  /** Dollars the call was billed, where that was recorded (RouterBench's replayed calls): it stands for tokens x price. */
+  costUsd?: number;
 }
 
 /** US dollars per million tokens. */

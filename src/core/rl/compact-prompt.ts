@@ -11,3 +11,12 @@ export const compactPrompt: ConductorPromptFor = (task, workers, { maxSteps }) =
     content: `Plan at most ${maxSteps} steps over models 0-${workers.length - 1} as model_id, subtasks and access_list.\nQuestion: ${task.question}`,
   },
 ];
+
+/**
+ * The compact prompt reading only the question's first `questionChars` characters: a cap on the tokens a
+ * step trains on where questions run long (recorded pools' code and word problems, docs/pools.md). The
+ * workers still get the whole question.
+ */
+export function compactPromptWithin(questionChars: number): ConductorPromptFor {
+  return (task, workers, format) => compactPrompt({ ...task, question: task.question.slice(0, questionChars) }, workers, format);
+}

@@ -7,7 +7,7 @@
  */
 import { BatonError } from '../errors/index.ts';
 import { FIXED_SUBTASKS, type WorkflowFormat } from '../workflow/constrain/index.ts';
-import { compactPrompt } from './compact-prompt.ts';
+import { compactPrompt, compactPromptWithin } from './compact-prompt.ts';
 import { askPrompt, type ConductorPromptFor } from './rollout.ts';
 
 export const TRAINED_FORMAT_FILE = 'conductor.json';
@@ -20,6 +20,8 @@ export interface TrainedFormat {
   /** Every subtask a fixed text (FIXED_SUBTASKS). */
   fixedSubtasks?: boolean;
   maxSubtaskChars?: number;
+  /** The compact prompt reads the question's first this many characters (absent: all of it). */
+  questionChars?: number;
 }
 
 export function trainedFormatJson(f: TrainedFormat): string {
@@ -43,12 +45,15 @@ export function parseTrainedFormat(text: string, source: string): TrainedFormat 
   if (f.fixedSubtasks !== undefined && typeof f.fixedSubtasks !== 'boolean') throw bad('"fixedSubtasks" must be true or false');
   if (f.maxSubtaskChars !== undefined && !(Number.isInteger(f.maxSubtaskChars) && (f.maxSubtaskChars as number) >= 1))
     throw bad('"maxSubtaskChars" must be a whole number of at least 1');
+  if (f.questionChars !== undefined && !(Number.isInteger(f.questionChars) && (f.questionChars as number) >= 1))
+    throw bad('"questionChars" must be a whole number of at least 1');
   return {
     prompt: f.prompt,
     constrain: f.constrain,
     maxSteps: f.maxSteps as number,
     ...(f.fixedSubtasks ? { fixedSubtasks: true } : {}),
     ...(f.maxSubtaskChars !== undefined ? { maxSubtaskChars: f.maxSubtaskChars as number } : {}),
+    ...(f.questionChars !== undefined ? { questionChars: f.questionChars as number } : {}),
   };
 }
 
@@ -77,12 +82,15 @@ export async function readTrainedFormat(sources: readonly (TrainedFiles | undefi
 export function describeTrainedFormat(f: TrainedFormat): string {
   const subtasks = f.fixedSubtasks ? ', fixed subtask texts' : f.maxSubtaskChars !== undefined ? `, subtasks of up to ${f.maxSubtaskChars} characters` : '';
   const steps = `plans of at most ${f.maxSteps} step${f.maxSteps === 1 ? '' : 's'}`;
-  return `${f.prompt === 'compact' ? 'the short prompt' : 'the Ask prompt'}, ${f.constrain ? `the lists alone, ${steps}${subtasks}` : steps}`;
+  const prompt =
+    f.prompt === 'compact' ? `the short prompt${f.questionChars ? ` reading ${f.questionChars} characters of the question` : ''}` : 'the Ask prompt';
+  return `${prompt}, ${f.constrain ? `the lists alone, ${steps}${subtasks}` : steps}`;
 }
 
 /** The first round's prompt it was trained on. */
 export function trainedPrompt(f: TrainedFormat): ConductorPromptFor {
-  return f.prompt === 'compact' ? compactPrompt : askPrompt;
+  if (f.prompt === 'ask') return askPrompt;
+  return f.questionChars === undefined ? compactPrompt : compactPromptWithin(f.questionChars);
 }
 
 /** The workflow constraint it was sampled under, for a pool of `workers` (training samples the lists alone). */

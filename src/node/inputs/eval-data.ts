@@ -1,5 +1,6 @@
 /**
- * `baton eval --dataset`: a built-in set from data/ (core/bench's BUILT_IN_DATASETS), a file
+ * `baton eval --dataset`: a built-in set from data/ (core/bench's BUILT_IN_DATASETS), the held-out questions of a
+ * built-in task set (BUILT_IN_TASK_SETS, split by --seed as `baton train --seed` splits it), a file
  * of the user's (.jsonl, .csv, .parquet) through --map, or hf:owner/name[:config[:split]] read through
  * the datasets server, its pages cached on disk under --cache-dir. Bad rows stop the load with their
  * line numbers unless --skip-bad, which reports them. The loading is core/bench's loadDataset, as the
@@ -13,6 +14,8 @@ import {
   BUILT_IN_DATASETS,
   formatOfFile,
   isBuiltInDataset,
+  builtInTaskSet,
+  isBuiltInTaskSet,
   loadDataset,
   mmluSubjects,
   type DataSource,
@@ -34,6 +37,8 @@ export interface EvalDataRequest {
   kind?: TaskKind;
   offset: number;
   limit?: number;
+  /** Splits a built-in task set: its held-out questions are evaluated. */
+  seed: number;
   skipBad: boolean;
   cwd: string;
   hfEndpoint?: string;
@@ -87,6 +92,11 @@ async function sourceOf(req: EvalDataRequest): Promise<DataSource> {
 
 /** The request's tasks; bad rows stop the load with their lines unless --skip-bad, which returns them. */
 export async function loadEvalData(req: EvalDataRequest): Promise<LoadedDataset> {
+  if (isBuiltInTaskSet(req.dataset)) {
+    if (req.map || req.subjects) throw new CliError(`--map and --subjects are for other data; ${req.dataset} is a built-in task set`, 2);
+    const { heldOut } = await builtInTaskSet(req.dataset, NODE_DATA_FILES, { seed: req.seed });
+    return { tasks: heldOut.slice(req.offset, req.limit === undefined ? undefined : req.offset + req.limit), bad: [], unit: 'line' };
+  }
   const data = await sourceOf(req);
   const hub = {
     ...(req.hfEndpoint ? { baseUrl: req.hfEndpoint } : {}),

@@ -3,9 +3,11 @@
  * mistake is reported as "workers[2].price.input: ...", never discovered mid-run.
  */
 import { DEMO_POOL, type ProviderName, type WorkerSpec } from '../../core/providers/index.ts';
-import { ROUTELLM_MMLU_POOL } from '../../core/providers/replay/index.ts';
+import { readRecordedModels, readRecordedSets } from '../../core/bench/index.ts';
+import { isRecordedPool, RECORDED_POOLS, recordedPool, ROUTELLM_MMLU_POOL } from '../../core/providers/replay/index.ts';
 import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import { CliError, readTextFlag, text, type CliIo } from '../cli/index.ts';
+import { NODE_DATA_FILES } from './data-files.ts';
 
 const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'google', 'openai-compatible', 'webllm', 'engine', 'simulated', 'replay'];
 const EFFORTS = ['minimal', 'low', 'medium', 'high'];
@@ -143,25 +145,44 @@ export function parsePoolFile(text: string, source = 'pool file'): WorkerSpec[] 
   return specs;
 }
 
-export const BUILT_IN_POOLS = { demo: DEMO_POOL, experts: EXPERTS_POOL, 'routellm-mmlu': ROUTELLM_MMLU_POOL } as const;
+const FIXED_POOLS = { demo: DEMO_POOL, experts: EXPERTS_POOL, 'routellm-mmlu': ROUTELLM_MMLU_POOL } as const;
 
-export function isBuiltInPool(name: string): name is keyof typeof BUILT_IN_POOLS {
-  return Object.hasOwn(BUILT_IN_POOLS, name);
+/** The pools a --pool flag names without a file: simulated ones, and replays of recorded answers (docs/pools.md). */
+export const BUILT_IN_POOLS = [
+  ...(Object.keys(FIXED_POOLS) as (keyof typeof FIXED_POOLS)[]),
+  ...(Object.keys(RECORDED_POOLS) as (keyof typeof RECORDED_POOLS)[]),
+];
+export type BuiltInPool = (typeof BUILT_IN_POOLS)[number];
+
+export function isBuiltInPool(name: string): name is BuiltInPool {
+  return (BUILT_IN_POOLS as string[]).includes(name);
+}
+
+/** A built-in pool's workers; a recorded one's prices and labels come from its data/<source>/models.json. */
+export async function builtInPool(name: BuiltInPool): Promise<WorkerSpec[]> {
+  if (!isRecordedPool(name)) return [...FIXED_POOLS[name]];
+  const source = RECORDED_POOLS[name].source;
+  const [models, sets] = await Promise.all([readRecordedModels(NODE_DATA_FILES, source), readRecordedSets(NODE_DATA_FILES, source)]);
+  return recordedPool(
+    name,
+    models,
+    sets.flatMap((s) => s.questions),
+  );
 }
 
 /** --pool as the commands that run a pool's workers take it; readPoolFlag reads what it names. */
 export const POOL_FLAG = text({
   arg: 'P',
   help:
-    'a pool file, demo (four simulated workers), experts (simulated workers where only routing by kind works) or ' +
-    'routellm-mmlu (GPT-4 and Mixtral replaying their recorded MMLU answers, at list prices)',
+    'a pool file, demo (four simulated workers), experts (simulated workers where only routing by kind works), ' +
+    'routellm-mmlu (GPT-4 and Mixtral replaying their recorded MMLU answers, at list prices), ' +
+    Object.entries(RECORDED_POOLS)
+      .map(([name, p]) => `${name} (${p.about})`)
+      .join(', '),
 });
 
-/**
- * The pool a --pool flag names: a pool file, `demo` (four simulated workers), `experts` (simulated workers
- * where only routing by kind works) or `routellm-mmlu` (GPT-4 and Mixtral replaying their recorded MMLU answers).
- */
+/** The pool a --pool flag names: a pool file or a built-in pool (POOL_FLAG's help says which). */
 export async function readPoolFlag(io: CliIo, value: string): Promise<WorkerSpec[]> {
-  if (isBuiltInPool(value)) return [...BUILT_IN_POOLS[value]];
+  if (isBuiltInPool(value)) return builtInPool(value);
   return parsePoolFile(await readTextFlag(io, 'pool', value), value);
 }

@@ -14,6 +14,7 @@
 import { mmluSubjects } from '../../core/bench/datasets/index.ts';
 import {
   buildMethods,
+  fromSingles,
   buildReport,
   isFinished,
   memoryCallLog,
@@ -317,7 +318,7 @@ export class EvaluatorService {
     return buildReport(episodes, {
       evalId: evaluation.id,
       methods: built.methods.map((m) => m.name),
-      ...(built.oracle ? { oracle: { singles: settings.pool.map((w) => `single:${w.id}`) } } : {}),
+      ...fromSingles(built, settings.pool),
       evaluation: {
         dataset: dataLabel(settings),
         items,

@@ -8,21 +8,26 @@
 import type { EngineModelSource } from '../../core/conductor/index.ts';
 import type { ProviderConcurrency } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
+import type { RecordedPoolName } from '../../core/providers/replay/index.ts';
 import type { GrpoStepMetrics } from '../../core/rl/index.ts';
 
 export type { TrainerService } from './trainer-service.ts';
 export type { TrainingEstimate } from './tab-training.ts';
 
 export interface TrainingConfig {
-  /** 'experts': the experts pool (one worker best at multiple choice, another at arithmetic); 'pool': the Workers page's pool. */
-  preset: 'experts' | 'pool';
+  /**
+   * 'experts': the experts pool (one worker best at multiple choice, another at arithmetic); 'pool': the Workers
+   * page's pool; a recorded pool (core/providers/replay's RECORDED_POOLS): real models replaying their recorded answers.
+   */
+  preset: 'experts' | 'pool' | RecordedPoolName;
   /** The workers (the experts pool, or a copy of the user's), without keys. */
   pool: WorkerSpec[];
   /**
    * The questions, of the experts pool's two kinds (multiple choice, arithmetic): 'experts-short', short
-   * generated ones (a dozen tokens, fast steps), or 'experts', MMLU and GSM8K from data/ (a hundred and more).
+   * generated ones (a dozen tokens, fast steps), or 'experts', MMLU and GSM8K from data/ (a hundred and more);
+   * or a recorded pool's questions ('zeroeval', 'routerbench').
    */
-  tasks: 'experts-short' | 'experts';
+  tasks: 'experts-short' | 'experts' | 'zeroeval' | 'routerbench';
   /** The Conductor being trained: the demo Conductor, or a model of the user's (Hub repo or URL). */
   model: EngineModelSource;
   steps: number;
@@ -50,6 +55,11 @@ export interface TrainingConfig {
   heldOut: number;
   checkpointEvery: number;
   seed: number;
+  /**
+   * lambda of the cost-aware reward, correct - lambda x the workflow's dollars (absent: 0). Above 0 the rewards
+   * are left unscaled, as `bench:cost-frontier` trains.
+   */
+  costWeight?: number;
   /** Recursion rounds after the first (absent: 0); the first round's plan trains on (1 - d) r0 + d r1 (core/rl/recursion-reward.ts). */
   recursionDepth?: number;
   /** Worker calls in flight per provider (absent: core/orchestra's defaults, 8 per network API, simulated uncapped). */
@@ -57,6 +67,14 @@ export interface TrainingConfig {
   /** false: every worker call is sent; absent or true: a step's identical calls are sent once and share the answer. */
   responseCache?: boolean;
 }
+
+/** The recorded pools the Train page offers, with the question set each trains on (docs/pools.md). */
+export const RECORDED_PRESETS: Record<RecordedPoolName, { tasks: 'zeroeval' | 'routerbench'; label: string }> = {
+  'routerbench-4': { tasks: 'routerbench', label: "RouterBench's GPT-4, GPT-3.5, Yi-34B and Mistral-7B, replaying their recorded answers" },
+  routerbench: { tasks: 'routerbench', label: "RouterBench's 11 models, replaying their recorded answers" },
+  'zeroeval-4': { tasks: 'zeroeval', label: "ZeroEval's gpt-4o, gpt-4o-mini, deepseek-v2.5 and gemma-2-9b, replaying their recorded answers" },
+  zeroeval: { tasks: 'zeroeval', label: "ZeroEval's 27 models recorded on every question, replaying their answers" },
+};
 
 /** Most recursion rounds a tab run may ask for: each one runs every plan's workflow again. */
 export const MAX_TRAINING_RECURSION = 3;

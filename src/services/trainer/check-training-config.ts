@@ -24,6 +24,14 @@ export function checkTrainingConfig(config: TrainingConfig): TrainingConfig {
       data: { key: 'recursionDepth', value: depth },
     });
   }
+  const lambda = config.costWeight;
+  if (lambda !== undefined && !(Number.isFinite(lambda) && lambda >= 0)) {
+    throw new BatonError({
+      code: 'run/config',
+      message: `"costWeight" must be a number of at least 0, got ${lambda}.`,
+      data: { key: 'costWeight', value: lambda },
+    });
+  }
   // Checks each provider name and cap the way the run will apply them.
   limitPerProvider([], config.concurrency);
   if (config.pool.length < 1)

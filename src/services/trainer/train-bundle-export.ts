@@ -49,6 +49,7 @@ export function trainSettingsOf(config: TrainingConfig): Record<string, string |
     'max-steps': r.maxSteps,
     constrain: r.constrain,
     prompt: r.prompt,
+    ...(r.questionChars === undefined ? {} : { 'question-chars': r.questionChars }),
     'eval-every': r.evalEvery,
     'checkpoint-every': r.checkpointEvery,
     seed: r.seed,

@@ -18,10 +18,11 @@ import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import type { EngineModelChoice } from '../../core/conductor/index.ts';
 import { loraState, runTraining, trainedFormatOf, type GrpoCheckpoint, type TrainingSession } from '../../core/rl/index.ts';
 import { saveTrainedAdapter, type TrainedAdapter } from '../runtimes/index.ts';
-import type { LatestGroup, TrainerStatus, TrainingConfig, TrainingProgress } from './api.ts';
+import { RECORDED_PRESETS, type LatestGroup, type TrainerStatus, type TrainingConfig, type TrainingProgress } from './api.ts';
 import { checkTrainingConfig } from './check-training-config.ts';
 import { modelChoiceOf, tabTraining, type PrepareTraining, type TrainingEstimate } from './tab-training.ts';
 import { recipeOf } from './training-recipe.ts';
+import { recordedTrainingPool } from './training-tasks.ts';
 import { trainBundleZip } from './train-bundle-export.ts';
 import { TrainingDb, type StoredRun } from './training-db.ts';
 
@@ -59,8 +60,15 @@ function latestGroupOf(episodes: readonly Episode[]): LatestGroup | undefined {
   };
 }
 
-/** The experts preset's pool is the service's to fill in: the page need not load the simulated workers. */
-const withPool = (config: TrainingConfig): TrainingConfig => (config.preset === 'experts' ? { ...config, pool: [...EXPERTS_POOL] } : config);
+/** A preset's pool is the service's to fill in: the page need not load the simulated workers, nor a recorded pool's data. */
+async function withPool(config: TrainingConfig): Promise<TrainingConfig> {
+  if (config.preset === 'experts') return { ...config, pool: [...EXPERTS_POOL] };
+  if (config.preset === 'pool') return config;
+  const { tasks } = RECORDED_PRESETS[config.preset];
+  if (config.tasks !== tasks)
+    throw new BatonError({ code: 'run/config', message: `The ${config.preset} pool answers the ${tasks} questions: choose that question set.` });
+  return { ...config, pool: await recordedTrainingPool(config.preset) };
+}
 
 const BUSY: readonly TrainerStatus[] = ['starting', 'running', 'pausing', 'stopping'];
 const RESUMABLE: readonly TrainerStatus[] = ['paused', 'failed'];
@@ -101,7 +109,7 @@ export class TrainerService {
     this.#refuseWhileBusy();
     const run: StoredRun = {
       runId: crypto.randomUUID(),
-      config: checkTrainingConfig(withPool(config)),
+      config: checkTrainingConfig(await withPool(config)),
       status: 'running',
       startedAt: new Date().toISOString(),
     };
@@ -137,12 +145,12 @@ export class TrainerService {
   }
 
   async estimate(config: TrainingConfig): Promise<TrainingEstimate> {
-    return this.#deps.estimate(checkTrainingConfig(withPool(config)));
+    return this.#deps.estimate(checkTrainingConfig(await withPool(config)));
   }
 
   /** The run as set, packed for a GPU server (a zip of baton.mjs, its config, tasks, pool and README; train-bundle-export.ts). */
   async exportTrainBundle(config: TrainingConfig): Promise<Uint8Array> {
-    return trainBundleZip(checkTrainingConfig(withPool(config)));
+    return trainBundleZip(checkTrainingConfig(await withPool(config)));
   }
 
   /** The newest checkpoint's adapter, PEFT files. */

@@ -4,7 +4,18 @@
  * said here once; a host only adapts the reads. Tests: test/unit/core/bench/datasets/data-files.test.ts.
  */
 import { BatonError } from '../../errors/index.ts';
-import { mergeReplayTables, parseRouteLlmCsv, type ReplayTable } from '../../providers/replay/index.ts';
+import {
+  mergeReplayTables,
+  parseRecordedModels,
+  parseRecordedSet,
+  parseRouteLlmCsv,
+  recordedReplayTable,
+  recordedSourceOf,
+  type RecordedModel,
+  type RecordedQuestion,
+  type RecordedSource,
+  type ReplayTable,
+} from '../../providers/replay/index.ts';
 import type { Task } from '../../task.ts';
 import type { BuiltInDataset } from './built-in.ts';
 import { loadAime, loadGsm8k, loadHumanEval, loadMath500, loadMmluCsv } from './loaders.ts';
@@ -83,12 +94,50 @@ export async function builtInTasks(name: BuiltInDataset, files: DataFiles, subje
 
 const ROUTELLM = 'routellm';
 
-/** RouteLLM's records Baton ships, as replay workers read them: GSM8K with full responses, the MMLU subjects with correctness only. */
-export async function readShippedReplay(files: DataFiles): Promise<ReplayTable> {
+/** RouteLLM's records Baton ships: GSM8K with full responses, the MMLU subjects with correctness only. */
+async function readRouteLlm(files: DataFiles): Promise<ReplayTable> {
   const mmlu = (await files.list(`${ROUTELLM}/mmlu`))
     .filter((f) => f.endsWith('.csv'))
     .sort()
     .map((f) => `mmlu/${f}`);
   const tables = ['gsm8k_responses.csv', ...mmlu].map(async (f) => parseRouteLlmCsv(await dataText(files, `${ROUTELLM}/${f}`), `data/${ROUTELLM}/${f}`));
+  return mergeReplayTables(await Promise.all(tables));
+}
+
+/** A recorded source's models (data/<source>/models.json). */
+export async function readRecordedModels(files: DataFiles, source: RecordedSource): Promise<RecordedModel[]> {
+  return parseRecordedModels(await dataText(files, `${source}/models.json`), `data/${source}/models.json`);
+}
+
+/** A recorded source's questions with every model's record, by set (the file's name: 'gsm', 'arc-challenge'), sets sorted. */
+export async function readRecordedSets(files: DataFiles, source: RecordedSource): Promise<{ set: string; questions: RecordedQuestion[] }[]> {
+  const names = (await files.list(source)).filter((f) => /\.jsonl(\.gz)?$/.test(f)).sort();
+  if (names.length === 0) throw new BatonError({ code: 'data/not-found', message: `data/${source} holds no recorded answers (<set>.jsonl or .jsonl.gz).` });
+  return Promise.all(
+    names.map(async (f) => ({
+      set: f.replace(/\.jsonl(\.gz)?$/, ''),
+      questions: parseRecordedSet(await dataText(files, `${source}/${f}`), `data/${source}/${f}`),
+    })),
+  );
+}
+
+/** A recorded source's replay table: dollars as recorded for its models without a list price. */
+async function readRecordedTable(files: DataFiles, source: RecordedSource): Promise<ReplayTable> {
+  const [sets, models] = await Promise.all([readRecordedSets(files, source), readRecordedModels(files, source)]);
+  return recordedReplayTable(
+    source,
+    sets.flatMap((s) => s.questions),
+    new Set(models.filter((m) => m.price === null).map((m) => m.id)),
+  );
+}
+
+/**
+ * The recorded answers replay workers read, for the replay models named: RouteLLM's (data/routellm) for its
+ * columns, and each recorded source (zeroeval, routerbench) whose `<source>/` columns are named. RouteLLM's
+ * alone when no models are named.
+ */
+export async function readShippedReplay(files: DataFiles, models?: readonly string[]): Promise<ReplayTable> {
+  const sources = new Set(models?.map(recordedSourceOf) ?? [undefined]);
+  const tables = [...sources].map(async (source) => (source === undefined ? readRouteLlm(files) : readRecordedTable(files, source)));
   return mergeReplayTables(await Promise.all(tables));
 }

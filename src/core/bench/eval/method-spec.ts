@@ -10,6 +10,7 @@ type MethodSpec =
   | { kind: 'conductor'; conductor: ConductorChoice }
   | { kind: 'single'; worker: string }
   | { kind: 'oracle' }
+  | { kind: 'hindsight'; lambdas: number[] }
   | { kind: 'moa'; layers: number; aggregator?: string }
   | { kind: 'random' }
   | { kind: 'round-robin' }
@@ -17,7 +18,7 @@ type MethodSpec =
   | { kind: 'fixed'; file: string };
 
 const METHOD_SPEC_HELP =
-  'conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] | random | round-robin | ' +
+  'conductor:<choice> | single:<worker> | oracle | hindsight[:<lambda>,...] | moa[:layers=L,aggregator=<worker>] | random | round-robin | ' +
   'self-reflect:<worker>,<k> | fixed:<plan file>';
 
 const invalid = (message: string) => new BatonError({ code: 'run/config', message });
@@ -55,6 +56,11 @@ export function parseMethodSpec(text: string, naming: ModelNaming): MethodSpec {
     case 'round-robin':
       if (arg === '') return { kind };
       break;
+    case 'hindsight': {
+      const lambdas = arg === '' ? [0] : arg.split(',').map(Number);
+      if (lambdas.every((l) => Number.isFinite(l) && l >= 0)) return { kind, lambdas: [...new Set(lambdas)] };
+      throw invalid(`Method "${method}": hindsight takes lambdas, dollars-per-question weights of at least 0, comma-separated (e.g. hindsight:0,10,100).`);
+    }
     case 'moa':
       return parseMoa(arg, method);
     case 'self-reflect': {

@@ -1,4 +1,8 @@
-/** Accuracy against dollars per question as a hand-written SVG: one point per method, the Pareto front as a line. */
+/**
+ * Accuracy against dollars per question as a hand-written SVG: one point per method, the Pareto front as a
+ * dashed line, and where the report has one, the single workers' hull (RouterBench's cost-quality plane:
+ * what mixing single workers reaches) as a grey line, flat past its most accurate worker.
+ */
 import type { EvalReport } from './report.ts';
 
 const W = 640;
@@ -35,6 +39,12 @@ export function reportPlotSvg(report: EvalReport): string {
     `<text x="${(M.left + W - M.right) / 2}" y="${H - 12}" text-anchor="middle">dollars per question</text>`,
     `<text transform="translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">accuracy</text>`,
   );
+  const hull = (report.hull ?? []).flatMap((name) => points.filter((p) => p.method === name));
+  if (hull.length > 0) {
+    const last = hull[hull.length - 1];
+    const d = [...hull.map((p) => `${fmt(x(p.costUsd.perQuestion))},${fmt(y(p.accuracy))}`), `${W - M.right},${fmt(y(last.accuracy))}`].join(' ');
+    parts.push(`<polyline class="hull" points="${d}" fill="none" stroke="#888" stroke-width="2"/>`);
+  }
   const front = points.filter((p) => report.pareto.includes(p.method)).sort((a, b) => a.costUsd.perQuestion - b.costUsd.perQuestion);
   if (front.length > 1) {
     const d = front.map((p) => `${fmt(x(p.costUsd.perQuestion))},${fmt(y(p.accuracy))}`).join(' ');

@@ -7,8 +7,14 @@
  * wrong, and an infrastructure failure when none is right and some failed (the failed one might have been
  * right); it costs what all of them cost. Dollars are what the runs are known to have cost: a call that
  * failed before its provider reported its usage adds nothing, and the runs holding one are counted.
+ * The hindsight rows (best-per-kind:λ=L) send each kind of task, its data set and task kind (RouterBench's ARC and
+ * Winogrande are both multiple choice, yet two kinds), to the single worker of the highest reward
+ * correct - L x dollars over that kind's runs, chosen on these very runs: what routing by kind reaches when
+ * it knows the answers. `hull` and `aboveHull` place every method on RouterBench's cost-quality plane
+ * (cost-quality-hull.ts) against the single workers' hull.
  */
 import { knownCostUsd, type Episode } from '../../episodes/index.ts';
+import { costQualityHull, sideOfHull } from './cost-quality-hull.ts';
 import { itemAccuracy, mean, percentile } from './statistics.ts';
 import { runKeyOf, type RunKey } from './run-key.ts';
 
@@ -41,10 +47,16 @@ export interface EvalReport {
   methods: MethodReport[];
   /** Methods on the accuracy-versus-dollars Pareto front (no other is at least as accurate and as cheap, and better in one). */
   pareto: string[];
+  /** The single:<worker> methods on the single workers' non-decreasing convex hull, cheapest first (absent before this field existed). */
+  hull?: string[];
+  /** Methods above that hull: more accurate than any mix of single workers at their dollars. */
+  aboveHull?: string[];
 }
 
 interface RunFacts {
   key: RunKey;
+  /** The task's data set and kind: what the hindsight rows route by. */
+  kind: string;
   graded: boolean;
   correct: boolean;
   infra: boolean;
@@ -67,6 +79,7 @@ function factsOf(e: Episode, key: RunKey): RunFacts {
   const infra = e.status === 'infra-error' || e.reward?.infraError === true;
   return {
     key,
+    kind: `${e.task.dataset ?? ''} ${e.task.kind}`,
     graded: e.reward !== undefined && !infra,
     correct: e.reward?.correct === true && !infra,
     infra,
@@ -124,6 +137,7 @@ function oracleRuns(singles: RunFacts[][]): RunFacts[] {
     const infra = !correct && g.some((r) => r.infra);
     return {
       key: { method: 'oracle', item: g[0].key.item, repeat: g[0].key.repeat },
+      kind: g[0].kind,
       graded: correct || (!infra && g.some((r) => r.graded)),
       correct,
       infra,
@@ -136,6 +150,34 @@ function oracleRuns(singles: RunFacts[][]): RunFacts[] {
       calls: g.reduce((s, r) => s + r.calls, 0),
     };
   });
+}
+
+export const hindsightMethod = (lambda: number) => `best-per-kind:λ=${lambda}`;
+
+/** The runs of each kind's single worker of the highest reward correct - lambda x dollars over that kind (the cheaper on a tie). */
+function hindsightRuns(singles: RunFacts[][], lambda: number): RunFacts[] {
+  const kinds = new Set(singles.flat().map((r) => r.kind));
+  return [...kinds].flatMap((kind) => {
+    const ofKind = singles.map((runs) => runs.filter((r) => r.kind === kind));
+    const total = (runs: RunFacts[], f: (r: RunFacts) => number) => runs.reduce((s, r) => s + f(r), 0);
+    const value = (w: number) => total(ofKind[w], (r) => (r.correct ? 1 : 0) - lambda * r.costUsd);
+    const cost = (w: number) => total(ofKind[w], (r) => r.costUsd);
+    const best = ofKind.map((_, w) => w).reduce((b, w) => (value(w) > value(b) || (value(w) === value(b) && cost(w) < cost(b)) ? w : b));
+    return ofKind[best].map((r) => ({ ...r, key: { ...r.key, method: hindsightMethod(lambda) } }));
+  });
+}
+
+/** The single methods on the hull, and every method above it. */
+function placeOnHull(methods: readonly MethodReport[], singles: readonly string[]): Pick<EvalReport, 'hull' | 'aboveHull'> {
+  const point = (m: MethodReport) => ({ method: m.method, cost: m.costUsd.perQuestion, accuracy: m.accuracy });
+  const hull = costQualityHull(methods.filter((m) => singles.includes(m.method)).map(point));
+  if (hull.length === 0) return {};
+  return {
+    hull: hull.map((p) => p.method),
+    aboveHull: methods
+      .filter((m) => Number.isFinite(m.accuracy) && Number.isFinite(m.costUsd.perQuestion) && sideOfHull(hull, point(m)) === 'above')
+      .map((m) => m.method),
+  };
 }
 
 export function paretoFront(rows: readonly Pick<MethodReport, 'method' | 'accuracy' | 'costUsd'>[]): string[] {
@@ -157,11 +199,18 @@ export function paretoFront(rows: readonly Pick<MethodReport, 'method' | 'accura
 /**
  * The report of evaluation `evalId` over `methods` (in that order) from its episodes; episodes of other
  * evaluations, of other methods and unfinished ones are ignored. `oracle` adds the oracle row over the
- * pool's single:<worker> methods.
+ * pool's single:<worker> methods, `hindsight` a best-per-kind row over them for each lambda; with either, the
+ * report places every method against the single workers' hull.
  */
 export function buildReport(
   episodes: Iterable<Episode>,
-  opts: { evalId: string; methods: readonly string[]; oracle?: { singles: readonly string[] }; evaluation?: Record<string, unknown> },
+  opts: {
+    evalId: string;
+    methods: readonly string[];
+    oracle?: { singles: readonly string[] };
+    hindsight?: { singles: readonly string[]; lambdas: readonly number[] };
+    evaluation?: Record<string, unknown>;
+  },
 ): EvalReport {
   const runs = new Map<string, RunFacts[]>(opts.methods.map((m) => [m, []]));
   for (const e of episodes) {
@@ -170,6 +219,14 @@ export function buildReport(
     runs.get(key.method)?.push(factsOf(e, key));
   }
   const methods = opts.methods.map((m) => summarise(m, runs.get(m)!));
-  if (opts.oracle) methods.push(summarise('oracle', oracleRuns(opts.oracle.singles.map((s) => runs.get(s) ?? []))));
-  return { evaluation: { id: opts.evalId, ...opts.evaluation }, methods, pareto: paretoFront(methods) };
+  const singleNames = opts.oracle?.singles ?? opts.hindsight?.singles;
+  const singles = (singleNames ?? []).map((s) => runs.get(s) ?? []);
+  if (opts.oracle) methods.push(summarise('oracle', oracleRuns(singles)));
+  for (const lambda of opts.hindsight?.lambdas ?? []) methods.push(summarise(hindsightMethod(lambda), hindsightRuns(singles, lambda)));
+  return {
+    evaluation: { id: opts.evalId, ...opts.evaluation },
+    methods,
+    pareto: paretoFront(methods),
+    ...(singleNames ? placeOnHull(methods, singleNames) : {}),
+  };
 }

@@ -4,15 +4,18 @@
  * (from data/ on disk), test/unit/node/inputs/replay-data.test.ts (routellm-mmlu).
  */
 import type { TaskSplit } from '../../task.ts';
-import { builtInTasks, readShippedReplay, type DataFiles } from '../datasets/data-files.ts';
+import { completeModels, ROUTELLM_MMLU_POOL } from '../../providers/replay/index.ts';
+import { builtInTasks, readRecordedModels, readRecordedSets, readShippedReplay, type DataFiles } from '../datasets/data-files.ts';
 import { expertsTaskSet, shortExpertsTaskSet } from './experts.ts';
+import { recordedTaskSet } from './recorded.ts';
 import { routellmMmluTaskSet } from './routellm-mmlu.ts';
 
 /**
  * experts: MMLU and GSM8K questions for the experts pool; experts-short: generated questions of the same
- * two kinds, a dozen tokens each; routellm-mmlu: the MMLU questions of RouteLLM's records.
+ * two kinds, a dozen tokens each; routellm-mmlu: the MMLU questions of RouteLLM's records; zeroeval and
+ * routerbench: the questions of those recorded sources (docs/pools.md).
  */
-export const BUILT_IN_TASK_SETS = ['experts', 'experts-short', 'routellm-mmlu'] as const;
+export const BUILT_IN_TASK_SETS = ['experts', 'experts-short', 'routellm-mmlu', 'zeroeval', 'routerbench'] as const;
 export type BuiltInTaskSet = (typeof BUILT_IN_TASK_SETS)[number];
 
 export const isBuiltInTaskSet = (name: string): name is BuiltInTaskSet => (BUILT_IN_TASK_SETS as readonly string[]).includes(name);
@@ -35,8 +38,28 @@ export async function builtInTaskSet(name: BuiltInTaskSet, files: DataFiles, opt
       return expertsTaskSet(mmlu, gsm8k, { seed, ...(options.perKind !== undefined ? { perKind: options.perKind } : {}) });
     }
     case 'routellm-mmlu': {
-      const [mmlu, replay] = await Promise.all([builtInTasks('mmlu', files), readShippedReplay(files)]);
+      const [mmlu, replay] = await Promise.all([
+        builtInTasks('mmlu', files),
+        readShippedReplay(
+          files,
+          ROUTELLM_MMLU_POOL.map((w) => w.model),
+        ),
+      ]);
       return routellmMmluTaskSet(mmlu, replay, { seed });
+    }
+    case 'zeroeval':
+    case 'routerbench': {
+      const [sets, models] = await Promise.all([readRecordedSets(files, name), readRecordedModels(files, name)]);
+      // Every question: the models of the source's pool of all models (recordedPool's) have a record of each.
+      return recordedTaskSet(
+        name,
+        sets,
+        completeModels(
+          models,
+          sets.flatMap((s) => s.questions),
+        ),
+        { seed },
+      );
     }
   }
 }

@@ -43,7 +43,7 @@ export function createReplayWorker(spec: WorkerSpec, table: ReplayTable): Worker
       const chars = req.messages.reduce((n, m) => n + m.content.length, 0);
       return {
         text,
-        usage: { input: Math.ceil(chars / 4), output: Math.ceil(text.length / 4) },
+        usage: record.usage ?? { input: Math.ceil(chars / 4), output: Math.ceil(text.length / 4) },
         latencyMs: performance.now() - started,
         attempts: 1,
         finishReason: 'stop',

@@ -1,9 +1,14 @@
 import { BatonError } from '../../errors/index.ts';
+import type { Usage } from '../types.ts';
 
-/** What one model did on one question: its correctness, and its full response where it was recorded. */
+/**
+ * What one model did on one question: its correctness, its response where it was recorded, and its tokens
+ * where they were counted (a replay worker reports them, so the call costs them at the worker's price).
+ */
 export interface ReplayRecord {
   correct: boolean;
   response?: string;
+  usage?: Usage;
 }
 
 /** Recorded outputs of real models, keyed by normalised question text, then by model column name. */

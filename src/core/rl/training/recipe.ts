@@ -45,6 +45,8 @@ export interface TrainingRecipe {
   /** Every subtask a fixed text (with constrain): the Conductor learns routing alone. */
   fixedSubtasks?: boolean;
   prompt: 'ask' | 'compact';
+  /** With the compact prompt: the question's first this many characters (absent: all). */
+  questionChars?: number;
   /** Most steps per workflow. */
   maxSteps: number;
   /** lambda of the cost-aware reward: minus lambda x the workflow's dollars. */
@@ -89,6 +91,7 @@ export function trainedFormatOf(r: TrainingRecipe): TrainedFormat {
     maxSteps: r.maxSteps,
     ...(r.fixedSubtasks ? { fixedSubtasks: true } : {}),
     ...(r.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: r.maxSubtaskChars }),
+    ...(r.questionChars === undefined ? {} : { questionChars: r.questionChars }),
   };
 }
 

@@ -9,7 +9,16 @@
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { buildMethods, buildReport, memoryCallLog, reportMarkdown, reportPlotSvg, runEvaluation, type EvalProgress } from '../../../core/bench/index.ts';
+import {
+  buildMethods,
+  buildReport,
+  fromSingles,
+  memoryCallLog,
+  reportMarkdown,
+  reportPlotSvg,
+  runEvaluation,
+  type EvalProgress,
+} from '../../../core/bench/index.ts';
 import { knownCostUsd } from '../../../core/episodes/index.ts';
 import { CliError, parseFlags, printHelp, readTextFlag, type CliIo } from '../../cli/index.ts';
 import { buildPool, itemsHash, loadEvalData, readPoolFlag, readReplayFlags } from '../../inputs/index.ts';
@@ -97,6 +106,7 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
     ...(settings.kind ? { kind: settings.kind } : {}),
     offset: settings.offset,
     ...(settings.limit !== undefined ? { limit: settings.limit } : {}),
+    seed: settings.seed,
     skipBad: settings.skipBad,
     cwd: io.cwd,
     ...(settings.hfEndpoint ? { hfEndpoint: settings.hfEndpoint } : {}),
@@ -174,7 +184,7 @@ async function evaluate(argv: string[], io: CliIo, held: { lock?: EvalLock }, ru
     const report = buildReport(result.episodes, {
       evalId: settings.id,
       methods: names,
-      ...(built.oracle ? { oracle: { singles: specs.map((w) => `single:${w.id}`) } } : {}),
+      ...fromSingles(built, specs),
       evaluation: {
         dataset: settings.dataset,
         items: data.tasks.length,

@@ -3,7 +3,7 @@
  * the same evaluation.
  */
 import { resolve } from 'node:path';
-import { BUILT_IN_DATASETS } from '../../../core/bench/index.ts';
+import { BUILT_IN_DATASETS, BUILT_IN_TASK_SETS } from '../../../core/bench/index.ts';
 import { TASK_KINDS, type TaskKind } from '../../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../../core/workflow/index.ts';
 import { atLeast, choice, CliError, int, num, text, texts, toggle, type CliIo, type FlagValues } from '../../cli/index.ts';
@@ -19,7 +19,8 @@ export const FLAGS = {
   dataset: text({
     arg: 'D',
     help:
-      `${BUILT_IN_DATASETS.join(' | ')} (from data/), a .jsonl, .csv or .parquet file, ` +
+      `${BUILT_IN_DATASETS.join(' | ')} (from data/), ${BUILT_IN_TASK_SETS.join(' | ')} (a training task set's held-out questions, split by --seed), ` +
+      'a .jsonl, .csv or .parquet file, ' +
       'or hf:owner/name[:config[:split]] (the Hugging Face datasets server; pages cached)',
   }),
   map: text({ arg: 'F=COL,...', help: 'which columns hold question, answer, kind, choices (COL or COL1|COL2|..) and id (default: columns of those names)' }),
@@ -36,14 +37,19 @@ export const FLAGS = {
   method: texts({
     arg: 'M',
     help:
-      'conductor:<choice> | single:<worker> | oracle | moa[:layers=L,aggregator=<worker>] | random | round-robin | ' +
+      'conductor:<choice> | single:<worker> | oracle | hindsight[:L,...] (the best worker per kind for correct - L x dollars, from the single runs) | ' +
+      'moa[:layers=L,aggregator=<worker>] | random | round-robin | ' +
       'self-reflect:<worker>,<k> | fixed:<plan file>, where <choice> is fixed:<file> | worker:<id> | remote:<model>@<url> | ' +
       'engine:<dir>[,lora=<dir>][,max-tokens=N][,weights=auto|f32|f16|int4][,reasoning=off][,prompt=compact]',
   }),
   lora: text({ arg: 'DIR', help: 'adapter for conductor:engine: choices that name none' }),
   repeats: int({ arg: 'R', help: 'runs of each method on each item', default: 1, check: atLeast(1) }),
   concurrency: int({ arg: 'K', help: 'runs at once', default: 4, check: atLeast(1) }),
-  seed: int({ arg: 'S', help: 'seeds simulated workers (S + repeat), random routing and engine sampling', default: 0 }),
+  seed: int({
+    arg: 'S',
+    help: "seeds simulated workers (S + repeat), random routing and engine sampling, and splits a task set's held-out questions",
+    default: 0,
+  }),
   budget: num({ arg: 'USD', help: 'dollars the whole evaluation may spend on workers; no call starts that could pass it', check: atLeast(0) }),
   'max-steps': int({ arg: 'K', help: "most steps of a Conductor's or random workflow", default: DEFAULT_MAX_STEPS, check: atLeast(1) }),
   'max-tokens': int({ arg: 'N', help: "output tokens per step (default: the worker's, else 4096)", check: atLeast(1) }),
@@ -113,7 +119,7 @@ export function settingsFromFlags(values: FlagValues<typeof FLAGS>, io: CliIo): 
   for (const flag of ['dataset', 'pool'] as const) if (!values[flag]?.trim()) throw new CliError(`--${flag} is required (see baton eval --help)`, 2);
   if (!values.method?.length) throw new CliError('--method is required, once per method (see baton eval --help)', 2);
   const path = (p: string) => resolve(io.cwd, p);
-  const isFile = !(BUILT_IN_DATASETS as readonly string[]).includes(values.dataset!) && !values.dataset!.startsWith('hf:');
+  const isFile = !([...BUILT_IN_DATASETS, ...BUILT_IN_TASK_SETS] as string[]).includes(values.dataset!) && !values.dataset!.startsWith('hf:');
   const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
   return {
     id: crypto.randomUUID().slice(0, 8),

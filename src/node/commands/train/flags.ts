@@ -93,6 +93,11 @@ export const FLAGS = {
     default: 'free',
   }),
   prompt: choice(['ask', 'compact'], { arg: 'P', help: "ask (the Ask page's prompt) or compact (question and pool size only)", default: 'ask' }),
+  'question-chars': int({
+    arg: 'N',
+    help: "with --prompt compact: the Conductor reads the question's first N characters (workers get all of it); caps a step's tokens where questions run long",
+    check: atLeast(1),
+  }),
   'max-steps': int({ arg: 'K', help: 'most steps per workflow', default: DEFAULT_MAX_STEPS, check: atLeast(1) }),
   'cost-weight': num({ arg: 'L', help: 'lambda: reward minus L x dollars of the workflow', default: TRAINING_DEFAULTS.costWeight }),
   budget: num({ arg: 'USD', help: 'dollars the run may spend on workers (held-out evaluation included); no step starts after', check: atLeast(0) }),
@@ -162,6 +167,8 @@ export function settingsFromFlags(values: TrainFlags, cwd: string): TrainSetting
   if (fromEpisodes === undefined)
     for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
   if (values.subtasks === 'fixed' && !values.constrain) throw new CliError('--subtasks fixed needs --constrain (the constraint writes the fixed texts)', 2);
+  if (values['question-chars'] !== undefined && values.prompt !== 'compact')
+    throw new CliError('--question-chars needs --prompt compact (it cuts the question that prompt holds)', 2);
   if (values.full) checkFull(model, values.beta);
   const path = (p: string) => (isBuiltInPool(p) || isBuiltInTaskSet(p) ? p : resolve(cwd, p));
   const optional = <K extends string, T>(key: K, value: T | undefined) => (value === undefined ? {} : ({ [key]: value } as { [k in K]: T }));
@@ -196,6 +203,7 @@ export function settingsFromFlags(values: TrainFlags, cwd: string): TrainSetting
     ...optional('maxSubtaskChars', values['max-subtask-chars']),
     ...(values.subtasks === 'fixed' ? { fixedSubtasks: true } : {}),
     prompt: values.prompt,
+    ...optional('questionChars', values['question-chars']),
     maxSteps: values['max-steps'],
     costWeight: values['cost-weight'],
     ...optional('budgetUsd', values.budget),

@@ -36,6 +36,16 @@ describe("a Conductor's trained format (conductor.json)", () => {
     });
   });
 
+  it('cuts the question the compact prompt reads to questionChars, and keeps it through conductor.json', () => {
+    const f: TrainedFormat = { prompt: 'compact', constrain: true, maxSteps: 1, questionChars: 12 };
+    expect(parseTrainedFormat(trainedFormatJson(f), 'c.json')).toEqual(f);
+    const task = { question: 'What is 12 + 30, exactly?', kind: 'number' as const };
+    const [message] = trainedPrompt(f)(task, [], { maxSteps: 1, access: 'binary' });
+    expect(message.content).toMatch(/\nQuestion: What is 12 \+$/);
+    expect(describeTrainedFormat(f)).toMatch(/reading 12 characters of the question/);
+    expect(() => parseTrainedFormat('{"prompt":"compact","constrain":true,"maxSteps":1,"questionChars":0}', 'c')).toThrow(/"questionChars" must be/);
+  });
+
   it('names the file and the field that is wrong', () => {
     expect(() => parseTrainedFormat('{', 'm/conductor.json')).toThrow(/^m\/conductor\.json: not JSON/);
     expect(() => parseTrainedFormat('{"prompt":"long","constrain":true,"maxSteps":1}', 'c')).toThrow(/"prompt" must be "ask" or "compact", got "long"/);

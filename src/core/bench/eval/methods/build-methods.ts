@@ -1,6 +1,6 @@
 /**
- * Method specs to runnable methods over a pool. `oracle` runs nothing of its own: it is read from the
- * single-worker runs, so every single:<worker> it needs is added (and reported) when not asked for.
+ * Method specs to runnable methods over a pool. `oracle` and `hindsight` run nothing of their own: they are
+ * read from the single-worker runs, so every single:<worker> they need is added (and reported) when not asked for.
  */
 import { BatonError } from '../../../errors/index.ts';
 import type { WorkerSpec } from '../../../providers/index.ts';
@@ -23,7 +23,9 @@ export interface BuiltMethods {
   methods: EvalMethod[];
   /** Whether the report should compute the oracle from the single runs. */
   oracle: boolean;
-  /** single:<worker> methods added for the oracle. */
+  /** The lambdas of the best worker per task kind with hindsight the report computes from the single runs (none: no such rows). */
+  hindsight: number[];
+  /** single:<worker> methods added for the oracle or hindsight. */
   added: string[];
   /** The Conductor methods' makers by method name, to load their models before the runs. */
   conductors: Map<string, ConductorMaker>;
@@ -54,12 +56,16 @@ export async function buildMethods(names: readonly string[], ctx: MethodContext)
     return { name, conductor: maker.conductor };
   };
   let oracle = false;
+  const hindsight: number[] = [];
   for (const name of names) {
     if (methods.some((m) => m.name === name)) throw new BatonError({ code: 'run/config', message: `Method "${name}" is given twice.` });
     const spec = parseMethodSpec(name, ctx.naming);
     switch (spec.kind) {
       case 'oracle':
         oracle = true;
+        break;
+      case 'hindsight':
+        hindsight.push(...spec.lambdas.filter((l) => !hindsight.includes(l)));
         break;
       case 'conductor':
         methods.push(await conductorMethod(name, spec.conductor));
@@ -85,7 +91,7 @@ export async function buildMethods(names: readonly string[], ctx: MethodContext)
     }
   }
   const added: string[] = [];
-  if (oracle) {
+  if (oracle || hindsight.length > 0) {
     ctx.workers.forEach((w, i) => {
       const name = `single:${w.id}`;
       if (methods.some((m) => m.name === name)) return;
@@ -93,5 +99,11 @@ export async function buildMethods(names: readonly string[], ctx: MethodContext)
       added.push(name);
     });
   }
-  return { methods, oracle, added, conductors };
+  return { methods, oracle, hindsight, added, conductors };
+}
+
+/** What buildReport reads from the single runs for the methods built: the oracle row, the hindsight rows. */
+export function fromSingles(built: Pick<BuiltMethods, 'oracle' | 'hindsight'>, workers: readonly Pick<WorkerSpec, 'id'>[]) {
+  const singles = workers.map((w) => `single:${w.id}`);
+  return { ...(built.oracle ? { oracle: { singles } } : {}), ...(built.hindsight.length > 0 ? { hindsight: { singles, lambdas: built.hindsight } } : {}) };
 }

@@ -1,0 +1,190 @@
+/**
+ * Cost-aware Conductors on the cost-quality plane (docs/pools.md): on a recorded pool (zeroeval, routerbench and
+ * their handfuls), `baton train` trains one Conductor from scratch per lambda of the reward correct - lambda x
+ * dollars on the task set's train split, then one `baton eval` on the held-out questions sets them beside every
+ * single model, the per-question oracle, random routing and the best model per kind with hindsight at the same
+ * lambdas, and writes the accuracy-versus-dollars plot with the single models' hull. Prints one JSON line: every
+ * method's accuracy, dollars and side of the hull, the goal's check (a Conductor within 1 point of the best single
+ * model at no more than 70% of its dollars), and what each phase took.
+ *
+ * Sized for a CPU: plans of one step with fixed subtasks, the compact prompt reading --question-chars of the
+ * question (its first 200 characters unless told), a 32-wide Conductor, the shared-prompt pass of the update.
+ *
+ * Run: npm run bench:cost-frontier -- --pool routerbench-4 [--tasks routerbench] [--lambdas 0,20,100 | auto]
+ *        [--steps 30] [--questions 4] [--group 8] [--lr 1e-3] [--hidden 32] [--question-chars 200]
+ *        [--train-questions N] [--held-out-questions N] [--seed 1] [--plot FILE.svg] [--keep DIR]
+ * --lambdas auto: 0.01, 0.05 and 0.2 over the dearest model's dollars per training question (its cost then weighs
+ * 0.01, 0.05 and 0.2 of a right answer). --steps 0 trains nothing and measures the baselines alone.
+ */
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  costQualityHull,
+  hindsightMethod,
+  isBuiltInTaskSet,
+  routingOutcomes,
+  sideOfHull,
+  singleWorkerPoints,
+  type EvalReport,
+} from '../src/core/bench/index.ts';
+import { isRecordedPool, RECORDED_POOLS } from '../src/core/providers/replay/index.ts';
+import type { WorkerModel } from '../src/core/providers/index.ts';
+import type { Task } from '../src/core/task.ts';
+import { FIXED_SUBTASKS } from '../src/core/workflow/constrain/index.ts';
+import { main } from '../src/node/main.ts';
+import { processIo, type CliIo } from '../src/node/cli/index.ts';
+import { builtInPool, readBuiltInTaskSet } from '../src/node/inputs/index.ts';
+import { writeRandomConductor } from '../src/node/models/index.ts';
+import { instantPool } from './learning-run.ts';
+
+const { values } = parseArgs({
+  options: {
+    pool: { type: 'string', default: 'routerbench-4' },
+    tasks: { type: 'string' },
+    lambdas: { type: 'string', default: 'auto' },
+    steps: { type: 'string', default: '30' },
+    questions: { type: 'string', default: '4' },
+    group: { type: 'string', default: '8' },
+    lr: { type: 'string', default: '1e-3' },
+    hidden: { type: 'string', default: '32' },
+    'question-chars': { type: 'string', default: '200' },
+    'max-completion-tokens': { type: 'string', default: '48' },
+    'train-questions': { type: 'string' },
+    'held-out-questions': { type: 'string' },
+    seed: { type: 'string', default: '1' },
+    plot: { type: 'string' },
+    keep: { type: 'string' },
+  },
+});
+
+const pool = values.pool;
+if (!isRecordedPool(pool)) throw new Error(`--pool must be a recorded pool (${Object.keys(RECORDED_POOLS).join(', ')}), got ${pool}`);
+const tasks = values.tasks ?? RECORDED_POOLS[pool].source;
+if (!isBuiltInTaskSet(tasks)) throw new Error(`--tasks must be a built-in task set, got ${tasks}`);
+const seed = Number(values.seed);
+const steps = Number(values.steps);
+const hidden = Number(values.hidden);
+const quiet: CliIo = { ...processIo(), stdout: () => {} };
+
+const round = (x: number, digits = 4) => Number(x.toPrecision(digits));
+const clock = () => {
+  const started = performance.now();
+  return () => Math.round((performance.now() - started) / 1000);
+};
+
+async function baton(io: CliIo, ...argv: string[]): Promise<void> {
+  const code = await main(argv, io);
+  if (code !== 0) throw new Error(`baton ${argv[0]} exited with ${code}`);
+}
+
+/** 0.01, 0.05 and 0.2 over the dearest single model's dollars per question on (a sample of) the training questions. */
+async function autoLambdas(train: readonly Task[], workers: WorkerModel[]): Promise<number[]> {
+  const outcomes = await routingOutcomes(train.slice(0, 200), workers, FIXED_SUBTASKS[0], (t) => t.kind);
+  const dearest = Math.max(...singleWorkerPoints(outcomes, 0).map((p) => p.dollarsPerQuestion));
+  return [0.01, 0.05, 0.2].map((f) => round(f / dearest, 2));
+}
+
+const work = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), 'baton-cost-frontier-'));
+await mkdir(work, { recursive: true });
+const io: CliIo = { ...quiet, cwd: work };
+const total = clock();
+try {
+  const split = await readBuiltInTaskSet(tasks, seed);
+  const train = values['train-questions'] ? split.train.slice(0, Number(values['train-questions'])) : split.train;
+  await writeFile(join(work, 'train.jsonl'), train.map((t) => `${JSON.stringify(t)}\n`).join(''));
+  const lambdas = values.lambdas === 'auto' ? await autoLambdas(train, await instantPool(pool)) : values.lambdas.split(',').map(Number);
+  const specs = await builtInPool(pool);
+
+  const trainTimes: Record<string, number> = {};
+  if (steps > 0) {
+    await writeRandomConductor(join(work, 'base'), {
+      architecture: 'qwen3',
+      hidden,
+      intermediate: 2 * hidden,
+      layers: 2,
+      heads: 4,
+      kvHeads: 2,
+      vocab: 1536,
+      tied: true,
+      dtype: 'F32',
+      seed,
+    });
+    for (const lambda of lambdas) {
+      const took = clock();
+      // A Conductor per lambda, each from the same random start and seed: only the reward differs.
+      await baton(
+        io,
+        'train',
+        ...['--model', 'base', '--full', '--pool', pool, '--tasks', 'train.jsonl', '--constrain', '--prompt', 'compact'],
+        ...['--question-chars', values['question-chars'], '--subtasks', 'fixed', '--max-steps', '1'],
+        ...['--max-completion-tokens', values['max-completion-tokens'], '--steps', String(steps), '--questions', values.questions],
+        ...['--group', values.group, '--lr', values.lr, '--cost-weight', String(lambda), '--scale-rewards', 'none'],
+        ...['--seed', String(seed), '--out', `lambda-${lambda}`],
+      );
+      trainTimes[lambda] = took();
+    }
+  }
+
+  const evalTook = clock();
+  const conductors = steps > 0 ? lambdas.map((l) => `conductor:engine:lambda-${l}/model`) : [];
+  await baton(
+    io,
+    'eval',
+    ...['--dataset', tasks, '--seed', String(seed), '--pool', pool, '--max-steps', '1', '--concurrency', '1'],
+    ...(values['held-out-questions'] ? ['--limit', values['held-out-questions']] : []),
+    ...specs.flatMap((w) => ['--method', `single:${w.id}`]),
+    ...['--method', 'oracle', '--method', 'random', '--method', `hindsight:${lambdas.join(',')}`],
+    ...conductors.flatMap((m) => ['--method', m]),
+    ...['--out', 'eval'],
+  );
+  const evalS = evalTook();
+  const report = JSON.parse(await readFile(join(work, 'eval', 'report.json'), 'utf8')) as EvalReport;
+  if (values.plot) await copyFile(join(work, 'eval', 'plot.svg'), resolve(values.plot));
+
+  const point = (m: EvalReport['methods'][number]) => ({ cost: m.costUsd.perQuestion, accuracy: m.accuracy });
+  const hull = costQualityHull(report.methods.filter((m) => report.hull?.includes(m.method)).map(point));
+  const singles = report.methods.filter((m) => m.method.startsWith('single:'));
+  const best = singles.reduce((a, b) => (b.accuracy > a.accuracy || (b.accuracy === a.accuracy && b.costUsd.perQuestion < a.costUsd.perQuestion) ? b : a));
+  const nearBest = (m: EvalReport['methods'][number]) => m.accuracy >= best.accuracy - 0.01 && m.costUsd.perQuestion <= 0.7 * best.costUsd.perQuestion;
+  const rows = report.methods.map((m) => ({
+    method: m.method,
+    accuracy: round(m.accuracy),
+    stderr: round(m.stderr, 2),
+    dollarsPerQuestion: round(m.costUsd.perQuestion),
+    hull: report.hull?.includes(m.method) ? 'on' : sideOfHull(hull, point(m)),
+    malformedRate: round(m.malformedRate, 2),
+  }));
+  console.log(
+    JSON.stringify({
+      bench: 'cost-frontier',
+      pool,
+      tasks,
+      seed,
+      lambdas,
+      trainQuestions: train.length,
+      heldOutQuestions: report.evaluation.items,
+      settings: {
+        steps,
+        questions: Number(values.questions),
+        group: Number(values.group),
+        lr: Number(values.lr),
+        hidden,
+        questionChars: Number(values['question-chars']),
+      },
+      methods: rows,
+      bestSingle: { method: best.method, accuracy: round(best.accuracy), dollarsPerQuestion: round(best.costUsd.perQuestion) },
+      goal: {
+        conductorsAboveHull: conductors.filter((c) => report.aboveHull?.includes(c)),
+        conductorsWithin1PointAt70PercentDollars: report.methods.filter((m) => conductors.includes(m.method) && nearBest(m)).map((m) => m.method),
+        hindsightWithin1PointAt70PercentDollars: report.methods
+          .filter((m) => lambdas.some((l) => m.method === hindsightMethod(l)) && nearBest(m))
+          .map((m) => m.method),
+      },
+      timeS: { train: trainTimes, eval: evalS, total: total() },
+    }),
+  );
+} finally {
+  if (!values.keep) await rm(work, { recursive: true, force: true });
+}
