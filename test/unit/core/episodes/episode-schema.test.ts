@@ -24,7 +24,7 @@ describe('validateEpisode', () => {
     expect(message([{}])).toBe('not an episode: expected an object, got an array');
     expect(message(variant((ep) => delete ep.steps))).toBe('steps: expected an array, got nothing (field missing)');
     expect(message(variant((ep) => (ep.task.kind = 'essay')))).toBe(
-      'task.kind: expected "math" or "gsm8k" or "number" or "mcq" or "exact" or "code" or "open", got "essay"',
+      'task.kind: expected "math" or "gsm8k" or "number" or "mcq" or "exact" or "literal" or "code" or "open", got "essay"',
     );
     expect(message(variant((ep) => (ep.tags = ['a', 3])))).toBe('tags[1]: expected a string, got 3');
     expect(message(variant((ep) => (ep.totals.costUsd = '0.1')))).toBe('totals.costUsd: expected a number, got "0.1"');
