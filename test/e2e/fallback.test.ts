@@ -39,6 +39,7 @@ test('a step whose provider is down runs on its fallback, and its details say so
   await page.getByTestId('episode-saved').waitFor({ timeout: 90_000 });
 
   expect(down.requests.filter((r) => r.method === 'POST').length).toBeGreaterThan(1);
+  await page.getByText('Steps', { exact: true }).click(); // a turn's steps are folded until asked for
   const step = page.getByTestId('step-details').first();
   expect(await step.getByTestId('step-fallback').innerText()).toMatch(
     /^Fallback: Ollama failed \(.*server error \(503\).*, 5 attempts\), so vLLM, its fallback, took the step over\./,

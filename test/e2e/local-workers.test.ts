@@ -81,7 +81,7 @@ test('the demo Conductor and local engine workers answer with the network off, a
     expect(step.costUsd).toBe(0);
   }
   expect(episode.final).toBe(episode.steps.at(-1)!.output);
-  expect(await page.getByTestId('graph-step').count()).toBe(episode.steps.length);
+  expect(await page.getByTestId('turn').last().getByTestId('graph-step').count()).toBe(episode.steps.length);
 
   // The Workers page's Test of a local worker runs it in the Conductor worker: offline too, with no key. Asked
   // for "OK" with no prefill, the demo model (trained to write plans) answers greedily with blank lines only,

@@ -28,6 +28,8 @@ const posts = () => server.requests.filter((r) => r.method === 'POST').length;
 async function runOnce(page: Page, a: AppPage): Promise<string> {
   await ask({ ...a, page }, 'What is 2 + 2?', '4');
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
+  await page.getByText('Steps', { exact: true }).click(); // the step that says why is folded until asked for
+  await page.getByTestId('step-details').first().waitFor();
   return page.locator('main').innerText();
 }
 
