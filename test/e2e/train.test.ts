@@ -11,7 +11,6 @@ import { afterEach, expect, test } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../support/browser.ts';
 import { openApp, POLL, storedEpisodes, type AppPage } from './app-page.ts';
-import { FIXED_SUBTASKS } from '../../src/core/workflow/constrain/index.ts';
 
 const OUT = join(import.meta.dirname, '__screenshots__');
 
@@ -56,6 +55,9 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   await set('Samples per question', '2');
   await set('Max completion tokens', '40');
   await set('Held-out every', '0');
+  // Free subtasks: with the fixed ones, two samples of the demo Conductor often score alike, and an
+  // advantage of 0 leaves the adapter where it was; this run must show that training moves it.
+  await page.getByRole('checkbox', { name: /Fixed subtask texts/ }).uncheck();
   const longest = async () => Number(/sequences of up to (\d+) tokens/.exec((await page.getByTestId('memory-estimate').textContent()) ?? '')?.[1] ?? NaN);
   await expect.poll(() => page.getByTestId('memory-estimate').textContent(), { timeout: 60_000 }).toMatch(/GPU memory for training: about [\d.]+ [KM]B/);
   // MMLU and GSM8K questions (a chunk loaded on demand) make far longer sequences than the short generated ones.
@@ -175,10 +177,10 @@ test('train, pause, reload, resume from the checkpoint, export the adapter, use 
   expect(ask[0].conductor.adapter).toMatch(/^train-.*\(trained in this browser\)$/);
   expect(ask[0].parseError).toBeUndefined();
   // It ran as it was trained (the format kept with the adapter): the Train page's short prompt, at most the
-  // form's 2 steps with its fixed subtasks, its most likely plan.
+  // form's 2 steps with subtasks of at most its 6 characters, its most likely plan.
   expect(ask[0].prompt.map((m) => m.content)).toEqual([expect.stringMatching(/^Plan at most 2 steps over models 0-3 /)]);
   expect(ask[0].workflow!.steps.length).toBeLessThanOrEqual(2);
-  for (const step of ask[0].workflow!.steps) expect(FIXED_SUBTASKS).toContain(step.subtask);
+  for (const step of ask[0].workflow!.steps) expect(step.subtask.length).toBeLessThanOrEqual(6);
   expect(ask[0].conductor.sampling?.temperature).toBe(0);
   expect(app.errors).toEqual([]);
 });
