@@ -3,12 +3,14 @@
  * contracts of the services behind them. The app reaches web workers only through this folder.
  */
 export { askInService, engineInService, runtimesInService, stopAsk, watchConductorLoads, webllmInService } from './conductor.ts';
-export { trainerInService, watchTraining } from './trainer.ts';
+export { trainerInService, trainOnChoices, watchTraining } from './trainer.ts';
 export {
   DEFAULT_TRAINING,
   MAX_TRAINING_RECURSION,
   TRAINING_LIMITS,
+  type ChoiceTrainingProgress,
   type LatestGroup,
+  type PickCheck,
   type TrainerStatus,
   type TrainingConfig,
   type TrainingEstimate,
