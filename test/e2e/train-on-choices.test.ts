@@ -10,7 +10,7 @@ import { shortExpertsTaskSet } from '../../src/core/bench/index.ts';
 import { episodeToLine, type Episode } from '../../src/core/episodes/index.ts';
 import { DEMO_POOL } from '../../src/core/providers/simulated/index.ts';
 import { simulatedComparison } from '../support/user-picks.ts';
-import { importEpisodes, openApp, POLL, storedEpisodes, type AppPage } from './app-page.ts';
+import { importEpisodes, openApp, storedEpisodes, type AppPage } from './app-page.ts';
 
 /** The demo Conductor's format (public/demo-conductor/conductor.json). */
 const DEMO_FORMAT = { prompt: 'compact', constrain: true, maxSteps: 1, fixedSubtasks: true } as const;
@@ -32,10 +32,10 @@ test('picks imported, trained on, checked on the latest picks, used as the Ask p
   // Nothing to learn from yet: the page says where picks come from.
   await page.getByRole('button', { name: 'Train on my choices' }).click();
   await expect
-    .poll(() => page.getByTestId('train-on-choices').innerText(), POLL)
+    .poll(() => page.getByTestId('train-on-choices').innerText(), { timeout: 120_000 })
     .toMatch(/no picks or ratings to learn from yet: compare workflows on the Ask page/);
 
-  expect(await importEpisodes(app, 'picks.jsonl', episodes.map((e) => `${episodeToLine(e)}\n`).join(''))).toMatch(/20 imported/);
+  expect(await importEpisodes(app, 'picks.jsonl', episodes.map((e) => `${episodeToLine(e)}\n`).join(''))).toMatch(/Imported 20,/);
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Train' }).click();
   await page.getByRole('button', { name: 'Train on my choices' }).click();
   const section = page.getByTestId('train-on-choices');

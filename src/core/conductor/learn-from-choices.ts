@@ -41,7 +41,7 @@ export interface ChoiceTrainingSettings {
 }
 
 /** What suits a small Conductor and a few dozen picks (the goal test's settings). */
-export const CHOICE_TRAINING: ChoiceTrainingSettings = { passes: 2, groupsPerStep: 10, lr: 5e-2, r: 8, heldOutShare: 0.25, seed: 0 };
+export const CHOICE_TRAINING: ChoiceTrainingSettings = { passes: 2, groupsPerStep: 5, lr: 5e-2, r: 8, heldOutShare: 0.25, seed: 0 };
 
 const ALL_PROJECTIONS = ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'];
 
