@@ -40,8 +40,14 @@ export interface ChoiceTrainingSettings {
   seed: number;
 }
 
-/** What suits a small Conductor and a few dozen picks (the goal test's settings). */
-export const CHOICE_TRAINING: ChoiceTrainingSettings = { passes: 2, groupsPerStep: 5, lr: 5e-2, r: 8, heldOutShare: 0.25, seed: 0 };
+/**
+ * What suits a small Conductor and a few dozen picks (the goal test's settings). Every pick group holds
+ * each of the compared plans, so a group's advantages sum to zero and its pull on the Conductor's choice
+ * does not weaken as the choice moves: at 5e-2 the rise shared by both kinds' picked workers outran the
+ * per-kind difference and sent every question to one worker (5 of 10 held-out picks); 1e-2 over four
+ * passes learnt both kinds (10 of 10).
+ */
+export const CHOICE_TRAINING: ChoiceTrainingSettings = { passes: 4, groupsPerStep: 5, lr: 1e-2, r: 8, heldOutShare: 0.25, seed: 0 };
 
 const ALL_PROJECTIONS = ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'];
 
