@@ -13,13 +13,15 @@ export {
   watchConductorLoads,
   webllmInService,
 } from './conductor.ts';
-export { trainerInService, watchTraining } from './trainer.ts';
+export { trainerInService, trainOnChoices, watchTraining } from './trainer.ts';
 export {
   DEFAULT_TRAINING,
   MAX_TRAINING_RECURSION,
   RECORDED_PRESETS,
   TRAINING_LIMITS,
+  type ChoiceTrainingProgress,
   type LatestGroup,
+  type PickCheck,
   type TrainerStatus,
   type TrainingConfig,
   type TrainingEstimate,

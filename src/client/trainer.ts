@@ -1,7 +1,8 @@
 /** The page's handle on the trainer web worker: TrainerService, typed, across the thread boundary. */
 import { proxy } from 'comlink';
 import '../core/errors/error-transfer.ts';
-import type { TrainerService, TrainingProgress } from '../services/trainer/api.ts';
+import type { EngineModelSource } from '../core/conductor/index.ts';
+import type { ChoiceTrainingProgress, TrainerService, TrainingProgress } from '../services/trainer/api.ts';
 import { serviceOnFirstUse } from './web-worker-under-policy.ts';
 import trainerWorkerUrl from '../../workers/trainer.worker.ts?worker&url';
 
@@ -11,4 +12,9 @@ export const trainerInService = serviceOnFirstUse<TrainerService>(trainerWorkerU
 /** Calls `listener` with the run's progress now and on every change. */
 export function watchTraining(listener: (progress: TrainingProgress) => void): Promise<void> {
   return trainerInService().watch(proxy(listener));
+}
+
+/** "Train on my choices" on `model`; `listener` hears its progress until it ends. */
+export function trainOnChoices(model: EngineModelSource, listener: (progress: ChoiceTrainingProgress) => void): Promise<void> {
+  return trainerInService().trainOnChoices(model, proxy(listener));
 }

@@ -10,7 +10,9 @@ import {
   hubRepoId,
   slotsNeeded,
   trainerInService,
+  trainOnChoices,
   watchTraining,
+  type ChoiceTrainingProgress,
   type EngineModelSource,
   type TrainingConfig,
   type TrainingEstimate,
@@ -70,6 +72,8 @@ export class TrainPageState {
   progress = $state.raw<TrainingProgress>({ status: 'idle', metrics: [], hasAdapter: false });
   estimate = $state.raw<TrainingEstimate | undefined>(undefined);
   estimateError = $state<string | undefined>(undefined);
+  /** "Train on my choices", as the trainer worker reports it; undefined before the first. */
+  choices = $state.raw<ChoiceTrainingProgress | undefined>(undefined);
   /** An action that failed (a refused start, an export with no step yet). */
   actionError = $state<string | undefined>(undefined);
   #connected = false;
@@ -177,6 +181,32 @@ export class TrainPageState {
     let done = false;
     await runAction(this, async () => {
       const model = await trainerInService().useAsConductor();
+      this.settings.update({ conductor: { kind: 'engine-model', model } });
+      done = true;
+    });
+    return done;
+  }
+
+  /** Offline GRPO on the user's picks and ratings, on the form's Conductor (the demo Conductor unless it names another). */
+  async trainOnChoices(): Promise<void> {
+    await runAction(this, async () => {
+      const model = modelSourceOf(this.form.model);
+      if (!model)
+        throw new BatonError({ code: 'run/config', message: 'The model must be empty (the demo Conductor), a Hugging Face repo id or an https:// URL.' });
+      this.choices = { status: 'running', phase: 'Starting' };
+      await trainOnChoices(model, (p) => (this.choices = p));
+    });
+  }
+
+  stopChoices(): Promise<void> {
+    return runAction(this, () => trainerInService().stopChoices());
+  }
+
+  /** Makes what was trained on the user's choices the Ask page's Conductor; says whether it did. */
+  async useChoicesAsConductor(): Promise<boolean> {
+    let done = false;
+    await runAction(this, async () => {
+      const model = await trainerInService().useChoicesAsConductor();
       this.settings.update({ conductor: { kind: 'engine-model', model } });
       done = true;
     });

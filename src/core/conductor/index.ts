@@ -39,4 +39,6 @@ export {
   type ConductorSettings,
   type WebllmSampling,
 } from './create-conductor.ts';
+export { CHOICE_TRAINING, trainOnChoices, type ChoiceTrainingDeps, type ChoiceTrainingResult, type ChoiceTrainingSettings } from './learn-from-choices.ts';
+export { followsPick, pickAgreement, type PickAgreement } from './pick-agreement.ts';
 export { createRandomRoutingConductor, SOLVE_SUBTASK } from './random-routing-conductor.ts';

@@ -47,20 +47,11 @@ export async function groupsFromEpisodes(
   tokenizer: EpisodeTokenizer,
 ): Promise<{ groups: EpisodeGroup[]; report: EpisodeGroupsReport }> {
   const bad: string[] = [];
-  const byGroup = new Map<string, Episode[]>();
-  const report: EpisodeGroupsReport = { episodes: 0, groups: 0, ungrouped: 0, unrewarded: 0, infraFailed: 0, singletons: 0, equalRewards: 0, retokenised: 0 };
+  const episodes: Episode[] = [];
   for await (const line of numberedLines(text)) {
     const parsed = parseEpisodeLine(line.text);
-    if (!parsed.ok) {
-      bad.push(`line ${line.number}: ${parsed.message}`);
-      continue;
-    }
-    const e = parsed.episode;
-    report.episodes++;
-    if (e.group === undefined) report.ungrouped++;
-    else if (e.reward?.infraError || e.status === 'infra-error') report.infraFailed++;
-    else if (e.reward === undefined) report.unrewarded++;
-    else byGroup.set(e.group, [...(byGroup.get(e.group) ?? []), e]);
+    if (parsed.ok) episodes.push(parsed.episode);
+    else bad.push(`line ${line.number}: ${parsed.message}`);
   }
   if (bad.length > 0) {
     const more = bad.length > LISTED ? `; and ${bad.length - LISTED} more` : '';
@@ -69,6 +60,20 @@ export async function groupsFromEpisodes(
       message: `${source}: ${bad.length} line${bad.length === 1 ? ' is' : 's are'} not an episode: ${bad.slice(0, LISTED).join('; ')}${more}`,
       data: { lines: bad.length },
     });
+  }
+  return groupsOfEpisodes(episodes, tokenizer);
+}
+
+/** The groups of episodes already read (the episode store's, or a file's), as groupsFromEpisodes forms them. */
+export function groupsOfEpisodes(episodes: Iterable<Episode>, tokenizer: EpisodeTokenizer): { groups: EpisodeGroup[]; report: EpisodeGroupsReport } {
+  const byGroup = new Map<string, Episode[]>();
+  const report: EpisodeGroupsReport = { episodes: 0, groups: 0, ungrouped: 0, unrewarded: 0, infraFailed: 0, singletons: 0, equalRewards: 0, retokenised: 0 };
+  for (const e of episodes) {
+    report.episodes++;
+    if (e.group === undefined) report.ungrouped++;
+    else if (e.reward?.infraError || e.status === 'infra-error') report.infraFailed++;
+    else if (e.reward === undefined) report.unrewarded++;
+    else byGroup.set(e.group, [...(byGroup.get(e.group) ?? []), e]);
   }
   const groups: EpisodeGroup[] = [];
   for (const [id, members] of byGroup) {

@@ -152,3 +152,21 @@ export interface TrainingProgress {
   /** A checkpoint is stored: its adapter can be exported or used as the Conductor. */
   hasAdapter: boolean;
 }
+
+/** How often a Conductor's plan followed the user's held-out picks (core/conductor's pickAgreement). */
+export interface PickCheck {
+  agreed: number;
+  total: number;
+}
+
+/** "Train on my choices": offline GRPO on the user's picks and ratings, checked on their latest picks. */
+export interface ChoiceTrainingProgress {
+  status: 'running' | 'done' | 'failed' | 'stopped';
+  /** What it does now, in words. */
+  phase?: string;
+  step?: number;
+  steps?: number;
+  /** Once done: the picks trained on and held out, and the held-out check before and after. */
+  result?: { picks: { train: number; heldOut: number }; ratedPrompts: number; before: PickCheck; after: PickCheck };
+  error?: { code: string; message: string };
+}

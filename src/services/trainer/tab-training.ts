@@ -5,11 +5,27 @@
  * the first run or estimate, the pool's workers with the page's keys, and the page's task set. The loop
  * itself is core/rl's runTraining, run by trainer-service.ts.
  */
-import { describeSource, type EngineModelChoice } from '../../core/conductor/index.ts';
+import {
+  CHOICE_TRAINING,
+  describeSource,
+  trainOnChoices,
+  type ChoiceTrainingResult,
+  type EngineModelChoice,
+  type EngineModelSource,
+} from '../../core/conductor/index.ts';
+import { episodeStore, type Episode } from '../../core/episodes/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import { loadReplay, recordedSourceOf } from '../../core/providers/replay/index.ts';
-import { estimateTraining, openTrainingSession, type LoadedConductor, type TrainingEstimate as Estimate, type TrainingSession } from '../../core/rl/index.ts';
+import {
+  estimateTraining,
+  openTrainingSession,
+  type LoadedConductor,
+  type OfflineStepMetrics,
+  type TrainedFormat,
+  type TrainingEstimate as Estimate,
+  type TrainingSession,
+} from '../../core/rl/index.ts';
 import type { EngineTrainingTypes, TrainingMemory } from '../../engine/train/index.ts';
 import { buildWorker, EngineHost, type LoadProgress } from '../runtimes/index.ts';
 import type { TrainingConfig } from './api.ts';
@@ -26,8 +42,30 @@ export type PrepareTraining = (
 
 export type TrainingEstimate = Estimate<TrainingMemory>;
 
+/** "Train on my choices" on a model: what it trained, and the format the model runs in (its conductor.json). */
+export type LearnChoices = (
+  model: EngineModelSource,
+  hooks: { signal: AbortSignal; onPhase(phase: string): void; onStep(m: OfflineStepMetrics, steps: number): void },
+) => Promise<{ result: ChoiceTrainingResult; format: TrainedFormat }>;
+
+/** Episodes whose reward the user gave (a pick, a rating), read page by page, oldest first. */
+async function userRewarded(): Promise<Episode[]> {
+  const store = await episodeStore();
+  const found: Episode[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await store.list({ order: 'oldest', limit: 500, ...(cursor ? { cursor } : {}) });
+    found.push(...page.episodes.filter((e) => ['pick', 'rating'].includes(e.reward?.details?.source as string)));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return found;
+}
+
 /** The engine model a run trains: f32 on the demo (software GPUs have no f16), the GPU's best otherwise. */
-export const modelChoiceOf = (config: TrainingConfig): EngineModelChoice => ({ source: config.model, weights: config.model.from === 'demo' ? 'f32' : 'auto' });
+export const modelChoiceOf = (config: Pick<TrainingConfig, 'model'>): EngineModelChoice => ({
+  source: config.model,
+  weights: config.model.from === 'demo' ? 'f32' : 'auto',
+});
 
 /** WebGPU's default per-binding limit: the estimate assumes no more. */
 const DEFAULT_BINDING_BYTES = 128 * 2 ** 20;
@@ -51,9 +89,13 @@ function loadPhase(name: string, p: LoadProgress): string {
 // The engine's modules load with the first run or estimate, as the Conductor worker's do.
 const engine = async () => (await import('../../engine/train/index.ts')).trainingEngine;
 
-export function tabTraining(host = new EngineHost()): { prepare: PrepareTraining; estimate: (config: TrainingConfig) => Promise<TrainingEstimate> } {
+export function tabTraining(host = new EngineHost()): {
+  prepare: PrepareTraining;
+  estimate: (config: TrainingConfig) => Promise<TrainingEstimate>;
+  learnChoices: LearnChoices;
+} {
   const loadConductor = async (
-    config: TrainingConfig,
+    config: Pick<TrainingConfig, 'model'>,
     onPhase: (phase: string) => void,
     signal?: AbortSignal,
   ): Promise<LoadedConductor<EngineTrainingTypes>> => {
@@ -81,6 +123,30 @@ export function tabTraining(host = new EngineHost()): { prepare: PrepareTraining
         { tasks, workers: config.pool },
         { weights: weights === 'auto' ? 'f16' : weights, maxBindingBytes: DEFAULT_BINDING_BYTES },
       );
+    },
+    async learnChoices(model, { signal, onPhase, onStep }) {
+      const episodes = await userRewarded();
+      const choice = modelChoiceOf({ model });
+      const conductor = await loadConductor({ model }, onPhase, signal);
+      // Loaded once: the host keeps the model, and its conductor.json, for the session below.
+      const format = (await host.ready(choice)).info.format;
+      if (!format) {
+        conductor.close();
+        throw new BatonError({
+          code: 'run/config',
+          message: `${conductor.name} has no conductor.json saying how it was trained to plan, so its plans cannot be trained on: use the demo Conductor or one trained on this page.`,
+        });
+      }
+      const result = await trainOnChoices(episodes, CHOICE_TRAINING, {
+        engine: await engine(),
+        loadConductor: async () => conductor,
+        choice,
+        format,
+        signal,
+        onPhase,
+        onStep,
+      });
+      return { result, format };
     },
     async prepare(config, keys, onPhase, signal) {
       return openTrainingSession(recipeOf(config), {

@@ -15,12 +15,20 @@
 import { type Episode, type EpisodeStore, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
-import type { EngineModelChoice } from '../../core/conductor/index.ts';
-import { loraState, runTraining, trainedFormatOf, type GrpoCheckpoint, type TrainingSession } from '../../core/rl/index.ts';
+import type { EngineModelChoice, EngineModelSource } from '../../core/conductor/index.ts';
+import {
+  loraState,
+  runTraining,
+  trainedFormatOf,
+  type GrpoCheckpoint,
+  type TrainedFormat,
+  type TrainingSession,
+  type TrainingState,
+} from '../../core/rl/index.ts';
 import { saveTrainedAdapter, type TrainedAdapter } from '../runtimes/index.ts';
-import { RECORDED_PRESETS, type LatestGroup, type TrainerStatus, type TrainingConfig, type TrainingProgress } from './api.ts';
+import { RECORDED_PRESETS, type ChoiceTrainingProgress, type LatestGroup, type TrainerStatus, type TrainingConfig, type TrainingProgress } from './api.ts';
 import { checkTrainingConfig } from './check-training-config.ts';
-import { modelChoiceOf, tabTraining, type PrepareTraining, type TrainingEstimate } from './tab-training.ts';
+import { modelChoiceOf, tabTraining, type LearnChoices, type PrepareTraining, type TrainingEstimate } from './tab-training.ts';
 import { recipeOf } from './training-recipe.ts';
 import { recordedTrainingPool } from './training-tasks.ts';
 import { trainBundleZip } from './train-bundle-export.ts';
@@ -32,12 +40,20 @@ export interface TrainerDeps {
   estimate: (config: TrainingConfig) => Promise<TrainingEstimate>;
   episodes: () => Promise<Pick<EpisodeStore, 'putMany'>>;
   saveAdapter: (adapter: TrainedAdapter) => Promise<void>;
+  learnChoices: LearnChoices;
 }
 
 /** The browser's: Baton's engine in this worker, IndexedDB for the run, its checkpoints, episodes and adapters. */
 export function browserTrainerDeps(): TrainerDeps {
   const tab = tabTraining();
-  return { db: () => TrainingDb.open(), prepare: tab.prepare, estimate: tab.estimate, episodes: episodeStore, saveAdapter: (a) => saveTrainedAdapter(a) };
+  return {
+    db: () => TrainingDb.open(),
+    prepare: tab.prepare,
+    estimate: tab.estimate,
+    episodes: episodeStore,
+    saveAdapter: (a) => saveTrainedAdapter(a),
+    learnChoices: tab.learnChoices,
+  };
 }
 
 /** The last training group among a step's episodes, for the page. */
@@ -85,6 +101,10 @@ export class TrainerService {
   /** Where an aborted run ends: paused (resumable) or stopped. */
   #ending: 'paused' | 'stopped' = 'paused';
   #run: Promise<void> = Promise.resolve();
+  /** "Train on my choices" under way: it stops it. */
+  #choices: AbortController | undefined;
+  /** What "train on my choices" trained last, until used or replaced (kept in this worker only). */
+  #learnt: { state: TrainingState; format: TrainedFormat; model: EngineModelSource } | undefined;
 
   constructor(deps: TrainerDeps = browserTrainerDeps()) {
     this.#deps = deps;
@@ -160,6 +180,51 @@ export class TrainerService {
     return { adapterConfig, adapter, step: checkpoint.step };
   }
 
+  /**
+   * "Train on my choices" on `model` (the demo Conductor, or the form's): offline GRPO on the user's picks
+   * and ratings, checked on their latest picks before and after (core/conductor's trainOnChoices).
+   * Resolves when it ends; `onProgress` hears every change.
+   */
+  async trainOnChoices(model: EngineModelSource, onProgress: (p: ChoiceTrainingProgress) => void): Promise<void> {
+    await this.#restored;
+    this.#refuseWhileBusy();
+    const controller = new AbortController();
+    this.#choices = controller;
+    let progress: ChoiceTrainingProgress = { status: 'running', phase: 'Reading your picks' };
+    const set = (patch: Partial<ChoiceTrainingProgress>) => onProgress((progress = { ...progress, ...patch }));
+    set({});
+    try {
+      const learnt = await this.#deps.learnChoices(model, {
+        signal: controller.signal,
+        onPhase: (phase) => set({ phase }),
+        onStep: (m, steps) => set({ step: m.step, steps, phase: `Training: step ${m.step} of ${steps}` }),
+      });
+      this.#learnt = { state: learnt.result.state, format: learnt.format, model };
+      const { picks, ratedPrompts, before, after } = learnt.result;
+      onProgress({ status: 'done', result: { picks, ratedPrompts, before, after } });
+    } catch (e) {
+      const err = toBatonError(e, 'engine/gpu');
+      onProgress(controller.signal.aborted ? { status: 'stopped' } : { status: 'failed', error: { code: err.code, message: err.message } });
+    } finally {
+      this.#choices = undefined;
+    }
+  }
+
+  /** Stops "train on my choices" after its current step; nothing it trained is kept. */
+  stopChoices(): void {
+    this.#choices?.abort();
+  }
+
+  /** Keeps what "train on my choices" trained for the Ask path, as useAsConductor does a run's adapter. */
+  async useChoicesAsConductor(): Promise<EngineModelChoice> {
+    const learnt = this.#learnt;
+    if (!learnt) throw new BatonError({ code: 'data/not-found', message: 'Nothing trained on your choices yet: train first.' });
+    const name = `choices-${Date.now().toString(36)}`;
+    const { adapterConfig, adapter } = loraState(learnt.state);
+    await this.#deps.saveAdapter({ name, adapterConfig, adapter, format: learnt.format, savedAt: new Date().toISOString() });
+    return { ...modelChoiceOf({ model: learnt.model }), adapter: { from: 'trained', name } };
+  }
+
   /** Keeps the newest checkpoint's adapter for the Ask path and returns the engine model choice that loads it. */
   async useAsConductor(): Promise<EngineModelChoice> {
     const checkpoint = await this.#latest();
@@ -211,6 +276,7 @@ export class TrainerService {
   }
 
   #refuseWhileBusy(): void {
+    if (this.#choices) throw new BatonError({ code: 'run/config', message: 'Training on your choices is under way: wait for it or stop it first.' });
     if (BUSY.includes(this.#progress.status)) throw new BatonError({ code: 'run/config', message: 'A training run is under way: pause or stop it first.' });
   }
 

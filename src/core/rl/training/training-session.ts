@@ -11,7 +11,7 @@
 import type { WorkerModel, WorkerSpec } from '../../providers/index.ts';
 import { seededRandom } from '../../random.ts';
 import type { Task } from '../../task.ts';
-import { workflowConstraintFor } from '../../workflow/constrain/index.ts';
+import { workflowConstraintFor, type VocabTokenizer } from '../../workflow/constrain/index.ts';
 import type { EpisodeGroup } from '../episode-groups.ts';
 import { runGrpo, type GrpoDeps, type GrpoRunResult } from '../grpo-loop.ts';
 import { runOfflineGrpo, type OfflineGrpoDeps, type OfflineStepMetrics } from '../offline-grpo.ts';
@@ -47,6 +47,10 @@ export interface TrainingSession {
 export interface OfflineTrainingSession {
   policy: TrainablePolicy;
   groups: EpisodeGroup[];
+  /** The loaded Conductor's name and tokenizer, for whoever plans with the policy (a check of what it learnt). */
+  conductorModel: string;
+  tokenizer: VocabTokenizer;
+  vocabSize: number;
   close(): void;
 }
 
@@ -147,6 +151,9 @@ export async function openOfflineTrainingSession<E extends EngineTypes>(r: Train
     return {
       policy: trainablePolicy(sampler, trainer),
       groups,
+      conductorModel: c.name,
+      tokenizer: c.tokenizer,
+      vocabSize: c.model.config.vocabSize,
       close: () => {
         trainer.destroy();
         c.close();

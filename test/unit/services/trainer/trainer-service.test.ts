@@ -68,6 +68,9 @@ function harness(factory = new IDBFactory(), prepare?: PrepareTraining): Harness
     },
     episodes,
     saveAdapter: async (a) => void adapters.push(a),
+    learnChoices: async () => {
+      throw new Error('not used');
+    },
   };
   return { deps, adapters, episodes, policies };
 }
