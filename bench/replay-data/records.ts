@@ -5,28 +5,12 @@
  * response would.
  */
 import { gzipSync, strToU8 } from 'fflate';
-import type { Task, TaskKind } from '../../src/core/task.ts';
+import type { Task } from '../../src/core/task.ts';
 import { extractAnswer, gradeAnswer } from '../../src/core/reward/index.ts';
+import type { RecordedQuestion } from '../../src/core/providers/replay/index.ts';
 
-export interface ReplayRecord {
-  text: string;
-  correct: boolean;
-  /** Set where Baton cannot grade the response and `correct` is the source's own verdict. */
-  gradedBy?: 'source';
-  outputTokens: number;
-  inputTokens: number;
-  usd: number;
-}
-
-export interface ReplayRow {
-  id: string;
-  kind: TaskKind;
-  question: string;
-  answer: string;
-  choices?: string[];
-  split?: 'train' | 'test';
-  records: Record<string, ReplayRecord>;
-}
+/** The shape data/<source>/<set>.jsonl.gz holds, as core's replay reads it. */
+export type ReplayRow = RecordedQuestion;
 
 type GradedTask = Pick<Task, 'kind' | 'answer' | 'choices'>;
 

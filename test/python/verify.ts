@@ -23,6 +23,7 @@ import { createInterface } from 'node:readline';
 import { filesFromDir } from '../../src/engine/model/files-node.ts';
 import { loadTokenizer } from '../../src/engine/tokenizer/index.ts';
 import type { ChatMessage } from '../../src/core/providers/index.ts';
+import { TINY_CONDUCTOR_INIT } from '../support/tiny-model.ts';
 
 const HERE = import.meta.dirname;
 const ROOT = join(HERE, '..', '..');
@@ -91,27 +92,8 @@ function venv(): void {
 function adapters(arch: 'qwen2' | 'qwen3'): string {
   let since = Date.now();
   const model = join(work, `model-${arch}`);
-  baton(
-    'init-model',
-    '--out',
-    model,
-    '--arch',
-    arch,
-    '--hidden',
-    '16',
-    '--heads',
-    '2',
-    '--kv-heads',
-    '1',
-    '--layers',
-    '2',
-    '--vocab',
-    '1536',
-    '--dtype',
-    'f32',
-    '--seed',
-    '1',
-  );
+  // The CLI tests' tiny Conductor, written here and in the architecture asked for.
+  baton(...TINY_CONDUCTOR_INIT.map((arg) => (arg === 'model' ? model : arg)), '--arch', arch);
   const trained = join(work, `train-${arch}`);
   baton(
     'train', '--model', model, '--pool', 'experts', '--tasks', 'experts-short', '--steps', '3', '--questions', '2', '--group', '3', '--max-completion-tokens', '56',
