@@ -48,7 +48,8 @@ test('a run over the demo workers with a known plan: exact steps, answer, grade 
   ]);
   expect(await page.getByTestId('step-details').count()).toBe(0); // folded away until asked for
   await page.getByText('Steps', { exact: true }).click();
-  expect(await page.getByTestId('step-details').count()).toBe(2);
+  // The steps render on the details' toggle event, a moment after the click.
+  await expect.poll(() => page.getByTestId('step-details').count(), POLL).toBe(2);
   // The answer's Markdown renders asynchronously, just after the episode is saved.
   await expect
     .poll(() => page.getByTestId('final-answer').innerText(), POLL)
