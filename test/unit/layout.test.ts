@@ -73,6 +73,7 @@ const CORE_ORDER = [
   'keys',
   'workflow',
   'episodes',
+  'storage',
   'orchestra',
   'rl',
   'conductor',

@@ -4,50 +4,31 @@
  * caps. Each write is told on a BroadcastChannel so open pages show it at once.
  * Test: test/unit/core/orchestra/spending.test.ts (fake-indexeddb).
  */
-import { wrap, type DBSchema, type IDBPDatabase } from 'idb';
-import { BatonError } from '../errors/index.ts';
 import { workerName, type WorkerSpec } from '../providers/index.ts';
+import { KeyedDb } from '../storage/index.ts';
 import { NO_SPENDING_LIMITS, type SpendingLimits, type SpendingRow, type SpendingSnapshot, type SpendingStore } from './spending.ts';
 
 const DB_NAME = 'baton-spending';
 /** The channel a write is told on: its message is the day written. */
 export const SPENDING_CHANNEL = 'baton-spending';
 
-interface SpendingDb extends DBSchema {
-  /** Keyed "day|workerId", so a day's or a month's rows are one key range. */
-  days: { key: string; value: SpendingRow & { key: string } };
-  limits: { key: string; value: SpendingLimits & { id: string } };
-}
-
+// The layout every version has written, so earlier ledgers still read: rows keyed "day|workerId" (a day's or
+// a month's rows are one key range), and the caps in one record.
+const DAYS = 'days';
+const LIMITS = 'limits';
 const LIMITS_ID = 'limits';
+type DayRecord = SpendingRow & { key: string };
 
-const storageError = (e: unknown) =>
-  new BatonError({
-    code: 'store/io',
-    message: `Could not read or write the spending ledger in this browser's storage: ${(e as Error)?.message ?? String(e)}. Check that this browser allows site storage.`,
-    cause: e,
-  });
+const FULL = "The browser's storage for this site is full, so the spending ledger could not be saved: delete old episodes or evaluations, then try again.";
 
 export class IdbSpendingStore implements SpendingStore {
   private constructor(
-    private readonly db: IDBPDatabase<SpendingDb>,
+    private readonly db: KeyedDb,
     private readonly keyRange: typeof IDBKeyRange,
   ) {}
 
   static async open(factory: IDBFactory, keyRange: typeof IDBKeyRange): Promise<IdbSpendingStore> {
-    const request = factory.open(DB_NAME, 1);
-    request.addEventListener('upgradeneeded', () => {
-      request.result.createObjectStore('days', { keyPath: 'key' });
-      request.result.createObjectStore('limits', { keyPath: 'id' });
-    });
-    try {
-      const db = (await wrap(request)) as IDBPDatabase<SpendingDb>;
-      // A later version opened in another tab waits for this connection to close.
-      db.addEventListener('versionchange', () => db.close());
-      return new IdbSpendingStore(db, keyRange);
-    } catch (e) {
-      throw storageError(e);
-    }
+    return new IdbSpendingStore(await KeyedDb.open(factory, DB_NAME, 1, { [DAYS]: 'key', [LIMITS]: 'id' }), keyRange);
   }
 
   /** Rows whose day starts with `prefix` ("2026-12" a month, "2026-12-03" a day). */
@@ -56,34 +37,34 @@ export class IdbSpendingStore implements SpendingStore {
   }
 
   async snapshot(day: string): Promise<SpendingSnapshot> {
-    const tx = this.db.transaction(['days', 'limits']);
-    const [rows, limits] = await Promise.all([tx.objectStore('days').getAll(this.#range(day.slice(0, 7))), tx.objectStore('limits').get(LIMITS_ID)]);
+    const [rows, limits] = await Promise.all([this.db.getAll<DayRecord>(DAYS, this.#range(day.slice(0, 7))), this.limits()]);
     const sum = (rs: SpendingRow[]) => rs.reduce((s, r) => s + r.usd, 0);
-    return { limits: limitsOf(limits), dayUsd: sum(rows.filter((r) => r.day === day)), monthUsd: sum(rows) };
+    return { limits, dayUsd: sum(rows.filter((r) => r.day === day)), monthUsd: sum(rows) };
   }
 
   async add(day: string, spec: WorkerSpec, usd: number | null): Promise<void> {
     const key = `${day}|${spec.id}`;
-    const tx = this.db.transaction('days', 'readwrite');
     // One transaction: a write of another tab to the same row waits for it, so no call is counted twice or lost.
-    const row = (await tx.store.get(key)) ?? { key, day, workerId: spec.id, name: workerName(spec), usd: 0, calls: 0 };
-    await tx.store.put({ ...row, name: workerName(spec), usd: row.usd + (usd ?? 0), calls: row.calls + 1 });
-    await tx.done;
+    await this.db.write([DAYS], FULL, async (tx) => {
+      const days = tx.objectStore(DAYS);
+      const row = ((await days.get(key)) as DayRecord | undefined) ?? { key, day, workerId: spec.id, name: workerName(spec), usd: 0, calls: 0 };
+      await days.put({ ...row, name: workerName(spec), usd: row.usd + (usd ?? 0), calls: row.calls + 1 });
+    });
     tell(day);
   }
 
   /** The rows of the days from `first` to `last` (inclusive), oldest first. */
   async rows(first: string, last: string): Promise<SpendingRow[]> {
-    const rows = await this.db.getAll('days', this.keyRange.bound(first, `${last}\uffff`));
+    const rows = await this.db.getAll<DayRecord>(DAYS, this.keyRange.bound(first, `${last}\uffff`));
     return rows.map(({ key: _, ...row }) => row);
   }
 
   async limits(): Promise<SpendingLimits> {
-    return limitsOf(await this.db.get('limits', LIMITS_ID));
+    return limitsOf(await this.db.get<Partial<SpendingLimits>>(LIMITS, LIMITS_ID));
   }
 
   async setLimits(limits: SpendingLimits): Promise<void> {
-    await this.db.put('limits', { id: LIMITS_ID, dayUsd: limits.dayUsd, monthUsd: limits.monthUsd });
+    await this.db.put(LIMITS, { id: LIMITS_ID, dayUsd: limits.dayUsd, monthUsd: limits.monthUsd }, FULL);
     tell('limits');
   }
 

@@ -9,8 +9,8 @@ import type { BadRow, PageCache } from '../../core/bench/datasets/index.ts';
 import type { EvalReport, LoggedCall } from '../../core/bench/eval/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { CallResult } from '../../core/providers/index.ts';
+import { KeyedDb } from '../../core/storage/index.ts';
 import type { Task } from '../../core/task.ts';
-import { KeyedDb } from '../storage/index.ts';
 import type { EvalSettings } from './api.ts';
 
 export const EVALUATION_DB = 'baton-evaluations';

@@ -7,8 +7,8 @@
  */
 import { BatonError } from '../../core/errors/index.ts';
 import { TRAINED_FORMAT_FILE, trainedFormatJson, type TrainedFormat } from '../../core/rl/index.ts';
+import { openKeyedDb } from '../../core/storage/index.ts';
 import { ADAPTER_CONFIG, ADAPTER_WEIGHTS, filesFromMemory, type ModelFiles } from '../../engine/model/index.ts';
-import { openKeyedDb } from '../storage/index.ts';
 
 export const TRAINED_ADAPTER_DB = 'baton-trained-adapters';
 const STORE = 'adapters';

@@ -6,7 +6,7 @@
  * Test: test/unit/services/trainer/training-db.test.ts (fake-indexeddb).
  */
 import type { CheckpointStore, GrpoCheckpoint } from '../../core/rl/index.ts';
-import { KeyedDb } from '../storage/index.ts';
+import { KeyedDb } from '../../core/storage/index.ts';
 import type { TrainingConfig } from './api.ts';
 
 export const TRAINING_DB = 'baton-training';

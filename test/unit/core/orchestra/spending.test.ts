@@ -14,6 +14,12 @@ import { createSimulatedWorker } from '../../../../src/core/providers/simulated/
 import { startFakeProviderServer, type FakeProviderServer } from '../../../support/fake-provider-server.ts';
 
 const open = (factory: IDBFactory) => IdbSpendingStore.open(factory, IDBKeyRange);
+/** A raw IndexedDB request's result. */
+const result = <T>(r: IDBRequest<T>) =>
+  new Promise<T>((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
 const gptSpec: WorkerSpec = { id: 'gpt', provider: 'openai', model: 'gpt-4.1', label: 'GPT', price: { input: 2, output: 8 } };
 
 describe('the spending ledger', () => {
@@ -39,6 +45,33 @@ describe('the spending ledger', () => {
     expect(await (await open(factory)).limits()).toEqual({ dayUsd: 1.5, monthUsd: null });
     await (await open(factory)).setLimits({ dayUsd: -1, monthUsd: Number.NaN });
     expect((await (await open(factory)).snapshot('2026-12-03')).limits).toEqual({ dayUsd: null, monthUsd: null });
+  });
+
+  it('reads and adds to a ledger as earlier versions wrote it, and writes rows in that same layout', async () => {
+    // The database exactly as the first release made it, with raw IndexedDB calls: version 1, two stores keyed by a field.
+    const factory = new IDBFactory();
+    const opening = factory.open('baton-spending', 1);
+    opening.onupgradeneeded = () => {
+      opening.result.createObjectStore('days', { keyPath: 'key' });
+      opening.result.createObjectStore('limits', { keyPath: 'id' });
+    };
+    const old = await result(opening);
+    const tx = old.transaction(['days', 'limits'], 'readwrite');
+    tx.objectStore('days').put({ key: '2026-12-03|gpt', day: '2026-12-03', workerId: 'gpt', name: '"GPT" (gpt)', usd: 0.25, calls: 2 });
+    tx.objectStore('limits').put({ id: 'limits', dayUsd: 2, monthUsd: null });
+    await new Promise((resolve) => (tx.oncomplete = resolve));
+    old.close();
+
+    const store = await open(factory);
+    expect(await store.snapshot('2026-12-03')).toEqual({ limits: { dayUsd: 2, monthUsd: null }, dayUsd: 0.25, monthUsd: 0.25 });
+    await store.add('2026-12-03', gptSpec, 0.5);
+    store.close();
+
+    const again = await result(factory.open('baton-spending', 1));
+    expect(await result(again.transaction('days').objectStore('days').getAll())).toEqual([
+      { key: '2026-12-03|gpt', day: '2026-12-03', workerId: 'gpt', name: '"GPT" (gpt)', usd: 0.75, calls: 3 },
+    ]);
+    again.close();
   });
 
   it('names the local calendar day', () => {

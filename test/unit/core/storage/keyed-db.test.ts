@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { KeyedDb } from '../../../../src/services/storage/index.ts';
+import { KeyedDb } from '../../../../src/core/storage/index.ts';
 
 const open = (factory = new IDBFactory()) => KeyedDb.open(factory, 'test-db', 1, { a: 'id', b: 'key' });
 

@@ -1,13 +1,15 @@
 /**
- * The small IndexedDB databases of the web workers (the trained adapters in services/runtimes, the Train page's
- * run in services/trainer, the Evaluate page's evaluations in services/evaluator): a few object stores keyed
- * by a field, no indexes, created on first open. KeyedDb reads them typed and writes in one
- * transaction, a full disk becoming 'store/quota' with the words each database gives for what to do.
- * Test: test/unit/services/storage/keyed-db.test.ts (fake-indexeddb).
+ * Baton's small IndexedDB databases: the spending ledger (core/orchestra), which the page and every web worker
+ * share, and the web workers' own (the trained adapters in services/runtimes, the Train page's run in
+ * services/trainer, the Evaluate page's evaluations in services/evaluator): a few object stores keyed by a
+ * field, no indexes, created on first open. It lives in core so that both the page and the workers reach it.
+ * KeyedDb reads them typed and writes in one transaction, a full disk becoming 'store/quota' with the words
+ * each database gives for what to do.
+ * Test: test/unit/core/storage/keyed-db.test.ts (fake-indexeddb).
  */
 import { wrap, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { isQuotaError } from '../../core/episodes/index.ts';
-import { BatonError } from '../../core/errors/index.ts';
+import { isQuotaError } from '../episodes/index.ts';
+import { BatonError } from '../errors/index.ts';
 
 /** Opens one of the app's small IndexedDB databases (a few object stores keyed by a field, no indexes). */
 export async function openKeyedDb(factory: IDBFactory, name: string, version: number, stores: Record<string, string>): Promise<IDBPDatabase> {
