@@ -59,9 +59,9 @@ export class PresetsState {
   }
 
   /** Adds the preset of a picked file; a bad file is refused with what is wrong, and nothing stored changes. */
-  async import(file: File): Promise<void> {
+  async import(file: { name: string; text: string }): Promise<void> {
     try {
-      const read = readPresetFile(await file.text());
+      const read = readPresetFile(file.text);
       if (!read.ok) return this.#say(false, `${file.name}: ${read.message}`);
       this.#store([...this.list.filter((p) => p.name !== read.preset.name), read.preset]);
       this.#say(true, `Imported "${read.preset.name}" from ${file.name}. Its workers need their keys in this browser (Workers page).`);

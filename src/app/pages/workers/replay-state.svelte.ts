@@ -28,11 +28,10 @@ export class ReplayState {
     }
   }
 
-  async importFiles(files: File[]): Promise<void> {
+  async importFiles(files: { name: string; text: string }[]): Promise<void> {
     this.error = undefined;
     try {
-      const texts = await Promise.all(files.map(async (f) => ({ name: f.name, text: await f.text() })));
-      this.summary = summarise(await importReplayCsv(indexedDB, texts));
+      this.summary = summarise(await importReplayCsv(indexedDB, files));
     } catch (e) {
       this.error = toBatonError(e, 'data/invalid').message;
     }

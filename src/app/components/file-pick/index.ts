@@ -1,0 +1,1 @@
+export { default as FilePick } from './file-pick.svelte';
