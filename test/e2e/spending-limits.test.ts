@@ -46,6 +46,10 @@ test("the day's spending limit stops a run, and still does after a reload and in
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
   const spent = page.getByTestId('spent-today');
   await expect.poll(() => spent.innerText(), POLL).toBe(`Spent today: $${(paidCalls * 0.02).toFixed(3)}.`);
+  // A cap that is not a positive number is refused, and the field shows that none was kept.
+  await page.getByLabel('Per day ($)').fill('-5');
+  await page.getByLabel('Per day ($)').press('Tab');
+  await expect.poll(() => page.getByLabel('Per day ($)').inputValue(), POLL).toBe('');
   await page.getByLabel('Per day ($)').fill('0.01');
   await page.getByLabel('Per day ($)').press('Tab');
   await expect.poll(() => spent.innerText(), POLL).toBe(`Spent today: $${(paidCalls * 0.02).toFixed(3)} of $0.010.`);
