@@ -133,6 +133,7 @@ test('rename, search, new with Ctrl+K, delete with a warning; the keyboard short
   await page.getByLabel('Search conversations').fill('RED planet');
   await expect.poll(titles, POLL).toEqual(['Planets']);
   expect(await page.getByTestId('conversation-excerpt').allInnerTexts()).toEqual(['Which planet is known as the Red Planet?']);
+  await page.screenshot({ path: join(OUT, 'conversation-search-desktop.png') });
   await page.getByLabel('Search conversations').fill('no turn says this');
   await expect.poll(titles, POLL).toEqual([]);
   await page.getByLabel('Search conversations').fill('');
@@ -179,6 +180,17 @@ test('a first question whose Conductor cannot run is kept as a turn with why, al
   expect(await storedEpisodes<Episode>(page)).toEqual([
     expect.objectContaining({ status: 'infra-error', error: expect.objectContaining({ message: expect.stringMatching(why) }) }),
   ]);
+
+  // With a Conductor that runs, "Ask again" puts the question back, and it is answered in the same conversation.
+  await page.evaluate(() => localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'random-routing' } })));
+  await page.reload();
+  await page.getByRole('button', { name: 'Ask again' }).click();
+  expect(await page.getByLabel('Question', { exact: true }).inputValue()).toBe('What is 2 + 2?');
+  await page.getByLabel('Question', { exact: true }).press('Enter');
+  await expect.poll(() => page.getByTestId('episode-saved').count(), { timeout: 60_000 }).toBe(2);
+  expect(await page.getByTestId('turn-question').allInnerTexts()).toEqual(['What is 2 + 2?', 'What is 2 + 2?']);
+  expect(await page.getByTestId('final-answer').count()).toBe(1);
+  expect(await page.getByRole('button', { name: 'Ask again' }).count()).toBe(1);
   expect(app.errors).toEqual([]);
 });
 
@@ -229,6 +241,10 @@ test('at 390 px: the composer is on the first screen, the list folds behind a bu
   await page.getByLabel('Search conversations').waitFor();
   await page.waitForTimeout(300); // the list slides in
   await page.screenshot({ path: join(OUT, 'conversation-phone-list.png') });
+  // Found by a later turn's question, which shows under the title.
+  await page.getByLabel('Search conversations').fill('twice');
+  await expect.poll(() => page.getByTestId('conversation-excerpt').allInnerTexts(), POLL).toEqual(['And twice that?']);
+  await page.screenshot({ path: join(OUT, 'conversation-phone-search.png') });
   await page.getByRole('button', { name: 'Close the conversation list' }).click({ position: { x: 370, y: 400 } });
   await expect.poll(() => page.getByLabel('Search conversations').isVisible(), POLL).toBe(false);
   await page.emulateMedia({ colorScheme: 'dark' });
