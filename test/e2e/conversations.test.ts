@@ -53,6 +53,10 @@ test('a conversation of three turns: follow-ups carry the thread; it survives a 
   expect(page.url()).toMatch(/#\/ask\/[0-9a-f-]{36}$/);
   // The first question has no thread: neither the Conductor nor the worker read one.
   expect(server.requests.map(said).some((m) => m.includes('conversation_so_far'))).toBe(false);
+  // The answer tag inside the sentence keeps its place in it, the answer in bold.
+  const sentence = page.getByTestId('final-answer').locator('p').first();
+  expect(await sentence.innerText()).toBe('It is 391.');
+  expect(await sentence.locator('strong').innerText()).toBe('391');
   // Code in an answer gets a bar with its language and a Copy button.
   const bar = page.getByTestId('final-answer').locator('.code-bar');
   await bar.waitFor();
@@ -125,6 +129,13 @@ test('rename, search, new with Ctrl+K, delete with a warning; the keyboard short
 
   await page.getByLabel('Search conversations').fill('17');
   await expect.poll(titles, POLL).toEqual(['What is 17 × 23?']);
+  // The search reads the turns too: the renamed conversation is found by its question, shown where.
+  await page.getByLabel('Search conversations').fill('RED planet');
+  await expect.poll(titles, POLL).toEqual(['Planets']);
+  expect(await page.getByTestId('conversation-excerpt').allInnerTexts()).toEqual(['Which planet is known as the Red Planet?']);
+  await page.screenshot({ path: join(OUT, 'conversation-search-desktop.png') });
+  await page.getByLabel('Search conversations').fill('no turn says this');
+  await expect.poll(titles, POLL).toEqual([]);
   await page.getByLabel('Search conversations').fill('');
   await expect.poll(titles, POLL).toEqual(['Planets', 'What is 17 × 23?']);
 
@@ -146,6 +157,40 @@ test('rename, search, new with Ctrl+K, delete with a warning; the keyboard short
   await page.getByRole('heading', { name: 'New conversation' }).click();
   await page.keyboard.press('?');
   expect(await page.getByTestId('shortcut-help').innerText()).toMatch(/Ctrl\+K[\s\S]*new conversation/);
+  expect(app.errors).toEqual([]);
+});
+
+test('a first question whose Conductor cannot run is kept as a turn with why, also when the conversation is reopened', async () => {
+  app = await openApp();
+  const { page } = app;
+  // A pool worker chosen as Conductor, then removed from the pool.
+  await page.evaluate(() => localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'pool-worker', workerId: 'gone' } })));
+  await page.reload();
+  await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
+  await askInConversation(page, 'What is 2 + 2?');
+  const why = /^The Conductor failed: The Conductor page's choice: no worker "gone" in the pool/;
+  expect(await page.getByTestId('conductor-error').innerText()).toMatch(why);
+  expect(await page.getByTestId('no-answer').innerText()).toBe("No answer: the Conductor's own call failed, so there was no plan (see above).");
+  await page.screenshot({ path: join(OUT, 'conversation-conductor-failed.png') });
+
+  await page.reload();
+  await expect.poll(() => page.getByTestId('turn-question').allInnerTexts(), POLL).toEqual(['What is 2 + 2?']);
+  expect(await page.getByTestId('conductor-error').innerText()).toMatch(why);
+  expect(await page.getByTestId('conversation-link').allInnerTexts()).toEqual([expect.stringMatching(/^What is 2 \+ 2\?\nToday$/)]);
+  expect(await storedEpisodes<Episode>(page)).toEqual([
+    expect.objectContaining({ status: 'infra-error', error: expect.objectContaining({ message: expect.stringMatching(why) }) }),
+  ]);
+
+  // With a Conductor that runs, "Ask again" puts the question back, and it is answered in the same conversation.
+  await page.evaluate(() => localStorage.setItem('baton.settings', JSON.stringify({ conductor: { kind: 'random-routing' } })));
+  await page.reload();
+  await page.getByRole('button', { name: 'Ask again' }).click();
+  expect(await page.getByLabel('Question', { exact: true }).inputValue()).toBe('What is 2 + 2?');
+  await page.getByLabel('Question', { exact: true }).press('Enter');
+  await expect.poll(() => page.getByTestId('episode-saved').count(), { timeout: 60_000 }).toBe(2);
+  expect(await page.getByTestId('turn-question').allInnerTexts()).toEqual(['What is 2 + 2?', 'What is 2 + 2?']);
+  expect(await page.getByTestId('final-answer').count()).toBe(1);
+  expect(await page.getByRole('button', { name: 'Ask again' }).count()).toBe(1);
   expect(app.errors).toEqual([]);
 });
 
@@ -196,6 +241,10 @@ test('at 390 px: the composer is on the first screen, the list folds behind a bu
   await page.getByLabel('Search conversations').waitFor();
   await page.waitForTimeout(300); // the list slides in
   await page.screenshot({ path: join(OUT, 'conversation-phone-list.png') });
+  // Found by a later turn's question, which shows under the title.
+  await page.getByLabel('Search conversations').fill('twice');
+  await expect.poll(() => page.getByTestId('conversation-excerpt').allInnerTexts(), POLL).toEqual(['And twice that?']);
+  await page.screenshot({ path: join(OUT, 'conversation-phone-search.png') });
   await page.getByRole('button', { name: 'Close the conversation list' }).click({ position: { x: 370, y: 400 } });
   await expect.poll(() => page.getByLabel('Search conversations').isVisible(), POLL).toBe(false);
   await page.emulateMedia({ colorScheme: 'dark' });

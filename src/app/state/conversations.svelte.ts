@@ -1,5 +1,5 @@
 import { getContext, setContext } from 'svelte';
-import { conversationStore, titleFrom, type Conversation, type Episode } from '../../core/episodes/index.ts';
+import { conversationStore, titleFrom, type Conversation, type Episode, type FoundConversation } from '../../core/episodes/index.ts';
 import { toBatonError } from '../../core/errors/index.ts';
 import type { ThreadTurn } from '../../core/workflow/index.ts';
 
@@ -19,7 +19,8 @@ export function threadOf(turns: readonly Episode[]): ThreadTurn[] {
  * list in the sidebar, the one open and its turns. A new conversation is stored with its first question.
  */
 export class ConversationsState {
-  list = $state.raw<Conversation[]>([]);
+  /** The stored conversations, or those the search finds (in a title, a question or an answer). */
+  list = $state.raw<FoundConversation[]>([]);
   search = $state('');
   /** The open conversation; undefined for a new one, not stored until its first question. */
   current = $state.raw<Conversation | undefined>(undefined);
@@ -29,11 +30,11 @@ export class ConversationsState {
   error = $state<string | undefined>(undefined);
   /** Counts opens, so one that finishes late cannot show another conversation's turns. */
   #opening = 0;
+  /** Counts list reads, so a search that finishes late (typing on) cannot replace a later one's list. */
+  #listing = 0;
 
   async refresh(): Promise<void> {
-    await this.#attempt(async () => {
-      this.list = await (await conversationStore()).list(this.search);
-    });
+    await this.#attempt(() => this.#relist());
   }
 
   /** Opens a stored conversation by id, or a new one (no id, or one that is not stored here). */
@@ -83,7 +84,7 @@ export class ConversationsState {
       const renamed = { ...current, title: clean, updatedAt: new Date().toISOString() };
       await (await conversationStore()).put(renamed);
       this.current = renamed;
-      this.list = await (await conversationStore()).list(this.search);
+      await this.#relist();
     });
   }
 
@@ -95,8 +96,14 @@ export class ConversationsState {
       await (await conversationStore()).remove(current.id);
       this.current = undefined;
       this.turns = [];
-      this.list = await (await conversationStore()).list(this.search);
+      await this.#relist();
     });
+  }
+
+  async #relist(): Promise<void> {
+    const listing = ++this.#listing;
+    const list = await (await conversationStore()).list(this.search);
+    if (listing === this.#listing) this.list = list;
   }
 
   async #attempt(action: () => Promise<void>): Promise<void> {

@@ -176,19 +176,20 @@ export function episodeView(episode: Episode): RunView {
     { prompt: episode.prompt, completion: episode.completion, workflow: episode.workflow, parseError: episode.parseError, steps: episode.steps, kept: false },
     ...episode.rounds,
   ];
-  return {
-    episode,
-    rounds: rounds.map((r, i) => ({
-      conductorText: r.completion.text,
-      conductorDone: true,
-      // The Conductor's own call failed: the first round has no plan and the episode says why.
-      ...(i === 0 && !r.workflow && r.parseError === undefined && episode.error ? { error: episode.error } : {}),
-      ...(r.workflow ? { workflow: r.workflow } : {}),
-      ...(r.parseError !== undefined ? { parseError: r.parseError } : {}),
-      ...(r.kept ? { kept: true } : {}),
-      ...(r.completion.usage ? { usage: r.completion.usage } : {}),
-      ...(r.completion.costUsd !== undefined ? { costUsd: r.completion.costUsd } : {}),
-      steps: replayViews(r.steps, r.steps.length),
-    })),
-  };
+  const views: RoundView[] = rounds.map((r, i) => ({
+    conductorText: r.completion.text,
+    conductorDone: true,
+    // The Conductor's own call failed: the first round has no plan and the episode says why.
+    ...(i === 0 && !r.workflow && r.parseError === undefined && episode.error ? { error: episode.error } : {}),
+    ...(r.workflow ? { workflow: r.workflow } : {}),
+    ...(r.parseError !== undefined ? { parseError: r.parseError } : {}),
+    ...(r.kept ? { kept: true } : {}),
+    ...(r.completion.usage ? { usage: r.completion.usage } : {}),
+    ...(r.completion.costUsd !== undefined ? { costUsd: r.completion.costUsd } : {}),
+    steps: replayViews(r.steps, r.steps.length),
+  }));
+  // The Conductor's own call failed in a later round, which was not stored: shown as that round, as it was live.
+  const failedLater = episode.error && episode.status !== 'aborted' && !views.some((r) => r.error);
+  if (failedLater) views.push({ conductorText: '', conductorDone: true, error: episode.error, steps: [] });
+  return { episode, rounds: views };
 }

@@ -42,3 +42,4 @@ export {
 export { CHOICE_TRAINING, trainOnChoices, type ChoiceTrainingDeps, type ChoiceTrainingResult, type ChoiceTrainingSettings } from './learn-from-choices.ts';
 export { followsPick, pickAgreement, type PickAgreement } from './pick-agreement.ts';
 export { createRandomRoutingConductor, SOLVE_SUBTASK } from './random-routing-conductor.ts';
+export { unmadeConductor } from './unmade-conductor.ts';

@@ -5,7 +5,7 @@
  */
 import type { IDBPDatabase } from 'idb';
 import { BatonError } from '../errors/index.ts';
-import type { Conversation } from './conversation.ts';
+import { excerptOf, type Conversation, type FoundConversation } from './conversation.ts';
 import { CONVERSATION_STORE, EPISODE_STORE, openEpisodeDb, type EpisodeDb, type OpenEpisodeDbOptions } from './idb-schema.ts';
 import { isQuotaError, storeFullError } from './store-errors.ts';
 import type { Episode } from './types.ts';
@@ -24,13 +24,34 @@ export class IdbConversationStore {
     return new IdbConversationStore(await openEpisodeDb(options), options.IDBKeyRange);
   }
 
-  /** Every conversation, the one used last first; those whose title holds `search` (any case) when given. */
-  async list(search = ''): Promise<Conversation[]> {
+  /**
+   * Every conversation, the one used last first; given `search`, those with it (any case) in their title or in
+   * a turn's question or final answer, each found in a turn with an excerpt of where.
+   */
+  async list(search = ''): Promise<FoundConversation[]> {
     const words = search.trim().toLowerCase();
-    const all = await this.db.getAll(CONVERSATION_STORE);
-    return all
-      .filter((c) => words === '' || c.title.toLowerCase().includes(words))
-      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
+    const all = (await this.db.getAll(CONVERSATION_STORE)).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
+    if (words === '') return all;
+    const byTitle = new Set(all.filter((c) => c.title.toLowerCase().includes(words)).map((c) => c.id));
+    const inTurns = await this.#searchTurns(words, byTitle);
+    return all.flatMap((c) => (byTitle.has(c.id) ? [c] : inTurns.has(c.id) ? [{ ...c, excerpt: inTurns.get(c.id) }] : []));
+  }
+
+  /**
+   * One walk over the turns of every conversation (the byConversation index holds them in conversation order):
+   * a conversation found already, by its title or an earlier turn, has the rest of its turns skipped.
+   */
+  async #searchTurns(words: string, found: ReadonlySet<string>): Promise<Map<string, string>> {
+    const excerpts = new Map<string, string>();
+    let cursor = await this.db.transaction(EPISODE_STORE).store.index('byConversation').openCursor();
+    while (cursor) {
+      const id = cursor.value.conversation!.id;
+      const excerpt = found.has(id) ? undefined : excerptOf([cursor.value.task.question, cursor.value.final], words);
+      if (excerpt !== undefined) excerpts.set(id, excerpt);
+      // [id, []] sorts after every [id, createdAt, episode id] key: the next conversation's first turn.
+      cursor = found.has(id) || excerpt !== undefined ? await cursor.continue([id, []]) : await cursor.continue();
+    }
+    return excerpts;
   }
 
   get(id: string): Promise<Conversation | undefined> {

@@ -21,6 +21,31 @@ export function titleFrom(question: string): string {
   return line.length <= TITLE_CHARS ? line || 'New conversation' : `${line.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
 }
 
+/** A conversation as a search lists it: found in a turn rather than in its title, with the words in their place. */
+export interface FoundConversation extends Conversation {
+  /** A few words of the question or answer around the first match, on one line. */
+  excerpt?: string;
+}
+
+const EXCERPT_BEFORE = 30;
+const EXCERPT_AFTER = 60;
+
+/**
+ * Where `words` (lower case, trimmed) occur in the texts (a turn's question and final answer, the answer's
+ * tags left out): the match with a little on either side; undefined where they do not.
+ */
+export function excerptOf(texts: readonly string[], words: string): string | undefined {
+  for (const raw of texts) {
+    const text = raw.replace(/<\/?answer>/g, '').replace(/\s+/g, ' ');
+    const at = text.toLowerCase().indexOf(words);
+    if (at === -1) continue;
+    const start = Math.max(0, at - EXCERPT_BEFORE);
+    const end = Math.min(text.length, at + words.length + EXCERPT_AFTER);
+    return `${start > 0 ? '…' : ''}${text.slice(start, end).trim()}${end < text.length ? '…' : ''}`;
+  }
+  return undefined;
+}
+
 const nonEmpty = accept('a non-empty string', (v) => typeof v === 'string' && v.trim().length > 0);
 const time = accept('an ISO time', (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)));
 const line = object({ type: literal('conversation'), id: nonEmpty, title: string, createdAt: time, updatedAt: time });

@@ -13,7 +13,7 @@ export { pageSize, type EpisodeStore, type EpisodePage, type ListOptions } from 
 export { CONVERSATION_STORE, EPISODE_DB_VERSION, EPISODE_STORE, openEpisodeDb, type EpisodeDb, type OpenEpisodeDbOptions } from './idb-schema.ts';
 export { IdbEpisodeStore } from './idb-store.ts';
 export { conversationStore, episodeStore } from './browser-store.ts';
-export { titleFrom, type Conversation } from './conversation.ts';
+export { titleFrom, type Conversation, type FoundConversation } from './conversation.ts';
 export { IdbConversationStore } from './conversation-store.ts';
 export { rewardNote } from './reward-note.ts';
 export { COMPARE_TAG, EDITED_TAG, FUSE_TAG, choiceOf, choiceText, isCandidate, rankingRewards, ratingReward } from './choice-rewards.ts';

@@ -3,9 +3,9 @@
  * save it; a session (openAskSession) shares that work between the runs of a comparison. Runs inside workers/conductor.worker.ts (and in-thread in tests); the providers and the AI SDK
  * behind them load on the first run.
  */
-import { conductorMaker, type ConductorMaker, type EngineModelChoice } from '../../core/conductor/index.ts';
+import { conductorMaker, unmadeConductor, type ConductorMaker, type EngineModelChoice } from '../../core/conductor/index.ts';
 import { type Episode, episodeStore } from '../../core/episodes/index.ts';
-import { BatonError } from '../../core/errors/index.ts';
+import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { runEpisode, type Conductor, type RunEventListener } from '../../core/orchestra/index.ts';
 import type { ChatMessage, WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
@@ -120,8 +120,14 @@ export async function openAskSession(
 /**
  * Runs one question and stores the episode; returns it (also when stopped: status 'aborted'). The episode
  * is stored as it goes too, marked interrupted until it ends, so a reload or a closed tab mid-run keeps it.
+ * A Conductor that cannot be made or loaded fails the run as its own failed call does: stored, with why.
  */
 export async function runAsk(request: AskRequest, run: Parameters<typeof openAskSession>[1] & { onEvent?: RunEventListener }): Promise<Episode> {
   const session = await openAskSession(request, run);
-  return session.run({ conductor: await session.conductor(), id: request.episodeId, tags: ['ask'], conversation: request.conversation, onEvent: run.onEvent });
+  const conductor = await session.conductor().catch((e: unknown) => {
+    // Stopped while its model loaded: the run was called off, not failed.
+    if (run.signal?.aborted || toBatonError(e).code === 'run/aborted') throw e;
+    return unmadeConductor(request.conductor, e);
+  });
+  return session.run({ conductor, id: request.episodeId, tags: ['ask'], conversation: request.conversation, onEvent: run.onEvent });
 }

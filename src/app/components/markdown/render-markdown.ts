@@ -5,6 +5,7 @@
  */
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { labelAnswers } from './answer-tags.ts';
 import { hasMath, mathExtensions, type RenderTex } from './math-extension.ts';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -46,16 +47,6 @@ function markedWith(renderTex: RenderTex | undefined): Marked {
 
 const plain = markedWith(undefined);
 let withMath: Marked | undefined;
-
-/** Bare TeX in an answer tag (`\frac{3}{4}`, `x^2`) is math even without $ delimiters. */
-function asMath(answer: string): string {
-  return !/[$<>]/.test(answer) && /\\[a-zA-Z]+|[\^_]/.test(answer) ? `$${answer}$` : answer;
-}
-
-/** Workers put their final answer in <answer> tags: show it as a labelled line, not as escaped tags. */
-function labelAnswers(text: string): string {
-  return text.replace(/<answer>([\s\S]*?)<\/answer>/g, (_, answer: string) => `\n\n**Answer:** ${asMath(answer.trim())}\n\n`);
-}
 
 export async function renderMarkdown(source: string): Promise<string> {
   const text = labelAnswers(source);

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { applyRunEvent, emptyRunView, episodeView, runTotals } from '../../../../src/app/state/run-view.ts';
-import { createFixedConductor, runEpisode } from '../../../../src/core/orchestra/index.ts';
+import { BatonError } from '../../../../src/core/errors/index.ts';
+import { createFixedConductor, runEpisode, type Conductor } from '../../../../src/core/orchestra/index.ts';
 import { createSimulatedWorker } from '../../../../src/core/providers/simulated/index.ts';
 import { renderWorkflow } from '../../../../src/core/workflow/index.ts';
 
@@ -56,4 +57,30 @@ test("a turn whose Conductor failed shows the Conductor's error where the plan w
     status: 'infra-error',
   });
   expect(view.rounds[0]).toMatchObject({ conductorDone: true, error, steps: [] });
+});
+
+test("a turn whose Conductor failed in a later round shows that round's error when reopened, as it did live", async () => {
+  const plan = createFixedConductor(`One step.\n${renderWorkflow({ steps: [{ worker: 0, subtask: 'Solve it.', access: [] }] })}`);
+  let calls = 0;
+  const conductor: Conductor = {
+    info: plan.info,
+    generate: (req) => (calls++ === 0 ? plan.generate(req) : Promise.reject(new BatonError({ code: 'provider/server', message: 'down (500).' }))),
+  };
+  const live = emptyRunView();
+  const episode = await runEpisode({
+    task: { question: 'What is 6 * 7?', answer: '42', kind: 'number' },
+    pool: [sim('a')],
+    conductor,
+    options: { recursionDepth: 1 },
+    onEvent: (e) => applyRunEvent(live, e),
+  });
+  expect(episode.status).toBe('infra-error');
+  const error = { code: 'provider/server', message: 'The Conductor failed: down (500).' };
+  expect(live.rounds.map((r) => r.error)).toEqual([undefined, error]);
+  const stored = episodeView(episode);
+  expect(stored.rounds.map((r) => [r.error, !!r.workflow])).toEqual([
+    [undefined, true],
+    [error, false],
+  ]);
+  expect(stored.rounds[1]).toMatchObject({ conductorText: '', conductorDone: true, steps: [] });
 });

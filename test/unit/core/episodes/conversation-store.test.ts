@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IdbConversationStore, IdbEpisodeStore, importEpisodes, titleFrom, type Conversation, type Episode } from '../../../../src/core/episodes/index.ts';
+import { excerptOf } from '../../../../src/core/episodes/conversation.ts';
 import { makeEpisodes } from '../../../support/episode-factory.ts';
 import { freshIndexedDb } from './fake-idb.ts';
 
@@ -33,6 +34,43 @@ describe('the conversation store', () => {
 
     await conversations.put({ ...(await conversations.get('a'))!, title: 'Renamed' });
     expect((await conversations.get('a'))?.title).toBe('Renamed');
+  });
+
+  it("search finds the words in any turn's question or final answer, any case, with where; empty lists all", async () => {
+    const { episodes, conversations } = await openBoth();
+    await conversations.put(conversation('a', 'Arithmetic', '2026-01-03T00:00:00.000Z'));
+    await conversations.put(conversation('b', 'Planets', '2026-01-05T00:00:00.000Z'));
+    await conversations.put(conversation('c', 'Mars facts', '2026-01-04T00:00:00.000Z'));
+    const [x, y, z, w, other] = makeEpisodes(5, 7);
+    const turn = (ep: Episode, question: string, final: string) => ({ ...ep, task: { ...ep.task, question }, final });
+    await episodes.putMany([
+      ...turnsOf('a', [turn(x, 'What is 17 × 23?', 'It is <answer>391</answer>.'), turn(y, 'And twice that?', 'Twice that is <answer>782</answer>.')]),
+      ...turnsOf('b', [turn(z, 'Which planet is red?', 'Mars, for the iron oxide on its surface.')]),
+      ...turnsOf('c', [turn(w, 'How far is Mars?', 'About 225 million km on average.')]),
+      // Not a turn of any conversation: never found.
+      turn(other, 'Unrelated 782', 'Nothing 782'),
+    ]);
+    const found = async (search: string) => (await conversations.list(search)).map((c) => [c.id, c.excerpt]);
+    // A later turn's final answer, without its answer tags; a question, in another case.
+    expect(await found('782')).toEqual([['a', 'Twice that is 782.']]);
+    expect(await found('  WHICH PLANET ')).toEqual([['b', 'Which planet is red?']]);
+    // By title and by a turn, the latest first; a title match needs no excerpt.
+    expect(await found('mars')).toEqual([
+      ['b', 'Mars, for the iron oxide on its surface.'],
+      ['c', undefined],
+    ]);
+    expect(await found('nowhere at all')).toEqual([]);
+    expect((await conversations.list('  ')).map((c) => c.id)).toEqual(['b', 'c', 'a']);
+  });
+
+  it('an excerpt is the match with a little either side, on one line', () => {
+    const long = `${'word '.repeat(20)}the needle\nis\there ${'more '.repeat(30)}`;
+    const excerpt = excerptOf(['no match here', long], 'needle')!;
+    expect(excerpt).toMatch(/^…(word )+the needle is here (more )+/);
+    expect(excerpt.endsWith('…')).toBe(true);
+    expect(excerpt.length).toBeLessThan(100);
+    expect(excerptOf(['Short <answer>42</answer>'], '42')).toBe('Short 42');
+    expect(excerptOf(['x'], 'y')).toBeUndefined();
   });
 
   it('removes a conversation with its turns and nothing else', async () => {

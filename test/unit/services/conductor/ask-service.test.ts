@@ -48,6 +48,20 @@ test('with one recursion round, the second round is recorded: kept, or a workflo
   else expect(round.steps.length).toBe(round.workflow!.steps.length);
 });
 
+test('a Conductor that cannot be made fails the run as its own failed call does: stored, with the question and why', async () => {
+  const events: RunEvent[] = [];
+  const conversation = { id: 'c1', turn: 0 };
+  const missing: AskRequest = { ...request, conductor: { kind: 'pool-worker', workerId: 'gone' }, episodeId: 'e-missing', conversation };
+  const episode = await new AskService().ask(missing, (e) => events.push(e));
+  expect(episode).toMatchObject({ id: 'e-missing', status: 'infra-error', conversation, task: request.task, final: '', steps: [] });
+  expect(episode.conductor).toEqual({ runtime: 'worker', model: 'pool worker gone, prompted' });
+  expect(episode.error?.code).toBe('run/config');
+  expect(episode.error?.message).toMatch(/^The Conductor failed: The Conductor page's choice: no worker "gone" in the pool/);
+  // The page hears it as it hears a Conductor call that failed, and the turn is stored.
+  expect(events.filter((e) => e.type === 'conductor-failed')).toEqual([{ type: 'conductor-failed', round: 0, error: episode.error }]);
+  expect(await (await episodeStore()).get('e-missing')).toEqual(episode);
+});
+
 test('stop() ends the run in progress with status aborted', async () => {
   const service = new AskService();
   const slow: AskRequest = { ...request, pool: DEMO_POOL.map((w) => ({ ...w })) };
