@@ -34,13 +34,11 @@ export {
   EVAL_LIMITS,
   dataLabel,
   formatOfFile,
-  RECORDED_POOLS,
   type DataPreview,
   type EvalDataSource,
   type EvalSettings,
   type EvaluationProgress,
   type EvaluationStatus,
-  type RecordedPoolName,
   type StoredEvaluation,
   type UserFileFormat,
 } from '../services/evaluator/api.ts';

@@ -94,7 +94,11 @@ async function sourceOf(req: EvalDataRequest): Promise<DataSource> {
 export async function loadEvalData(req: EvalDataRequest): Promise<LoadedDataset> {
   if (isBuiltInTaskSet(req.dataset)) {
     if (req.map || req.subjects) throw new CliError(`--map and --subjects are for other data; ${req.dataset} is a built-in task set`, 2);
-    const tasks = await builtInHeldOut(req.dataset, NODE_DATA_FILES, { seed: req.seed, offset: req.offset, ...(req.limit !== undefined ? { limit: req.limit } : {}) });
+    const tasks = await builtInHeldOut(req.dataset, NODE_DATA_FILES, {
+      seed: req.seed,
+      offset: req.offset,
+      ...(req.limit !== undefined ? { limit: req.limit } : {}),
+    });
     return { tasks, bad: [], unit: 'line' };
   }
   const data = await sourceOf(req);

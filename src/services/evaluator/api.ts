@@ -9,7 +9,7 @@
 import type { BadRow, BuiltInDataset, RowMapping, UserFileFormat } from '../../core/bench/datasets/index.ts';
 import type { EvalProgress } from '../../core/bench/eval/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
-import { RECORDED_POOLS, type RecordedPoolName } from '../../core/providers/replay/recorded-pools.ts';
+import type { RecordedPoolName } from '../../core/providers/replay/index.ts';
 import type { EvaluationStatus } from './evaluation-db.ts';
 
 export type { EvaluatorService } from './evaluator-service.ts';
@@ -17,7 +17,6 @@ export type { EvaluationStatus, StoredEvaluation } from './evaluation-db.ts';
 
 // By path: the loaders beside them in core/bench/datasets' index stay out of the first paint.
 export { BUILT_IN_DATASETS, formatOfFile, type BuiltInDataset, type UserFileFormat } from '../../core/bench/datasets/built-in.ts';
-export { RECORDED_POOLS, type RecordedPoolName };
 
 /** The user's rows (files and Hub datasets): how they become items, and what becomes of those that cannot. */
 export interface UserRows extends RowMapping {
@@ -66,7 +65,7 @@ export const DEFAULT_EVAL: Omit<EvalSettings, 'pool' | 'methods'> = {
   maxSteps: 5,
 };
 
-/** A short name for the evaluation's data, as lists show it: "gsm8k 0–20", "my.jsonl", "hf:owner/name", "routerbench held out (routerbench-4)". */
+/** A short name for the evaluation's data, as lists show it: "gsm8k 0–20", "my.jsonl", "hf:owner/name", "routerbench-4 held out". */
 export function dataLabel(s: Pick<EvalSettings, 'data' | 'offset' | 'limit'>): string {
   const d = s.data;
   const base =
@@ -77,7 +76,7 @@ export function dataLabel(s: Pick<EvalSettings, 'data' | 'offset' | 'limit'>): s
       : d.from === 'hub'
         ? `hf:${d.dataset}`
         : d.from === 'recorded'
-          ? `${RECORDED_POOLS[d.pool].source} held out (${d.pool})`
+          ? `${d.pool} held out`
           : d.name;
   const window = s.offset === 0 && s.limit === undefined ? '' : ` [${s.offset}–${s.limit === undefined ? 'end' : s.offset + s.limit})`;
   return `${base}${window}`;

@@ -42,7 +42,10 @@ export interface LoadOptions {
 }
 
 /** The items of the settings' data, in their window (offset, limit), and the bad rows found; the seed splits a recorded pool's questions (0 without, as baton eval's). */
-export async function loadItems(s: Pick<EvalSettings, 'data' | 'offset' | 'limit'> & Partial<Pick<EvalSettings, 'seed'>>, options: LoadOptions = {}): Promise<LoadedDataset> {
+export async function loadItems(
+  s: Pick<EvalSettings, 'data' | 'offset' | 'limit'> & Partial<Pick<EvalSettings, 'seed'>>,
+  options: LoadOptions = {},
+): Promise<LoadedDataset> {
   const { file, hub } = options;
   const d = s.data;
   if (d.from === 'recorded') {

@@ -15,10 +15,13 @@ const PER_KIND = 100;
 
 const files = lazyDataFiles(
   {
-    ...import.meta.glob<string>(['../../../data/gsm8k/test.jsonl', '../../../data/mmlu/test/{global_facts,management,medical_genetics,world_religions}_test.csv'], {
-      query: '?raw',
-      import: 'default',
-    }),
+    ...import.meta.glob<string>(
+      ['../../../data/gsm8k/test.jsonl', '../../../data/mmlu/test/{global_facts,management,medical_genetics,world_religions}_test.csv'],
+      {
+        query: '?raw',
+        import: 'default',
+      },
+    ),
     ...RECORDED_LOADERS,
   },
   DATA_ROOT,

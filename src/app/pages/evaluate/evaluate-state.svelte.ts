@@ -15,12 +15,12 @@ import {
   type EvalDataSource,
   type EvalSettings,
   type EvaluationProgress,
-  type RecordedPoolName,
   type StoredEvaluation,
 } from '../../../client/index.ts';
 import { parseMethodSpec } from '../../../core/bench/index.ts';
 import { toBatonError } from '../../../core/errors/index.ts';
 import type { WorkerSpec } from '../../../core/providers/index.ts';
+import type { RecordedPoolName } from '../../../core/providers/replay/index.ts';
 import type { TaskKind } from '../../../core/task.ts';
 import { runAction, type KeysState } from '../../state/index.ts';
 

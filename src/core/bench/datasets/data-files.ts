@@ -143,6 +143,8 @@ export function recordedSourceTable(source: RecordedSource, { models, sets }: Re
  */
 export async function readShippedReplay(files: DataFiles, models?: readonly string[]): Promise<ReplayTable> {
   const sources = new Set(models?.map(recordedSourceOf) ?? [undefined]);
-  const tables = [...sources].map(async (source) => (source === undefined ? readRouteLlm(files) : recordedSourceTable(source, await readRecordedSource(files, source))));
+  const tables = [...sources].map(async (source) =>
+    source === undefined ? readRouteLlm(files) : recordedSourceTable(source, await readRecordedSource(files, source)),
+  );
   return mergeReplayTables(await Promise.all(tables));
 }

@@ -95,11 +95,12 @@ describe('baton export train-bundle', () => {
     expect((await readdir(join(bundle, 'data', 'routerbench'))).sort()).toEqual(['arc-challenge.jsonl', 'mbpp.jsonl', 'models.json', 'winogrande.jsonl']);
     expect(JSON.parse(await readFile(join(bundle, 'config.json'), 'utf8'))).not.toHaveProperty('replay');
 
+    // The bundled CLI reads RouterBench's task set and records from the bundle's data/, as a run there would.
     const replayed = await runBundled(
       bundle,
       'eval',
       '--dataset',
-      'held-out.jsonl',
+      'routerbench',
       '--pool',
       'pool.json',
       '--method',
