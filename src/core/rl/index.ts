@@ -26,7 +26,7 @@ export { runGrpo, type GrpoConfig, type GrpoDeps, type GrpoRunResult } from './g
 export type { CheckpointStore, GrpoCheckpoint } from './run-checkpoints.ts';
 export { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
 export { compactPrompt } from './compact-prompt.ts';
-export { trainBundleFiles, type TrainBundleInput } from './train-bundle.ts';
+export { recordedSourcesOf, trainBundleFiles, type TrainBundleInput } from './train-bundle.ts';
 export { groupsFromEpisodes, groupsOfEpisodes, type EpisodeGroup, type EpisodeTokenizer } from './episode-groups.ts';
 export { choiceEpisodes, splitPicksByTime, userChoices, type PickGroup, type UserChoices } from './user-choices.ts';
 export { offlineStepGroups, runOfflineGrpo, type OfflineGrpoConfig, type OfflineGrpoDeps, type OfflineStepMetrics } from './offline-grpo.ts';

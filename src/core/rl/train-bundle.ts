@@ -8,7 +8,15 @@
  */
 import { BatonError } from '../errors/index.ts';
 import { defaultKeyName, type WorkerSpec } from '../providers/index.ts';
-import { replayColumn, routeLlmCsv, type ReplayTable } from '../providers/replay/index.ts';
+import {
+  normalizeQuestion,
+  recordedSourceOf,
+  replayColumn,
+  routeLlmCsv,
+  type RecordedSource,
+  type RecordedSourceData,
+  type ReplayTable,
+} from '../providers/replay/index.ts';
 import type { Task } from '../task.ts';
 
 const BUNDLE_SCRIPT = 'baton.mjs';
@@ -25,8 +33,19 @@ export interface TrainBundleInput {
   pool: readonly WorkerSpec[];
   /** The model directory's files, to ship in model/; or where the server should get it (a Hub repo id, a URL) when absent. */
   model: { files: Record<string, Uint8Array> } | { source: string };
-  /** The recorded answers the pool's replay workers read; the bundle keeps those of its tasks. */
+  /** The RouteLLM records the pool's other replay workers read; the bundle keeps those of its tasks as replay.csv. */
   replay?: ReplayTable;
+  /**
+   * The recorded sources the pool's replay workers of a recorded pool read (recordedSourcesOf): the bundle keeps the
+   * records of its tasks by the pool's models in data/<source>/, as the repository's data/ holds them, where the
+   * bundled CLI reads them with their recorded tokens and dollars.
+   */
+  recorded?: Partial<Record<RecordedSource, RecordedSourceData>>;
+}
+
+/** The recorded sources (data/zeroeval, data/routerbench) the pool's replay workers read. */
+export function recordedSourcesOf(pool: readonly WorkerSpec[]): RecordedSource[] {
+  return [...new Set(pool.filter((w) => w.provider === 'replay').map((w) => recordedSourceOf(w.model)))].filter((s) => s !== undefined);
 }
 
 const encoder = new TextEncoder();
@@ -60,13 +79,13 @@ checkpoints in \`run/checkpoints/\` (after Ctrl-C or a kill, \`node baton.mjs tr
 and the trained adapter in \`run/adapter/\` (PEFT layout; \`run/model/\` for full fine-tuning).
 
 Files: \`config.json\` (the settings; \`node baton.mjs train --help\` explains each), \`tasks.jsonl\`${input.heldOut.length > 0 ? ' and `held-out.jsonl`' : ''}
-(one task a line: question, answer, kind), \`pool.json\` (the workers, without keys)${replayCsvOf(input) !== undefined ? ', `replay.csv` (the recorded answers its replay workers give)' : ''}.
+(one task a line: question, answer, kind), \`pool.json\` (the workers, without keys)${replayCsvOf(input) !== undefined ? ', `replay.csv` (the recorded answers its replay workers give)' : ''}${recordedSourcesOf(input.pool).length > 0 ? ', `data/` (the recorded answers, tokens and dollars of its replayed models on these questions, read by `baton.mjs` from beside it)' : ''}.
 `;
 }
 
-/** The records of the pool's replay workers on the bundle's tasks, as a RouteLLM CSV; undefined for a pool without replay workers. */
+/** The records of the pool's RouteLLM replay workers on the bundle's tasks, as a RouteLLM CSV; undefined for a pool without them. */
 function replayCsvOf({ pool, replay, tasks, heldOut }: TrainBundleInput): string | undefined {
-  const replayed = pool.filter((w) => w.provider === 'replay');
+  const replayed = pool.filter((w) => w.provider === 'replay' && recordedSourceOf(w.model) === undefined);
   if (replayed.length === 0) return undefined;
   if (!replay) throw new BatonError({ code: 'run/config', message: 'The pool has replay workers but no recorded answers were given to bundle.' });
   return routeLlmCsv(
@@ -74,6 +93,29 @@ function replayCsvOf({ pool, replay, tasks, heldOut }: TrainBundleInput): string
     replayed.map((w) => replayColumn(replay, w.model)),
     [...tasks, ...heldOut].map((t) => t.question),
   );
+}
+
+/** data/<source>/models.json and <set>.jsonl: the records of the pool's recorded models on the bundle's questions. */
+function recordedFilesOf({ pool, recorded, tasks, heldOut }: TrainBundleInput): Record<string, string> {
+  const asked = new Set([...tasks, ...heldOut].map((t) => normalizeQuestion(t.question)));
+  const files: Record<string, string> = {};
+  for (const source of recordedSourcesOf(pool)) {
+    const data = recorded?.[source];
+    if (!data) throw new BatonError({ code: 'run/config', message: `The pool replays ${source}'s recorded answers, but they were not given to bundle.` });
+    const ids = new Set(pool.filter((w) => w.provider === 'replay' && recordedSourceOf(w.model) === source).map((w) => w.model.slice(source.length + 1)));
+    files[`data/${source}/models.json`] = `${JSON.stringify(
+      data.models.filter((m) => ids.has(m.id)),
+      null,
+      2,
+    )}\n`;
+    for (const { set, questions } of data.sets) {
+      const lines = questions
+        .filter((q) => asked.has(normalizeQuestion(q.question)))
+        .map((q) => JSON.stringify({ ...q, records: Object.fromEntries(Object.entries(q.records).filter(([id]) => ids.has(id))) }));
+      if (lines.length > 0) files[`data/${source}/${set}.jsonl`] = `${lines.join('\n')}\n`;
+    }
+  }
+  return files;
 }
 
 /** The bundle's files by path. */
@@ -97,6 +139,7 @@ export function trainBundleFiles(input: TrainBundleInput): Record<string, Uint8A
   };
   if (input.heldOut.length > 0) files['held-out.jsonl'] = encoder.encode(input.heldOut.map(taskLine).join(''));
   if (replayCsv !== undefined) files['replay.csv'] = encoder.encode(replayCsv);
+  for (const [path, text] of Object.entries(recordedFilesOf(input))) files[path] = encoder.encode(text);
   if ('files' in input.model) for (const [name, bytes] of Object.entries(input.model.files)) files[`model/${name}`] = bytes;
   return files;
 }

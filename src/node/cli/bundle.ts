@@ -30,6 +30,8 @@ export async function bundleCli(): Promise<Uint8Array> {
     write: false,
     minify: true,
     legalComments: 'eof',
+    // inputs/data-files.ts: data/ beside baton.mjs, where a training bundle puts its recorded answers.
+    define: { BATON_BUNDLED_DATA: JSON.stringify('./data/') },
     logLevel: 'silent',
     // CommonJS dependencies call require() for Node's own modules, which an ES module must be given.
     banner: { js: "import { createRequire as __batonRequire } from 'node:module'; const require = __batonRequire(import.meta.url);" },

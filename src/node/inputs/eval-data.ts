@@ -14,7 +14,7 @@ import {
   BUILT_IN_DATASETS,
   formatOfFile,
   isBuiltInDataset,
-  builtInTaskSet,
+  builtInHeldOut,
   isBuiltInTaskSet,
   loadDataset,
   mmluSubjects,
@@ -94,8 +94,12 @@ async function sourceOf(req: EvalDataRequest): Promise<DataSource> {
 export async function loadEvalData(req: EvalDataRequest): Promise<LoadedDataset> {
   if (isBuiltInTaskSet(req.dataset)) {
     if (req.map || req.subjects) throw new CliError(`--map and --subjects are for other data; ${req.dataset} is a built-in task set`, 2);
-    const { heldOut } = await builtInTaskSet(req.dataset, NODE_DATA_FILES, { seed: req.seed });
-    return { tasks: heldOut.slice(req.offset, req.limit === undefined ? undefined : req.offset + req.limit), bad: [], unit: 'line' };
+    const tasks = await builtInHeldOut(req.dataset, NODE_DATA_FILES, {
+      seed: req.seed,
+      offset: req.offset,
+      ...(req.limit !== undefined ? { limit: req.limit } : {}),
+    });
+    return { tasks, bad: [], unit: 'line' };
   }
   const data = await sourceOf(req);
   const hub = {

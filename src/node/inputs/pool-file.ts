@@ -2,6 +2,8 @@
  * A worker pool file: JSON `{ "workers": [WorkerSpec, ...] }` or a bare array. Checked field by field so a
  * mistake is reported as "workers[2].price.input: ...", never discovered mid-run.
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { DEMO_POOL, type ProviderName, type WorkerSpec } from '../../core/providers/index.ts';
 import { readRecordedModels, readRecordedSets } from '../../core/bench/index.ts';
 import { isRecordedPool, RECORDED_POOLS, recordedPool, ROUTELLM_MMLU_POOL } from '../../core/providers/replay/index.ts';
@@ -181,8 +183,20 @@ export const POOL_FLAG = text({
       .join(', '),
 });
 
+/**
+ * A --pool value that names neither a built-in pool nor a file, most often a built-in pool's name mistyped,
+ * is told so with the built-in pools listed: checked as the flags are read, before anything loads.
+ */
+export function checkPoolFlag(value: string, cwd: string): void {
+  if (isBuiltInPool(value)) return;
+  const path = resolve(cwd, value);
+  if (!statSync(path, { throwIfNoEntry: false })?.isFile())
+    throw new CliError(`--pool ${value}: no built-in pool of that name, and no pool file ${path}. The built-in pools: ${BUILT_IN_POOLS.join(', ')}.`, 2);
+}
+
 /** The pool a --pool flag names: a pool file or a built-in pool (POOL_FLAG's help says which). */
 export async function readPoolFlag(io: CliIo, value: string): Promise<WorkerSpec[]> {
+  checkPoolFlag(value, io.cwd);
   if (isBuiltInPool(value)) return builtInPool(value);
   return parsePoolFile(await readTextFlag(io, 'pool', value), value);
 }

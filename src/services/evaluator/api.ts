@@ -9,6 +9,7 @@
 import type { BadRow, BuiltInDataset, RowMapping, UserFileFormat } from '../../core/bench/datasets/index.ts';
 import type { EvalProgress } from '../../core/bench/eval/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
+import type { RecordedPoolName } from '../../core/providers/replay/index.ts';
 import type { EvaluationStatus } from './evaluation-db.ts';
 
 export type { EvaluatorService } from './evaluator-service.ts';
@@ -28,7 +29,12 @@ export type EvalDataSource =
   /** The file's bytes travel beside the settings; the items read from it are stored with the evaluation. */
   | ({ from: 'file'; name: string; format: UserFileFormat } & UserRows)
   /** `owner/name[:config[:split]]`, read through the datasets server when online. */
-  | ({ from: 'hub'; dataset: string } & UserRows);
+  | ({ from: 'hub'; dataset: string } & UserRows)
+  /**
+   * A recorded pool's source's held-out questions, split by the seed as `baton train` splits them (`baton eval
+   * --dataset <source> --pool <pool>`); the settings' pool is the recorded pool's workers.
+   */
+  | { from: 'recorded'; pool: RecordedPoolName };
 
 export interface EvalSettings {
   data: EvalDataSource;
@@ -59,10 +65,19 @@ export const DEFAULT_EVAL: Omit<EvalSettings, 'pool' | 'methods'> = {
   maxSteps: 5,
 };
 
-/** A short name for the evaluation's data, as lists show it: "gsm8k 0–20", "my.jsonl", "hf:owner/name". */
+/** A short name for the evaluation's data, as lists show it: "gsm8k 0–20", "my.jsonl", "hf:owner/name", "routerbench-4 held out". */
 export function dataLabel(s: Pick<EvalSettings, 'data' | 'offset' | 'limit'>): string {
   const d = s.data;
-  const base = d.from === 'builtin' ? (d.subjects?.length ? `${d.name} (${d.subjects.join(', ')})` : d.name) : d.from === 'hub' ? `hf:${d.dataset}` : d.name;
+  const base =
+    d.from === 'builtin'
+      ? d.subjects?.length
+        ? `${d.name} (${d.subjects.join(', ')})`
+        : d.name
+      : d.from === 'hub'
+        ? `hf:${d.dataset}`
+        : d.from === 'recorded'
+          ? `${d.pool} held out`
+          : d.name;
   const window = s.offset === 0 && s.limit === undefined ? '' : ` [${s.offset}–${s.limit === undefined ? 'end' : s.offset + s.limit})`;
   return `${base}${window}`;
 }

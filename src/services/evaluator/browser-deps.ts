@@ -1,7 +1,11 @@
-/** The evaluator worker's own: IndexedDB for evaluations and episodes, providers (and a stored replay table) for the pool. */
+/**
+ * The evaluator worker's own: IndexedDB for evaluations and episodes, providers for the pool, and for its replay
+ * workers the records Baton ships (a recorded pool's) or else the table imported on the Workers page.
+ */
 import { episodeStore } from '../../core/episodes/index.ts';
 import type { ReplayTable } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
+import { recordedReplay } from '../recorded/index.ts';
 import { buildWorker } from '../runtimes/index.ts';
 import { EvaluationDb } from './evaluation-db.ts';
 import type { EvaluatorDeps } from './evaluator-service.ts';
@@ -17,8 +21,9 @@ export function browserEvaluatorDeps(): EvaluatorDeps {
       })),
     episodes: episodeStore,
     worker: async (spec, keys) => {
-      if (spec.provider === 'replay') replay ??= loadReplay(indexedDB).then((r) => r?.table);
-      return buildWorker(spec, keys, spec.provider === 'replay' ? await replay : undefined);
+      if (spec.provider !== 'replay') return buildWorker(spec, keys);
+      const recorded = await recordedReplay([spec.model]);
+      return buildWorker(spec, keys, recorded ?? (await (replay ??= loadReplay(indexedDB).then((r) => r?.table))));
     },
   };
 }

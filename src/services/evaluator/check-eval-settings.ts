@@ -2,6 +2,7 @@
 import { parseFieldMap, parseHubRef } from '../../core/bench/datasets/index.ts';
 import { parseMethodSpec } from '../../core/bench/eval/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
+import { isRecordedPool, RECORDED_POOLS } from '../../core/providers/replay/index.ts';
 import { TASK_KINDS } from '../../core/task.ts';
 import { BUILT_IN_DATASETS, EVAL_LIMITS, formatOfFile, type EvalSettings } from './api.ts';
 
@@ -30,6 +31,8 @@ export function checkEvalSettings(s: EvalSettings): EvalSettings {
   if (d.from === 'builtin') {
     if (!BUILT_IN_DATASETS.includes(d.name)) throw invalid(`No built-in data set "${d.name}" (${BUILT_IN_DATASETS.join(', ')}).`);
     if (d.subjects && d.name !== 'mmlu') throw invalid('Subjects apply to MMLU only.');
+  } else if (d.from === 'recorded') {
+    if (!isRecordedPool(d.pool)) throw invalid(`No recorded pool "${d.pool}" (${Object.keys(RECORDED_POOLS).join(', ')}).`);
   } else {
     parseFieldMap(d.map);
     if (d.kind !== undefined && (!TASK_KINDS.includes(d.kind) || d.kind === 'open')) throw invalid(`No task kind "${d.kind}".`);

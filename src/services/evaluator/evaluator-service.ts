@@ -28,12 +28,14 @@ import type { Episode, EpisodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import type { CodeRunner } from '../../core/reward/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
+import type { RecordedPoolName } from '../../core/providers/replay/index.ts';
 import type { Task } from '../../core/task.ts';
 import { badRowsOnPage, evalDataFiles, loadItems, type LoadOptions } from './eval-data.ts';
 import { checkEvalSettings } from './check-eval-settings.ts';
 import { dataLabel, type DataPreview, type EvalSettings, type EvaluationProgress } from './api.ts';
 import type { EvaluationDb, EvaluationStatus, StoredEvaluation } from './evaluation-db.ts';
 import { loadPhase } from './load-phase.ts';
+import { recordedPoolWorkers } from '../recorded/index.ts';
 import { ModelRuntimes, tabConductorHost } from '../runtimes/index.ts';
 
 export interface EvaluatorDeps {
@@ -109,6 +111,11 @@ export class EvaluatorService {
     return mmluSubjects(evalDataFiles);
   }
 
+  /** A recorded pool's workers, which the page offers methods over and starts the evaluation with. */
+  recordedPool(name: RecordedPoolName): Promise<WorkerSpec[]> {
+    return recordedPoolWorkers(name);
+  }
+
   /** Reads the data as a start would, without starting: the page shows the bad rows by line. */
   async preview(settings: Pick<EvalSettings, 'data' | 'offset' | 'limit'>, file?: ArrayBuffer): Promise<DataPreview> {
     const { tasks, bad, unit } = await loadItems(settings, await this.#loadOptions(file));
@@ -126,7 +133,7 @@ export class EvaluatorService {
     this.#replace({ ...idle(), status: 'loading', phase: 'Reading the data' });
     try {
       const loaded = await loadItems(settings, await this.#loadOptions(file));
-      if (loaded.bad.length > 0 && settings.data.from !== 'builtin' && !settings.data.skipBad)
+      if (loaded.bad.length > 0 && (settings.data.from === 'file' || settings.data.from === 'hub') && !settings.data.skipBad)
         throw badRowsOnPage(settings.data.from === 'file' ? settings.data.name : `hf:${settings.data.dataset}`, loaded);
       if (loaded.tasks.length === 0) throw new BatonError({ code: 'data/invalid', message: `${dataLabel(settings)}: no items to evaluate.` });
       const built = await this.#methods(settings, keys);

@@ -16,7 +16,7 @@ import {
 import { episodeStore, type Episode } from '../../core/episodes/index.ts';
 import { BatonError } from '../../core/errors/index.ts';
 import type { WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
-import { loadReplay, recordedSourceOf } from '../../core/providers/replay/index.ts';
+import { loadReplay } from '../../core/providers/replay/index.ts';
 import {
   estimateTraining,
   openTrainingSession,
@@ -30,7 +30,8 @@ import type { EngineTrainingTypes, TrainingMemory } from '../../engine/train/ind
 import { buildWorker, EngineHost, type LoadProgress } from '../runtimes/index.ts';
 import type { TrainingConfig } from './api.ts';
 import { recipeOf } from './training-recipe.ts';
-import { recordedReplay, trainingTasks } from './training-tasks.ts';
+import { recordedReplay } from '../recorded/index.ts';
+import { trainingTasks } from './training-tasks.ts';
 
 /** `signal` stops a model load in progress (a Pause or Stop while the run starts). */
 export type PrepareTraining = (
@@ -73,7 +74,7 @@ const DEFAULT_BINDING_BYTES = 128 * 2 ** 20;
 async function poolOf(specs: readonly WorkerSpec[], keys: Record<string, string>, seed: number): Promise<WorkerModel[]> {
   const replayed = specs.filter((w) => w.provider === 'replay').map((w) => w.model);
   // A recorded pool replays data Baton ships; other replay workers, the records imported on the Workers page.
-  const replay = replayed.some(recordedSourceOf) ? await recordedReplay(replayed) : replayed.length > 0 ? (await loadReplay(indexedDB))?.table : undefined;
+  const replay = (await recordedReplay(replayed)) ?? (replayed.length > 0 ? (await loadReplay(indexedDB))?.table : undefined);
   // Simulated workers draw from the run's seed, as baton train's pool does.
   return Promise.all(specs.map((spec) => buildWorker(spec.simulated ? { ...spec, simulated: { ...spec.simulated, seed } } : spec, keys, replay)));
 }

@@ -3,13 +3,14 @@
  * trainBundleFiles (as `baton export train-bundle` packs one) into a zip: the CLI bundled at build time
  * (vite.config.ts puts it under <base>baton-cli/), fetched from the app's own origin only now; the
  * page's settings as a `baton train --config` file; the questions it would train and evaluate on; the
- * pool without keys; and the demo Conductor's files when it is the model (a Hub or URL model is named
+ * pool without keys (a replay pool with its records of those questions); and the demo Conductor's files when it is the model (a Hub or URL model is named
  * in the README instead: it may be gigabytes). fflate loads with the first export.
  */
 import { BatonError } from '../../core/errors/index.ts';
 import { providerConcurrencyText } from '../../core/orchestra/index.ts';
-import { loadReplay } from '../../core/providers/replay/index.ts';
-import { heldOutSample, trainBundleFiles } from '../../core/rl/index.ts';
+import { loadReplay, recordedSourceOf } from '../../core/providers/replay/index.ts';
+import { heldOutSample, recordedSourcesOf, trainBundleFiles } from '../../core/rl/index.ts';
+import { recordedSource } from '../recorded/index.ts';
 import { demoModelUrl } from '../runtimes/index.ts';
 import type { TrainingConfig } from './api.ts';
 import { recipeOf } from './training-recipe.ts';
@@ -81,7 +82,11 @@ export async function trainBundleZip(config: TrainingConfig): Promise<Uint8Array
     trainingTasks(config.tasks, config.seed),
     import('fflate'),
   ]);
-  const replay = config.pool.some((w) => w.provider === 'replay') ? (await loadReplay(indexedDB))?.table : undefined;
+  // A recorded pool's records travel as data/<source>/ files; other replay workers', as the Workers page imported them.
+  const sources = recordedSourcesOf(config.pool);
+  const recorded = Object.fromEntries(await Promise.all(sources.map(async (s) => [s, await recordedSource(s)] as const)));
+  const routeLlm = config.pool.some((w) => w.provider === 'replay' && recordedSourceOf(w.model) === undefined);
+  const replay = routeLlm ? (await loadReplay(indexedDB))?.table : undefined;
   const named = modelOf(config);
   const demo = demoModelUrl();
   const model = named ?? {
@@ -96,6 +101,7 @@ export async function trainBundleZip(config: TrainingConfig): Promise<Uint8Array
     pool: config.pool,
     model,
     ...(replay ? { replay } : {}),
+    recorded,
   });
   return zipSync(Object.fromEntries(Object.entries(files).map(([path, bytes]) => [`baton-train/${path}`, bytes])));
 }

@@ -30,7 +30,7 @@ import { RECORDED_PRESETS, type ChoiceTrainingProgress, type LatestGroup, type T
 import { checkTrainingConfig } from './check-training-config.ts';
 import { modelChoiceOf, tabTraining, type LearnChoices, type PrepareTraining, type TrainingEstimate } from './tab-training.ts';
 import { recipeOf } from './training-recipe.ts';
-import { recordedTrainingPool } from './training-tasks.ts';
+import { recordedPoolWorkers } from '../recorded/index.ts';
 import { trainBundleZip } from './train-bundle-export.ts';
 import { TrainingDb, type StoredRun } from './training-db.ts';
 
@@ -83,7 +83,7 @@ async function withPool(config: TrainingConfig): Promise<TrainingConfig> {
   const { tasks } = RECORDED_PRESETS[config.preset];
   if (config.tasks !== tasks)
     throw new BatonError({ code: 'run/config', message: `The ${config.preset} pool answers the ${tasks} questions: choose that question set.` });
-  return { ...config, pool: await recordedTrainingPool(config.preset) };
+  return { ...config, pool: await recordedPoolWorkers(config.preset) };
 }
 
 const BUSY: readonly TrainerStatus[] = ['starting', 'running', 'pausing', 'stopping'];

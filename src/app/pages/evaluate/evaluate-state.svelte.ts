@@ -20,12 +20,15 @@ import {
 import { parseMethodSpec } from '../../../core/bench/index.ts';
 import { toBatonError } from '../../../core/errors/index.ts';
 import type { WorkerSpec } from '../../../core/providers/index.ts';
+import type { RecordedPoolName } from '../../../core/providers/replay/index.ts';
 import type { TaskKind } from '../../../core/task.ts';
 import { runAction, type KeysState } from '../../state/index.ts';
 
 interface EvalForm {
-  source: 'builtin' | 'file' | 'hub';
+  source: EvalDataSource['from'];
   builtin: Extract<EvalDataSource, { from: 'builtin' }>['name'];
+  /** The recorded pool whose held-out questions, and workers, a 'recorded' source evaluates. */
+  recordedPool: RecordedPoolName;
   subjects: string[];
   hubDataset: string;
   /** Field mapping of the user's data, as `question=..,answer=..`. */
@@ -52,6 +55,7 @@ export class EvaluateState {
   form = $state<EvalForm>({
     source: 'builtin',
     builtin: 'gsm8k',
+    recordedPool: 'routerbench-4',
     subjects: [],
     hubDataset: '',
     map: '',
@@ -79,9 +83,44 @@ export class EvaluateState {
   compareIds = $state<string[]>([]);
   subjects = $state.raw<string[]>([]);
   actionError = $state<string | undefined>(undefined);
+  /** The recorded pool's workers, once the evaluator worker has read them (only a 'recorded' source loads them). */
+  recorded = $state.raw<{ name: RecordedPoolName; workers: WorkerSpec[] } | undefined>(undefined);
+  recordedError = $state<string | undefined>(undefined);
   #connected = false;
 
-  constructor(private readonly keys: KeysState) {}
+  /** `preset`: the methods checked at first over a pool. */
+  constructor(
+    private readonly keys: KeysState,
+    private readonly preset: (pool: readonly WorkerSpec[]) => string[],
+  ) {}
+
+  /** The pool the evaluation runs: the recorded pool's for a 'recorded' source (none until read), else the user's. */
+  pool(userPool: WorkerSpec[]): WorkerSpec[] {
+    if (this.form.source !== 'recorded') return userPool;
+    return this.recorded?.name === this.form.recordedPool ? this.recorded.workers : [];
+  }
+
+  /**
+   * After the source or the recorded pool changed: a recorded pool's workers are read (its data loads only now),
+   * and the methods checked become those of the pool the evaluation will run, as at first.
+   */
+  async choosePool(userPool: WorkerSpec[]): Promise<void> {
+    this.recordedError = undefined;
+    if (this.form.source !== 'recorded') {
+      if (this.recorded) this.form.methods = this.preset(userPool);
+      this.recorded = undefined;
+      return;
+    }
+    const name = this.form.recordedPool;
+    try {
+      const workers = await evaluatorInService().recordedPool(name);
+      if (this.form.source !== 'recorded' || this.form.recordedPool !== name) return;
+      this.recorded = { name, workers };
+      this.form.methods = this.preset(workers);
+    } catch (e) {
+      this.recordedError = toBatonError(e).message;
+    }
+  }
 
   get busy(): boolean {
     return BUSY.includes(this.progress.status);
@@ -129,6 +168,7 @@ export class EvaluateState {
     if (f.source === 'builtin')
       return { from: 'builtin', name: f.builtin, ...(f.builtin === 'mmlu' && f.subjects.length ? { subjects: [...f.subjects] } : {}) };
     if (f.source === 'hub') return { from: 'hub', dataset: f.hubDataset.trim(), ...mapping };
+    if (f.source === 'recorded') return { from: 'recorded', pool: f.recordedPool };
     const format = this.file && formatOfFile(this.file.name);
     return this.file && format ? { from: 'file', name: this.file.name, format, ...mapping } : undefined;
   }
@@ -173,7 +213,7 @@ export class EvaluateState {
     const data = this.source();
     this.preview = undefined;
     this.previewError = undefined;
-    if (!data || data.from === 'builtin' || (data.from === 'hub' && data.dataset === '')) return;
+    if (!data || data.from === 'builtin' || data.from === 'recorded' || (data.from === 'hub' && data.dataset === '')) return;
     try {
       const f = this.form;
       this.preview = await evaluatorInService().preview(
@@ -233,12 +273,12 @@ let shared: EvaluateState | undefined;
 
 /**
  * The tab's one EvaluateState: its watch on the worker and the form outlive a visit to another page.
- * `methods` are the methods checked at first.
+ * `preset` gives the methods checked at first over a pool; `pool` is the user's.
  */
-export function evaluateState(keys: KeysState, methods: () => string[]): EvaluateState {
+export function evaluateState(keys: KeysState, preset: (pool: readonly WorkerSpec[]) => string[], pool: WorkerSpec[]): EvaluateState {
   if (!shared) {
-    shared = new EvaluateState(keys);
-    shared.form.methods = methods();
+    shared = new EvaluateState(keys, preset);
+    shared.form.methods = preset(pool);
     shared.connect();
   }
   return shared;

@@ -3,7 +3,7 @@
  * strings (`baton eval --method`): the demo Conductor and the Conductor page's choice (an engine model with
  * or without its adapter, a web-llm model, a remote endpoint), each run in the evaluator worker as the app
  * runs it; the Conductor played by each pool worker, each worker alone, the oracle, Mixture-of-Agents, random
- * routing, round-robin, each worker reflecting on its own answer, and each plan file picked. An engine model
+ * routing, round-robin, the best worker per kind in hindsight, each worker reflecting on its own answer, and each plan file picked. An engine model
  * on files picked on the Conductor page cannot be named here: the note says so.
  * Test: test/unit/app/pages/evaluate/method-choices.test.ts.
  */
@@ -61,6 +61,7 @@ export function methodChoices(pool: readonly WorkerSpec[], conductor: ConductorC
     ...pool.map((w) => ({ method: `conductor:worker:${w.id}`, label: `Conductor: ${name(w)}, prompted` })),
     ...pool.map((w) => ({ method: `single:${w.id}`, label: `${name(w)} alone` })),
     { method: 'oracle', label: 'Oracle (any worker right: an upper bound)' },
+    { method: 'hindsight', label: 'Best worker per kind, with hindsight (from the single runs)' },
     { method: 'moa', label: 'Mixture-of-Agents (every worker proposes, the first aggregates)' },
     { method: 'random', label: 'Random routing' },
     { method: 'round-robin', label: 'Round-robin (questions spread over the workers)' },

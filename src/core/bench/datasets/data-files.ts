@@ -14,6 +14,7 @@ import {
   type RecordedModel,
   type RecordedQuestion,
   type RecordedSource,
+  type RecordedSourceData,
   type ReplayTable,
 } from '../../providers/replay/index.ts';
 import type { Task } from '../../task.ts';
@@ -121,9 +122,13 @@ export async function readRecordedSets(files: DataFiles, source: RecordedSource)
   );
 }
 
+export async function readRecordedSource(files: DataFiles, source: RecordedSource): Promise<RecordedSourceData> {
+  const [models, sets] = await Promise.all([readRecordedModels(files, source), readRecordedSets(files, source)]);
+  return { models, sets };
+}
+
 /** A recorded source's replay table: dollars as recorded for its models without a list price. */
-async function readRecordedTable(files: DataFiles, source: RecordedSource): Promise<ReplayTable> {
-  const [sets, models] = await Promise.all([readRecordedSets(files, source), readRecordedModels(files, source)]);
+export function recordedSourceTable(source: RecordedSource, { models, sets }: RecordedSourceData): ReplayTable {
   return recordedReplayTable(
     source,
     sets.flatMap((s) => s.questions),
@@ -138,6 +143,8 @@ async function readRecordedTable(files: DataFiles, source: RecordedSource): Prom
  */
 export async function readShippedReplay(files: DataFiles, models?: readonly string[]): Promise<ReplayTable> {
   const sources = new Set(models?.map(recordedSourceOf) ?? [undefined]);
-  const tables = [...sources].map(async (source) => (source === undefined ? readRouteLlm(files) : readRecordedTable(files, source)));
+  const tables = [...sources].map(async (source) =>
+    source === undefined ? readRouteLlm(files) : recordedSourceTable(source, await readRecordedSource(files, source)),
+  );
   return mergeReplayTables(await Promise.all(tables));
 }

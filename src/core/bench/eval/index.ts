@@ -6,7 +6,7 @@ export { memoryCallLog, recordingPool, type CallLog, type LoggedCall } from './c
 export { evalTags, isFinished, runKeyOf, type RunKey } from './run-key.ts';
 export { runEvaluation, type EvalProgress, type EvaluationInput } from './run-evaluation.ts';
 export { itemAccuracy, mean, percentile } from './statistics.ts';
-export { buildReport, hindsightMethod, paretoFront, type EvalReport, type MethodReport } from './report.ts';
+export { buildReport, hindsightMethod, hullPlace, paretoFront, type EvalReport, type MethodReport } from './report.ts';
 export { costQualityHull, hullAccuracyAt, sideOfHull, type CostQualityPoint } from './cost-quality-hull.ts';
 export { compareReports } from './compare-reports.ts';
 export { reportMarkdown } from './report-markdown.ts';

@@ -1,5 +1,5 @@
 /** The report as a Markdown table, one row per method. */
-import type { EvalReport } from './report.ts';
+import { hullPlace, type EvalReport } from './report.ts';
 
 const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '–');
 const num = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
@@ -10,7 +10,6 @@ export function reportMarkdown(report: EvalReport): string {
     '| method | accuracy % | ± s.e. | graded | infra failures | malformed % | Conductor tokens/q | worker tokens/q | $/q | $ total | latency p50 ms | p95 ms | calls/q | Pareto |' +
     (report.hull ? ' single hull |' : '');
   const rule = `|${' --- |'.repeat(report.hull ? 15 : 14)}`;
-  const hullCell = (method: string) => (report.hull?.includes(method) ? 'on' : report.aboveHull?.includes(method) ? 'above' : '');
   const rows = report.methods.map((m) =>
     [
       m.method,
@@ -27,7 +26,7 @@ export function reportMarkdown(report: EvalReport): string {
       num(m.latencyMs.p95),
       num(m.callsPerQuestion, 2),
       report.pareto.includes(m.method) ? 'yes' : '',
-      ...(report.hull ? [hullCell(m.method)] : []),
+      ...(report.hull ? [hullPlace(report, m.method)] : []),
     ].join(' | '),
   );
   const notes = [

@@ -167,6 +167,10 @@ function hindsightRuns(singles: RunFacts[][], lambda: number): RunFacts[] {
   });
 }
 
+/** Where a method of the report lies against its single workers' hull: 'on' it, 'above' it, or '' (under it, or no hull). */
+export const hullPlace = (report: Pick<EvalReport, 'hull' | 'aboveHull'>, method: string): 'on' | 'above' | '' =>
+  report.hull?.includes(method) ? 'on' : report.aboveHull?.includes(method) ? 'above' : '';
+
 /** The single methods on the hull, and every method above it. */
 function placeOnHull(methods: readonly MethodReport[], singles: readonly string[]): Pick<EvalReport, 'hull' | 'aboveHull'> {
   const point = (m: MethodReport) => ({ method: m.method, cost: m.costUsd.perQuestion, accuracy: m.accuracy });

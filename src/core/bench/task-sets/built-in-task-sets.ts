@@ -3,9 +3,9 @@
  * split, read through a host's DataFiles (core/bench/datasets). Tests: test/unit/node/inputs/task-file.test.ts
  * (from data/ on disk), test/unit/node/inputs/replay-data.test.ts (routellm-mmlu).
  */
-import type { TaskSplit } from '../../task.ts';
+import type { Task, TaskSplit } from '../../task.ts';
 import { completeModels, ROUTELLM_MMLU_POOL } from '../../providers/replay/index.ts';
-import { builtInTasks, readRecordedModels, readRecordedSets, readShippedReplay, type DataFiles } from '../datasets/data-files.ts';
+import { builtInTasks, readRecordedSource, readShippedReplay, type DataFiles } from '../datasets/data-files.ts';
 import { expertsTaskSet, shortExpertsTaskSet } from './experts.ts';
 import { recordedTaskSet } from './recorded.ts';
 import { routellmMmluTaskSet } from './routellm-mmlu.ts';
@@ -49,7 +49,7 @@ export async function builtInTaskSet(name: BuiltInTaskSet, files: DataFiles, opt
     }
     case 'zeroeval':
     case 'routerbench': {
-      const [sets, models] = await Promise.all([readRecordedSets(files, name), readRecordedModels(files, name)]);
+      const { sets, models } = await readRecordedSource(files, name);
       // Every question: the models of the source's pool of all models (recordedPool's) have a record of each.
       return recordedTaskSet(
         name,
@@ -62,4 +62,13 @@ export async function builtInTaskSet(name: BuiltInTaskSet, files: DataFiles, opt
       );
     }
   }
+}
+
+/**
+ * What `baton eval --dataset <task set>` and the Evaluate page evaluate: the set's held-out questions as
+ * training splits them by the seed, from `offset`, at most `limit` of them.
+ */
+export async function builtInHeldOut(name: BuiltInTaskSet, files: DataFiles, window: { seed: number; offset: number; limit?: number }): Promise<Task[]> {
+  const { heldOut } = await builtInTaskSet(name, files, { seed: window.seed });
+  return heldOut.slice(window.offset, window.limit === undefined ? undefined : window.offset + window.limit);
 }

@@ -15,5 +15,6 @@ export {
   type RecordedModel,
   type RecordedQuestion,
   type RecordedSource,
+  type RecordedSourceData,
 } from './recorded-set.ts';
 export { completeModels, isRecordedPool, RECORDED_POOLS, recordedPool, type RecordedPoolName } from './recorded-pools.ts';

@@ -38,6 +38,12 @@ export interface RecordedQuestion {
   records: Record<string, RecordedAnswer>;
 }
 
+/** A recorded source's models and its questions by set (its files' names: 'gsm', 'arc-challenge'): what its pools, task set and replay table are made of. */
+export interface RecordedSourceData {
+  models: RecordedModel[];
+  sets: { set: string; questions: RecordedQuestion[] }[];
+}
+
 export interface RecordedModel {
   id: string;
   model: string;

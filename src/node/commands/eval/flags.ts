@@ -7,7 +7,7 @@ import { BUILT_IN_DATASETS, BUILT_IN_TASK_SETS } from '../../../core/bench/index
 import { TASK_KINDS, type TaskKind } from '../../../core/task.ts';
 import { DEFAULT_MAX_STEPS } from '../../../core/workflow/index.ts';
 import { atLeast, choice, CliError, int, num, text, texts, toggle, type CliIo, type FlagValues } from '../../cli/index.ts';
-import { isBuiltInPool, POOL_FLAG, REPLAY_FLAG } from '../../inputs/index.ts';
+import { checkPoolFlag, isBuiltInPool, POOL_FLAG, REPLAY_FLAG } from '../../inputs/index.ts';
 
 /** Exit statuses of an evaluation stopped with runs left, to finish with --resume. */
 export const STOPPED_BY_CTRL_C = 130;
@@ -118,6 +118,7 @@ export interface EvalRunSettings {
 export function settingsFromFlags(values: FlagValues<typeof FLAGS>, io: CliIo): EvalRunSettings {
   for (const flag of ['dataset', 'pool'] as const) if (!values[flag]?.trim()) throw new CliError(`--${flag} is required (see baton eval --help)`, 2);
   if (!values.method?.length) throw new CliError('--method is required, once per method (see baton eval --help)', 2);
+  checkPoolFlag(values.pool!, io.cwd);
   const path = (p: string) => resolve(io.cwd, p);
   const isFile = !([...BUILT_IN_DATASETS, ...BUILT_IN_TASK_SETS] as string[]).includes(values.dataset!) && !values.dataset!.startsWith('hf:');
   const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });

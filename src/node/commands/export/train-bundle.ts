@@ -1,14 +1,16 @@
 /**
  * `baton export train-bundle --config FILE --out DIR`: a `baton train` run packed for a GPU server
  * (core/rl's trainBundleFiles): baton.mjs (the CLI bundled by cli/bundle.ts), config.json, the tasks
- * and held-out tasks as JSONL, pool.json without keys, README.md with the one command, and with
+ * and held-out tasks as JSONL, pool.json without keys, a replay pool's records of those tasks (replay.csv,
+ * or a recorded pool's data/<source>/ files), README.md with the one command, and with
  * --with-model the model directory itself.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { trainBundleFiles } from '../../../core/rl/index.ts';
+import { readRecordedSource } from '../../../core/bench/index.ts';
+import { recordedSourcesOf, trainBundleFiles } from '../../../core/rl/index.ts';
 import { bundleCli, CliError, parseFlags, printHelp, readTextFlag, text, toggle, webgpuVersion, type CliIo } from '../../cli/index.ts';
-import { parseTaskFile, readPoolFlag, readReplayFlags, readTasksFlag } from '../../inputs/index.ts';
+import { NODE_DATA_FILES, parseTaskFile, readPoolFlag, readReplayFlags, readTasksFlag } from '../../inputs/index.ts';
 import { outputDir } from '../../stores/index.ts';
 
 const FLAGS = {
@@ -22,7 +24,8 @@ const HELP = {
 
 Packs a baton train run for a machine with a GPU and Node: baton.mjs (this CLI in one file; it needs only
 the webgpu package), config.json (the settings of FILE, a baton train --config file, with the bundle's own
-paths), tasks.jsonl (and held-out.jsonl), pool.json (the workers, without keys) and README.md with the one
+paths), tasks.jsonl (and held-out.jsonl), pool.json (the workers, without keys), a recorded pool's answers on
+those tasks in data/ (as the repository's data/ holds them) and README.md with the one
 command to run there:  npm i webgpu@${'<version>'} && node baton.mjs train --config config.json --out run
 `,
   flags: FLAGS,
@@ -59,6 +62,7 @@ export async function exportTrainBundleCommand(argv: string[], io: CliIo): Promi
     ? { files: await directoryFiles(modelDir) }
     : { source: `the model ${String(settings.model)} (a Hugging Face model directory)` };
   const replay = await readReplayFlags(io, typeof settings.replay === 'string' ? [settings.replay] : [], pool);
+  const recorded = Object.fromEntries(await Promise.all(recordedSourcesOf(pool).map(async (s) => [s, await readRecordedSource(NODE_DATA_FILES, s)] as const)));
   const files = trainBundleFiles({
     script: await bundleCli(),
     webgpuVersion: webgpuVersion(),
@@ -68,6 +72,7 @@ export async function exportTrainBundleCommand(argv: string[], io: CliIo): Promi
     pool,
     model,
     ...(replay ? { replay } : {}),
+    recorded,
   });
   for (const [path, bytes] of Object.entries(files)) {
     await mkdir(dirname(join(out, path)), { recursive: true });

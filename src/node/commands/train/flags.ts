@@ -24,7 +24,7 @@ import {
   type CliIo,
   type FlagValues,
 } from '../../cli/index.ts';
-import { isBuiltInPool, isBuiltInTaskSet, POOL_FLAG, REPLAY_FLAG } from '../../inputs/index.ts';
+import { checkPoolFlag, isBuiltInPool, isBuiltInTaskSet, POOL_FLAG, REPLAY_FLAG } from '../../inputs/index.ts';
 import { MODEL_FLAGS, modelRefOf, type NodeModelRef } from '../../models/index.ts';
 import type { TrainSettings } from './run.ts';
 
@@ -166,6 +166,7 @@ export function settingsFromFlags(values: TrainFlags, cwd: string): TrainSetting
   const fromEpisodes = values['from-episodes'];
   if (fromEpisodes === undefined)
     for (const flag of ['pool', 'tasks'] as const) if (!values[flag]) throw new CliError(`--${flag} is required (see baton train --help)`, 2);
+  if (values.pool) checkPoolFlag(values.pool, cwd);
   if (values.subtasks === 'fixed' && !values.constrain) throw new CliError('--subtasks fixed needs --constrain (the constraint writes the fixed texts)', 2);
   if (values['question-chars'] !== undefined && values.prompt !== 'compact')
     throw new CliError('--question-chars needs --prompt compact (it cuts the question that prompt holds)', 2);

@@ -2,7 +2,13 @@
 // the variables the pool reads named in the README beside the one command, tasks as baton train reads them.
 import { describe, expect, it } from 'vitest';
 import type { WorkerSpec } from '../../../../src/core/providers/index.ts';
-import { normalizeQuestion, parseRouteLlmCsv } from '../../../../src/core/providers/replay/index.ts';
+import {
+  normalizeQuestion,
+  parseRecordedModels,
+  parseRecordedSet,
+  parseRouteLlmCsv,
+  type RecordedSourceData,
+} from '../../../../src/core/providers/replay/index.ts';
 import { trainBundleFiles, type TrainBundleInput } from '../../../../src/core/rl/index.ts';
 
 const POOL: WorkerSpec[] = [
@@ -62,5 +68,28 @@ describe('trainBundleFiles', () => {
     expect(text(files, 'README.md')).toContain('`replay.csv`');
     expect(() => trainBundleFiles({ ...INPUT, pool })).toThrow(/replay workers but no recorded answers/);
     expect(Object.keys(trainBundleFiles(INPUT))).not.toContain('replay.csv');
+  });
+
+  it("keeps a recorded pool's records of its questions by its models in data/<source>/, as data/ holds them, and refuses a recorded pool without them", () => {
+    const record = (usd: number) => ({ text: 'B', correct: true, inputTokens: 40, outputTokens: 2, usd });
+    const question = (id: string, q: string) => ({ id, kind: 'mcq' as const, question: q, answer: 'B', records: { big: record(0.01), small: record(0.001) } });
+    const data: RecordedSourceData = {
+      models: [
+        { id: 'big', model: 'big', label: 'Big', price: null, priceSource: 'recorded', tokens: '' },
+        { id: 'small', model: 'small', label: 'Small', price: null, priceSource: 'recorded', tokens: '' },
+      ],
+      sets: [
+        { set: 'arc', questions: [question('1', 'Sky?'), question('2', 'Sea?')] },
+        { set: 'mbpp', questions: [question('3', 'Code?')] },
+      ],
+    };
+    const pool: WorkerSpec[] = [{ id: 'big', provider: 'replay', model: 'routerbench/big' }];
+    const files = trainBundleFiles({ ...INPUT, pool, recorded: { routerbench: data } });
+    expect(Object.keys(files).filter((f) => f.startsWith('data/'))).toEqual(['data/routerbench/models.json', 'data/routerbench/arc.jsonl']);
+    expect(parseRecordedModels(text(files, 'data/routerbench/models.json'), 'models').map((m) => m.id)).toEqual(['big']);
+    expect(parseRecordedSet(text(files, 'data/routerbench/arc.jsonl'), 'arc')).toEqual([{ ...question('1', 'Sky?'), records: { big: record(0.01) } }]);
+    expect(JSON.parse(text(files, 'config.json'))).not.toHaveProperty('replay');
+    expect(text(files, 'README.md')).toContain('`data/`');
+    expect(() => trainBundleFiles({ ...INPUT, pool })).toThrow(/replays routerbench's recorded answers, but they were not given/);
   });
 });

@@ -21,6 +21,7 @@ it('offers only methods core/bench builds over the pool', async () => {
   const built = await buildMethods(methods, { workers: pool, maxSteps: 3, naming: 'web', conductorHost });
   expect(handed).toEqual(['engine-model', ...pool.map(() => 'pool-worker')]);
   expect(built.oracle).toBe(true);
+  expect(built.hindsight).toEqual([0]);
   expect(methods).toContain('conductor:worker:sim-euler');
   expect(methods).toContain('self-reflect:sim-atlas,2');
   const withPlan = methodChoices(pool, { kind: 'pool-worker', workerId: 'sim-sage' }, ['plan.txt']).choices.map((c) => c.method);

@@ -127,6 +127,16 @@ describe('baton eval on a user file', () => {
     expect(JSON.parse(read('out/report.json')).evaluation).toMatchObject({ items: 2, skippedRows: 2 });
   });
 
+  it('names a --pool that is neither a built-in pool nor a file and lists the built-in pools, before reading anything', async () => {
+    newDir();
+    const r = await baton('--dataset', 'routerbench', '--pool', 'routerbnch-4', '--method', 'oracle', '--out', 'out');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `baton eval: --pool routerbnch-4: no built-in pool of that name, and no pool file ${join(dir, 'routerbnch-4')}. The built-in pools: demo, experts, routellm-mmlu, zeroeval, zeroeval-4, routerbench, routerbench-4.\n`,
+    );
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
   it('writes the report to --out NAME.json and the runs to NAME/, resumes from the same --out, and writes over no report', async () => {
     newDir();
     write('pool.json', JSON.stringify(POOL));

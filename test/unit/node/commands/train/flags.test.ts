@@ -49,6 +49,18 @@ describe('baton train flags', () => {
     expect(err).toMatch(message);
   });
 
+  it('names a --pool that is neither a built-in pool nor a file, and lists the built-in pools; a pool file gets past the check', async () => {
+    const unknown = await run('--model', 'm', '--pool', 'routerbench-5', '--tasks', 'routerbench', '--out', 'o');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe(
+      `baton train: --pool routerbench-5: no built-in pool of that name, and no pool file ${join(root, 'routerbench-5')}. The built-in pools: demo, experts, routellm-mmlu, zeroeval, zeroeval-4, routerbench, routerbench-4.\n`,
+    );
+    await writeFile(join(root, 'routerbench-5'), JSON.stringify({ workers: [{ id: 'a', provider: 'simulated', model: 'a' }] }));
+    expect((await run('--model', 'm', '--pool', 'routerbench-5', '--tasks', 'routerbench', '--group', '4', '--mu', '0')).err).toMatch(
+      /--mu must be at least 1/,
+    );
+  });
+
   it('reads settings from --config as if they were flags given first, which the command line overrides', async () => {
     await writeFile(join(root, 'run.json'), JSON.stringify({ model: 'm', pool: 'experts', tasks: 'experts', group: 1, constrain: true }));
     expect((await run('--config', 'run.json')).err).toMatch(/--group must be at least 2/);
