@@ -2,8 +2,10 @@
  * RouterBench's cost-quality plane: what mixing single models reaches. Sending a share of the questions to
  * one model and the rest to another lands on the segment between their (dollars, accuracy) points, so the
  * best any mix of single models does at a given spend is the upper boundary of their convex hull, kept
- * non-decreasing (spending more never has to cost accuracy: leave the extra unspent). A router is worth its
- * name where it lands above that line. Test: test/unit/core/bench/eval/cost-quality-hull.test.ts.
+ * non-decreasing (spending more never has to cost accuracy: leave the extra unspent). Answering nothing is
+ * a choice too (no dollars, no accuracy): mixed with the cheapest model it reaches every point below that
+ * model's, so a router cheaper than every model is not above the line for that alone. A router is worth
+ * its name where it lands above that line. Test: test/unit/core/bench/eval/cost-quality-hull.test.ts.
  */
 
 export interface CostQualityPoint {
@@ -15,13 +17,17 @@ export interface CostQualityPoint {
 /** Two accuracies closer than this are the same (sums of per-question means carry rounding). */
 const EPS = 1e-9;
 
+/** Answering no question: free, and never right. */
+const NOTHING: CostQualityPoint = { cost: 0, accuracy: 0 };
+
 /**
  * The hull's vertices, cheapest first: from the cheapest point (the most accurate among equally cheap
- * ones) up to the most accurate (the cheapest among equally accurate ones), each turn concave.
+ * ones) up to the most accurate (the cheapest among equally accurate ones), each turn concave. A point
+ * under the line from answering nothing to a dearer point is not on it.
  */
 export function costQualityHull<P extends CostQualityPoint>(points: readonly P[]): P[] {
   const sorted = points.filter((p) => Number.isFinite(p.cost) && Number.isFinite(p.accuracy)).sort((a, b) => a.cost - b.cost || b.accuracy - a.accuracy);
-  const hull: P[] = [];
+  const hull: CostQualityPoint[] = [NOTHING];
   for (const p of sorted) {
     // Only a point more accurate than every cheaper one can be on a non-decreasing boundary.
     if (hull.length > 0 && p.accuracy <= hull[hull.length - 1].accuracy + EPS) continue;
@@ -34,20 +40,21 @@ export function costQualityHull<P extends CostQualityPoint>(points: readonly P[]
     }
     hull.push(p);
   }
-  return hull;
+  return hull.filter((p): p is P => p !== NOTHING);
 }
 
 /**
- * The best accuracy a mix of the hull's models reaches at `cost` dollars per question: on the segment
- * there, the most accurate vertex's beyond it, and -Infinity below the cheapest (no mix costs that little).
+ * The best accuracy a mix of the hull's models (and of answering nothing) reaches at `cost` dollars per
+ * question: on the segment there, the most accurate vertex's beyond it.
  */
 export function hullAccuracyAt(hull: readonly CostQualityPoint[], cost: number): number {
-  if (hull.length === 0 || cost < hull[0].cost) return -Infinity;
-  for (let i = 1; i < hull.length; i++) {
-    const [a, b] = [hull[i - 1], hull[i]];
+  const vertices = hull[0]?.cost > 0 ? [NOTHING, ...hull] : hull;
+  if (vertices.length === 0 || cost < vertices[0].cost) return -Infinity;
+  for (let i = 1; i < vertices.length; i++) {
+    const [a, b] = [vertices[i - 1], vertices[i]];
     if (cost <= b.cost) return a.accuracy + ((b.accuracy - a.accuracy) * (cost - a.cost)) / (b.cost - a.cost);
   }
-  return hull[hull.length - 1].accuracy;
+  return vertices[vertices.length - 1].accuracy;
 }
 
 /** Where a point lies against the hull: 'above' means more accurate than any mix of the single models at its dollars. */

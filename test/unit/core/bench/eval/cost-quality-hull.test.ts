@@ -17,6 +17,12 @@ describe('costQualityHull', () => {
     expect(costQualityHull([p('a', 1, 0.5), p('b', 2, 0.6), p('c', 3, 0.7)]).map((x) => x.name)).toEqual(['a', 'c']);
     expect(costQualityHull([p('a', 1, 0.5)]).map((x) => x.name)).toEqual(['a']);
   });
+
+  it('drops a cheap model under the line from answering nothing to a dearer one', () => {
+    // Half the questions to b (the rest unanswered) reaches 0.45 at $1, above a's 0.2.
+    expect(costQualityHull([p('a', 1, 0.2), p('b', 2, 0.9)]).map((x) => x.name)).toEqual(['b']);
+    expect(costQualityHull([p('free', 0, 0), p('b', 2, 0.9)]).map((x) => x.name)).toEqual(['b']);
+  });
 });
 
 describe('sideOfHull', () => {
@@ -25,7 +31,9 @@ describe('sideOfHull', () => {
   it('interpolates between vertices and stays flat past the most accurate', () => {
     expect(hullAccuracyAt(hull, 2.5)).toBeCloseTo(0.5 + (0.35 * 1.5) / 3, 12);
     expect(hullAccuracyAt(hull, 50)).toBe(0.9);
-    expect(hullAccuracyAt(hull, 0.5)).toBe(-Infinity);
+    // Below the cheapest model, its mix with answering nothing.
+    expect(hullAccuracyAt(hull, 0.5)).toBeCloseTo(0.25, 12);
+    expect(hullAccuracyAt(hull, 0)).toBe(0);
   });
 
   it('tells a point above, below and on it', () => {
@@ -33,6 +41,9 @@ describe('sideOfHull', () => {
     expect(sideOfHull(hull, { cost: 2, accuracy: 0.6 })).toBe('below');
     expect(sideOfHull(hull, { cost: 7, accuracy: 0.875 })).toBe('on');
     expect(sideOfHull(hull, { cost: 20, accuracy: 0.9 })).toBe('on');
-    expect(sideOfHull(hull, { cost: 0.5, accuracy: 0.1 })).toBe('above');
+    expect(sideOfHull(hull, { cost: 0.5, accuracy: 0.3 })).toBe('above');
+    expect(sideOfHull(hull, { cost: 0.5, accuracy: 0.1 })).toBe('below');
+    // Cheaper than every model is not above for that alone: a method that answered nothing is on the line.
+    expect(sideOfHull(hull, { cost: 0, accuracy: 0 })).toBe('on');
   });
 });
