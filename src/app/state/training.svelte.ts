@@ -83,7 +83,10 @@ export class TrainPageState {
     private readonly settings: SettingsState,
   ) {}
 
-  /** Follows the worker's progress; the form takes the stored run's settings, so a reload shows what is running. */
+  /**
+   * Follows the worker's progress; the form takes the stored run's settings, so a reload shows what is running,
+   * and what was last trained on the user's choices shows again, ready to use.
+   */
   connect(): void {
     if (this.#connected) return;
     this.#connected = true;
@@ -96,6 +99,10 @@ export class TrainPageState {
       this.#connected = false;
       this.actionError = toBatonError(e).message;
     });
+    trainerInService()
+      .latestChoices()
+      .then((stored) => (this.choices ??= stored))
+      .catch((e: unknown) => (this.actionError = toBatonError(e).message));
   }
 
   get busy(): boolean {

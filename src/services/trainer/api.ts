@@ -159,6 +159,14 @@ export interface PickCheck {
   total: number;
 }
 
+/** What "train on my choices" trained on (picks and held-out picks, rated prompts), and the held-out check before and after. */
+export interface ChoiceTrainingSummary {
+  picks: { train: number; heldOut: number };
+  ratedPrompts: number;
+  before: PickCheck;
+  after: PickCheck;
+}
+
 /** "Train on my choices": offline GRPO on the user's picks and ratings, checked on their latest picks. */
 export interface ChoiceTrainingProgress {
   status: 'running' | 'done' | 'failed' | 'stopped';
@@ -166,7 +174,7 @@ export interface ChoiceTrainingProgress {
   phase?: string;
   step?: number;
   steps?: number;
-  /** Once done: the picks trained on and held out, and the held-out check before and after. */
-  result?: { picks: { train: number; heldOut: number }; ratedPrompts: number; before: PickCheck; after: PickCheck };
+  /** Once done (also after a reload, until the next training replaces it). */
+  result?: ChoiceTrainingSummary;
   error?: { code: string; message: string };
 }

@@ -8,6 +8,7 @@ export {
   DEFAULT_TRAINING,
   MAX_TRAINING_RECURSION,
   TRAINING_LIMITS,
+  type ChoiceTrainingProgress,
   type LatestGroup,
   type SampledPlan,
   type TrainerStatus,
@@ -15,6 +16,6 @@ export {
   type TrainingProgress,
 } from './api.ts';
 export { checkTrainingConfig } from './check-training-config.ts';
-export { TRAINING_DB, TrainingDb, type StoredRun, type TrainingRunStatus } from './training-db.ts';
+export { TRAINING_DB, TrainingDb, type StoredChoices, type StoredRun, type TrainingRunStatus } from './training-db.ts';
 export { modelChoiceOf, tabTraining, type PrepareTraining, type TrainingEstimate } from './tab-training.ts';
 export { recipeOf } from './training-recipe.ts';

@@ -8,23 +8,16 @@
  *   any failure --> failed (resumable from the newest checkpoint: nothing stored is lost)
  *
  * The run's settings and state, and a checkpoint after every finished step (and on pause), go to
- * IndexedDB (training-db.ts), so a reload finds the run paused where it was. Every rollout is stored in
- * the episode store with its group id and tags. The same class runs in-thread in tests, with its
+ * IndexedDB (training-db.ts), so a reload finds the run paused where it was, and what "train on my
+ * choices" trained last, with its held-out check, still ready to use. Every rollout is stored in the
+ * episode store with its group id and tags. The same class runs in-thread in tests, with its
  * engine part (`prepare`) given. Test: test/unit/services/trainer/trainer-service.test.ts.
  */
 import { type Episode, type EpisodeStore, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { EXPERTS_POOL } from '../../core/providers/simulated/index.ts';
 import type { EngineModelChoice, EngineModelSource } from '../../core/conductor/index.ts';
-import {
-  loraState,
-  runTraining,
-  trainedFormatOf,
-  type GrpoCheckpoint,
-  type TrainedFormat,
-  type TrainingSession,
-  type TrainingState,
-} from '../../core/rl/index.ts';
+import { loraState, runTraining, trainedFormatOf, type GrpoCheckpoint, type TrainingSession } from '../../core/rl/index.ts';
 import { saveTrainedAdapter, type TrainedAdapter } from '../runtimes/index.ts';
 import { RECORDED_PRESETS, type ChoiceTrainingProgress, type LatestGroup, type TrainerStatus, type TrainingConfig, type TrainingProgress } from './api.ts';
 import { checkTrainingConfig } from './check-training-config.ts';
@@ -103,8 +96,6 @@ export class TrainerService {
   #run: Promise<void> = Promise.resolve();
   /** "Train on my choices" under way: it stops it. */
   #choices: AbortController | undefined;
-  /** What "train on my choices" trained last, until used or replaced (kept in this worker only). */
-  #learnt: { state: TrainingState; format: TrainedFormat; model: EngineModelSource } | undefined;
 
   constructor(deps: TrainerDeps = browserTrainerDeps()) {
     this.#deps = deps;
@@ -199,9 +190,13 @@ export class TrainerService {
         onPhase: (phase) => set({ phase }),
         onStep: (m, steps) => set({ step: m.step, steps, phase: `Training: step ${m.step} of ${steps}` }),
       });
-      this.#learnt = { state: learnt.result.state, format: learnt.format, model };
-      const { picks, ratedPrompts, before, after } = learnt.result;
-      onProgress({ status: 'done', result: { picks, ratedPrompts, before, after } });
+      const { picks, ratedPrompts, before, after, state } = learnt.result;
+      const summary = { picks, ratedPrompts, before, after };
+      const { adapterConfig, adapter } = loraState(state);
+      // A new name per training: the Conductor worker reloads an adapter only when the choice names another.
+      const name = `choices-${Date.now().toString(36)}`;
+      await (await this.#openDb()).putChoices({ adapter: { name, adapterConfig, adapter, format: learnt.format }, model, summary });
+      onProgress({ status: 'done', result: summary });
     } catch (e) {
       const err = toBatonError(e, 'engine/gpu');
       onProgress(controller.signal.aborted ? { status: 'stopped' } : { status: 'failed', error: { code: err.code, message: err.message } });
@@ -215,14 +210,18 @@ export class TrainerService {
     this.#choices?.abort();
   }
 
-  /** Keeps what "train on my choices" trained for the Ask path, as useAsConductor does a run's adapter. */
+  /** What "train on my choices" trained last, as its progress ended (stored: a reload still shows it). */
+  async latestChoices(): Promise<ChoiceTrainingProgress | undefined> {
+    const stored = await (await this.#openDb()).choices();
+    return stored && { status: 'done', result: stored.summary };
+  }
+
+  /** Keeps what "train on my choices" trained last for the Ask path, as useAsConductor does a run's adapter. */
   async useChoicesAsConductor(): Promise<EngineModelChoice> {
-    const learnt = this.#learnt;
-    if (!learnt) throw new BatonError({ code: 'data/not-found', message: 'Nothing trained on your choices yet: train first.' });
-    const name = `choices-${Date.now().toString(36)}`;
-    const { adapterConfig, adapter } = loraState(learnt.state);
-    await this.#deps.saveAdapter({ name, adapterConfig, adapter, format: learnt.format, savedAt: new Date().toISOString() });
-    return { ...modelChoiceOf({ model: learnt.model }), adapter: { from: 'trained', name } };
+    const stored = await (await this.#openDb()).choices();
+    if (!stored) throw new BatonError({ code: 'data/not-found', message: 'Nothing trained on your choices yet: train first.' });
+    await this.#deps.saveAdapter({ ...stored.adapter, savedAt: new Date().toISOString() });
+    return { ...modelChoiceOf({ model: stored.model }), adapter: { from: 'trained', name: stored.adapter.name } };
   }
 
   /** Keeps the newest checkpoint's adapter for the Ask path and returns the engine model choice that loads it. */

@@ -3,15 +3,20 @@
  * run) and its newest GRPO checkpoint (store 'checkpoints': adapter, optimiser, step, seed, metrics),
  * so that a reload, a crash or a closed tab resumes the run from its last finished step. A checkpoint
  * replaces the previous one in one transaction: a kill at any moment leaves one whole checkpoint.
+ * Also what "train on my choices" trained last (store 'choices', one record, added in version 2), so that
+ * a reload still offers it, with its held-out check, for "Use as Conductor".
  * Test: test/unit/services/trainer/training-db.test.ts (fake-indexeddb).
  */
+import type { EngineModelSource } from '../../core/conductor/index.ts';
 import type { CheckpointStore, GrpoCheckpoint } from '../../core/rl/index.ts';
 import { KeyedDb } from '../../core/storage/index.ts';
-import type { TrainingConfig } from './api.ts';
+import type { TrainedAdapter } from '../runtimes/index.ts';
+import type { ChoiceTrainingSummary, TrainingConfig } from './api.ts';
 
 export const TRAINING_DB = 'baton-training';
 const RUNS = 'runs';
 const CHECKPOINTS = 'checkpoints';
+const CHOICES = 'choices';
 const CURRENT = 'current';
 
 /** Where a run stands. 'running' stored means the tab went away mid-run: it resumes like a paused one. */
@@ -31,6 +36,13 @@ interface StoredCheckpoint extends GrpoCheckpoint {
   runId: string;
 }
 
+/** What "train on my choices" trained last: its adapter, named (stored with the trained adapters when used), on which model, and its check. */
+export interface StoredChoices {
+  adapter: Omit<TrainedAdapter, 'savedAt'>;
+  model: EngineModelSource;
+  summary: ChoiceTrainingSummary;
+}
+
 /** What to do when the disk is full, after what could not be stored. */
 const MAKE_ROOM = 'Make room (delete episodes on the Episodes page) and Resume.';
 
@@ -42,7 +54,7 @@ export class TrainingDb {
   }
 
   static async open(factory: IDBFactory = indexedDB): Promise<TrainingDb> {
-    return new TrainingDb(await KeyedDb.open(factory, TRAINING_DB, 1, { [RUNS]: 'id', [CHECKPOINTS]: 'runId' }));
+    return new TrainingDb(await KeyedDb.open(factory, TRAINING_DB, 2, { [RUNS]: 'id', [CHECKPOINTS]: 'runId', [CHOICES]: 'id' }));
   }
 
   async run(): Promise<StoredRun | undefined> {
@@ -79,6 +91,22 @@ export class TrainingDb {
           `No room left in this browser's storage for the checkpoint of step ${checkpoint.step}; the previous checkpoint is kept. ${MAKE_ROOM}`,
         ),
     };
+  }
+
+  async choices(): Promise<StoredChoices | undefined> {
+    const record = await this.#db.get<StoredChoices & { id: string }>(CHOICES, CURRENT);
+    if (!record) return undefined;
+    const { id: _, ...choices } = record;
+    return choices;
+  }
+
+  /** Replaces what "train on my choices" trained before. */
+  putChoices(choices: StoredChoices): Promise<void> {
+    return this.#db.put(
+      CHOICES,
+      { ...choices, id: CURRENT },
+      "No room left in this browser's storage for the Conductor trained on your choices. Make room (delete episodes on the Episodes page) and train again.",
+    );
   }
 
   close(): void {

@@ -11,6 +11,7 @@ import {
   DEFAULT_TRAINING,
   TrainerService,
   TrainingDb,
+  type ChoiceTrainingProgress,
   type PrepareTraining,
   type TrainerDeps,
   type TrainingConfig,
@@ -218,6 +219,40 @@ describe('TrainerService', () => {
     const parsed = stored.episodes.filter((e) => e.workflow);
     expect(parsed.length).toBeGreaterThan(0);
     for (const e of parsed) expect(e.rounds[0].prompt.some((m) => m.content.includes('Your workflow has run'))).toBe(true);
+  });
+
+  it('keeps what it trained on the choices, with its held-out check, so that a reload still offers it to use', async () => {
+    const factory = new IDBFactory();
+    const summary = { picks: { train: 3, heldOut: 1 }, ratedPrompts: 0, before: { agreed: 0, total: 1 }, after: { agreed: 1, total: 1 } };
+    const format = { prompt: 'compact', constrain: true, maxSteps: 1, fixedSubtasks: true } as const;
+    const learning =
+      (adapter: number): TrainerDeps['learnChoices'] =>
+      async () => ({
+        result: { ...summary, metrics: [], state: { adapterConfig: '{"r":8}', adapter: Uint8Array.of(adapter), optimizer: Uint8Array.of(0) } },
+        format,
+      });
+    const first = new TrainerService({ ...harness(factory).deps, learnChoices: learning(7) });
+    expect(await first.latestChoices()).toBeUndefined();
+    await expect(first.useChoicesAsConductor()).rejects.toMatchObject({ code: 'data/not-found' });
+    const heard: ChoiceTrainingProgress[] = [];
+    await first.trainOnChoices({ from: 'demo' }, (p) => heard.push(p));
+    expect(heard.at(-1)).toEqual({ status: 'done', result: summary });
+
+    // A reload: a new service on the same storage, which trained nothing itself.
+    const reloaded = harness(factory);
+    const again = new TrainerService(reloaded.deps);
+    expect(await again.latestChoices()).toEqual({ status: 'done', result: summary });
+    const choice = await again.useChoicesAsConductor();
+    expect(reloaded.adapters).toHaveLength(1);
+    expect(reloaded.adapters[0]).toMatchObject({ adapterConfig: '{"r":8}', format });
+    expect([...reloaded.adapters[0].adapter]).toEqual([7]);
+    expect(choice).toEqual({ source: { from: 'demo' }, weights: 'f32', adapter: { from: 'trained', name: reloaded.adapters[0].name } });
+
+    // Training again replaces it.
+    const later = harness(factory);
+    await new TrainerService({ ...later.deps, learnChoices: learning(9) }).trainOnChoices({ from: 'demo' }, () => {});
+    await new TrainerService(later.deps).useChoicesAsConductor();
+    expect([...later.adapters[0].adapter]).toEqual([9]);
   });
 
   it('checks the settings before anything is stored', async () => {

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { loraState, type GrpoCheckpoint } from '../../../../src/core/rl/index.ts';
-import { DEFAULT_TRAINING, TrainingDb, type StoredRun } from '../../../../src/services/trainer/index.ts';
+import { openKeyedDb } from '../../../../src/core/storage/index.ts';
+import { DEFAULT_TRAINING, TRAINING_DB, TrainingDb, type StoredChoices, type StoredRun } from '../../../../src/services/trainer/index.ts';
 import { EXPERTS_POOL } from '../../../../src/core/providers/simulated/index.ts';
 
 const run = (runId: string, status: StoredRun['status'] = 'running'): StoredRun => ({
@@ -51,5 +52,26 @@ describe('TrainingDb', () => {
     expect(await db.latestCheckpoint('a')).toBeUndefined();
     expect((await db.run())?.runId).toBe('b');
     db.close();
+  });
+
+  it('keeps what was trained on the choices; a database from before that store opens with its run kept', async () => {
+    const factory = new IDBFactory();
+    const v1 = await openKeyedDb(factory, TRAINING_DB, 1, { runs: 'id', checkpoints: 'runId' });
+    await v1.put('runs', { ...run('a', 'done'), id: 'current' });
+    v1.close();
+
+    const db = await TrainingDb.open(factory);
+    expect(await db.run()).toEqual(run('a', 'done'));
+    expect(await db.choices()).toBeUndefined();
+    const choices: StoredChoices = {
+      adapter: { name: 'choices-1', adapterConfig: '{"r":8}', adapter: Uint8Array.of(4, 5), format: { prompt: 'compact', constrain: true, maxSteps: 1 } },
+      model: { from: 'demo' },
+      summary: { picks: { train: 3, heldOut: 1 }, ratedPrompts: 0, before: { agreed: 0, total: 1 }, after: { agreed: 1, total: 1 } },
+    };
+    await db.putChoices(choices);
+    db.close();
+    const again = await TrainingDb.open(factory);
+    expect(await again.choices()).toEqual(choices);
+    again.close();
   });
 });
