@@ -6,6 +6,7 @@
 import { BatonError } from '../../core/errors/index.ts';
 import type { ChatMessage } from '../../core/providers/index.ts';
 import { readJson, type ModelFiles } from '../model/index.ts';
+import { byteLevelBytes } from './byte-level.ts';
 
 interface RenderChatOptions {
   /**
@@ -31,6 +32,11 @@ export interface Tokenizer {
   encodeChat(messages: readonly ChatMessage[], opts: RenderChatOptions): number[];
   /** The id of a token string ('<|im_end|>'), or undefined. */
   tokenId(token: string): number | undefined;
+  /**
+   * The bytes token `id` stands for, which decoding it alone loses for a piece of a UTF-8 character
+   * (it reads U+FFFD); undefined for a tokenizer that is not byte-level, or an unknown id.
+   */
+  tokenBytes(id: number): Uint8Array | undefined;
 }
 
 /** Stands in for the prefill while the template renders, so the cut point is found exactly. */
@@ -86,6 +92,8 @@ export async function loadTokenizer(files: ModelFiles): Promise<Tokenizer> {
   const vocab = tok.get_vocab();
   let vocabSize = 0;
   for (const id of vocab.values()) vocabSize = Math.max(vocabSize, id + 1);
+  const byteLevel = (json as { decoder?: { type?: string } }).decoder?.type === 'ByteLevel';
+  let tokenStrings: string[] | undefined; // by id, built on first use
   const tokenizer: Tokenizer = {
     vocabSize,
     ...(typeof tok.eos_token_id === 'number' ? { eosTokenId: tok.eos_token_id } : {}),
@@ -94,6 +102,15 @@ export async function loadTokenizer(files: ModelFiles): Promise<Tokenizer> {
     renderChat: (messages, opts) => renderWith(tok, messages, opts),
     encodeChat: (messages, opts) => tokenizer.encode(renderWith(tok, messages, opts)),
     tokenId: (token) => vocab.get(token),
+    tokenBytes(id) {
+      if (!byteLevel) return undefined;
+      if (!tokenStrings) {
+        tokenStrings = [];
+        for (const [token, tokenId] of vocab) tokenStrings[tokenId] = token;
+      }
+      const token = tokenStrings[id];
+      return token === undefined ? undefined : byteLevelBytes(token);
+    },
   };
   return tokenizer;
 }

@@ -3,7 +3,7 @@
  * step costs an array read instead of a regex test.
  */
 
-/** What U+FFFD stands for: a byte-level token that decodes to part of a UTF-8 character. */
+/** What the automaton reads for each byte of a character split across tokens (whole-characters.ts). */
 export const REPLACEMENT = 0xfffd;
 
 export const enum CharClass {

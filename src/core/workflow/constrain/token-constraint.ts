@@ -1,16 +1,19 @@
 /**
  * A character automaton lifted to tokens: for a state, the bitmask of token ids whose text it accepts
  * (plus end-of-sequence ids where the text may end), cached by the automaton's state key, since the
- * states of a long generation repeat (free text, a subtask's middle).
+ * states of a long generation repeat (free text, a subtask's middle). Tokens holding part of a
+ * character are taken only where they keep the text valid UTF-8 (whole-characters.ts).
  */
 import { BatonError } from '../../errors/index.ts';
 import { walkText, type CharAutomaton } from './char-automaton.ts';
 import { markAcceptedTokens, sortVocab, type SortedVocab } from './sorted-vocab.ts';
+import { byteState, characterEnding, InsideCharacter, partsOf, wholeCharacters, type ByteState } from './whole-characters.ts';
 
 export interface TokenVocab {
   /**
-   * The text of every token id, decoded alone; '' for ids that must never be sampled (control tokens).
-   * Keep the array unchanged: constraints built on the same array share its sorted form.
+   * The text of every token id, decoded alone, with each byte that is not part of a whole character
+   * escaped (textOfBytes); '' for ids that must never be sampled (control tokens). Keep the array
+   * unchanged: constraints built on the same array share its sorted form.
    */
   vocab: readonly string[];
   /** End-of-sequence ids: allowed exactly where the text may end. */
@@ -61,10 +64,13 @@ const FINISH_MARGIN = 64;
 /** A position in a constrained generation: the automaton state, and whether end-of-sequence was taken. */
 export interface ConstrainedState<S> {
   readonly chars: S;
+  /** Where the bytes stand: 0 between characters, else inside one (whole-characters.ts). */
+  readonly utf8: number;
   readonly finished: boolean;
 }
 
-export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: TokenVocab): TokenConstraint<ConstrainedState<S>> {
+export function createTokenConstraint<S>(charAutomaton: CharAutomaton<S>, tokens: TokenVocab): TokenConstraint<ConstrainedState<S>> {
+  const automaton = wholeCharacters(charAutomaton);
   const vocabSize = tokens.vocab.length;
   const eos = new Set(tokens.eosIds);
   for (const id of eos) {
@@ -95,16 +101,26 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
   // its characters costs at most one token.
   const alphabet = [...tokensByText.keys()].filter((t) => t.length === 1 && t.charCodeAt(0) < 128).map((t) => t.charCodeAt(0));
 
-  /** The shortest text taking `s` to an accepted end (breadth-first over one-character tokens), or null past MAX_COMPLETION. */
-  function shortestCompletion(s: S): string | null {
+  /**
+   * The shortest text taking `s` to an accepted end (breadth-first over one-character tokens), or null
+   * past MAX_COMPLETION. Inside a character, the bytes that end it come first: every ending leads to the
+   * same state (the automaton reads each byte as U+FFFD), so the first one will do.
+   */
+  function shortestCompletion(s: ByteState<S>): string | null {
+    if (s instanceof InsideCharacter) {
+      const ending = characterEnding(s);
+      const after = ending === undefined ? undefined : walkText(automaton, s, ending);
+      const rest = after === undefined ? null : shortestCompletion(after);
+      return rest === null ? null : ending + rest;
+    }
     const key = automaton.key(s, MAX_COMPLETION);
     const cached = completions.get(key);
     if (cached !== undefined) return cached;
     let found: string | null = null;
-    let frontier = [{ s, text: '' }];
+    let frontier: { s: ByteState<S>; text: string }[] = [{ s, text: '' }];
     const seen = new Set([key]);
     for (let depth = 0; depth <= MAX_COMPLETION && frontier.length > 0 && found === null; depth++) {
-      const next: { s: S; text: string }[] = [];
+      const next: { s: ByteState<S>; text: string }[] = [];
       for (const node of frontier) {
         if (automaton.accepts(node.s)) {
           found = node.text;
@@ -146,7 +162,7 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
    * shortest completion spelled in the fewest tokens, then end-of-sequence), fewest first. Tokens with
    * no completion in reach are left out.
    */
-  function tokensByNeed(s: S): { need: number; mask: Uint32Array }[] {
+  function tokensByNeed(s: ByteState<S>): { need: number; mask: Uint32Array }[] {
     const key = automaton.key(s, horizon + MAX_COMPLETION);
     const cached = needs.get(key);
     if (cached) return cached;
@@ -173,7 +189,7 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
   }
 
   /** The allowed tokens after which the text can still end within `remaining - 1` more tokens. */
-  function fittingMask(s: S, remaining: number, completion: string): Uint32Array {
+  function fittingMask(s: ByteState<S>, remaining: number, completion: string): Uint32Array {
     const mask = new Uint32Array(words);
     for (const group of tokensByNeed(s)) {
       if (group.need > remaining - 1) break;
@@ -192,7 +208,7 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
     return mask;
   }
 
-  function maskOf(s: S): Uint32Array {
+  function maskOf(s: ByteState<S>): Uint32Array {
     const key = automaton.key(s, horizon);
     let mask = masks.get(key);
     if (mask) return mask;
@@ -218,14 +234,15 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
 
   const constraint: TokenConstraint<ConstrainedState<S>> = {
     vocabSize,
-    start: () => ({ chars: automaton.start(), finished: false }),
+    start: () => ({ chars: charAutomaton.start(), utf8: 0, finished: false }),
     mask(state, remaining = Infinity) {
       if (state.finished) return none;
+      const s = byteState(state.chars, state.utf8);
       if (remaining <= MAX_COMPLETION + FINISH_MARGIN) {
-        const completion = shortestCompletion(state.chars);
-        if (completion !== null && remaining <= completion.length + FINISH_MARGIN) return fittingMask(state.chars, remaining, completion);
+        const completion = shortestCompletion(s);
+        if (completion !== null && remaining <= completion.length + FINISH_MARGIN) return fittingMask(s, remaining, completion);
       }
-      return maskOf(state.chars);
+      return maskOf(s);
     },
     isAllowed: (state, id) => next(state, id) !== undefined,
     offersChoice(state, remaining) {
@@ -251,25 +268,25 @@ export function createTokenConstraint<S>(automaton: CharAutomaton<S>, tokens: To
       }
       return after;
     },
-    isAccepting: (state) => !state.finished && automaton.accepts(state.chars),
+    isAccepting: (state) => !state.finished && automaton.accepts(byteState(state.chars, state.utf8)),
     isFinished: (state) => state.finished,
   };
 
   // The same verdict as the mask's bit, from one token's walk rather than the whole vocabulary's.
   function next(state: ConstrainedState<S>, id: number): ConstrainedState<S> | undefined {
     if (state.finished) return undefined;
-    return eos.has(id) ? acceptEos(state) : walkToken(state.chars, id);
+    return eos.has(id) ? acceptEos(state) : walkToken(byteState(state.chars, state.utf8), id);
   }
 
   function acceptEos(state: ConstrainedState<S>): ConstrainedState<S> | undefined {
-    return automaton.accepts(state.chars) ? { chars: state.chars, finished: true } : undefined;
+    return constraint.isAccepting(state) ? { ...state, finished: true } : undefined;
   }
 
-  function walkToken(s: S, id: number): ConstrainedState<S> | undefined {
+  function walkToken(s: ByteState<S>, id: number): ConstrainedState<S> | undefined {
     const text = tokens.vocab[id];
     if (!text) return undefined;
-    const chars = walkText(automaton, s, text);
-    return chars === undefined ? undefined : { chars, finished: false };
+    const after = walkText(automaton, s, text);
+    return after === undefined ? undefined : { ...partsOf(after), finished: false };
   }
 
   return constraint;

@@ -17,7 +17,10 @@ export interface WorkflowFormat {
   access?: AccessMode;
   /** Free reasoning before the lists (default true); false: the answer is the lists alone. */
   allowReasoning?: boolean;
-  /** Longest subtask, in UTF-16 code units as written (escapes included); default 1500. */
+  /**
+   * Longest subtask, in UTF-16 code units as written (escapes included), a character split across
+   * tokens counting one per byte; it ends on a whole character (whole-characters.ts). Default 1500.
+   */
   maxSubtaskChars?: number;
   /** Allow three empty lists (a recursion round's "keep the previous answer"). */
   recursion?: boolean;

@@ -24,6 +24,15 @@ describe('loadTokenizer (Qwen3, offline)', () => {
     expect(tokenizer.vocabSize).toBe(151669);
   });
 
+  it('gives the bytes of each token, a piece of a character included', () => {
+    const ids = tokenizer.encode('龘'); // E9 BE 98, in two tokens that each decode to U+FFFD alone
+    expect(ids.map((id) => tokenizer.decode([id]))).toEqual(['\uFFFD', '\uFFFD']);
+    expect(ids.map((id) => [...tokenizer.tokenBytes(id)!])).toEqual([[0xe9, 0xbe], [0x98]]);
+    expect(tokenizer.tokenBytes(tokenizer.encode(' world\n')[0])).toEqual(new TextEncoder().encode(' world'));
+    expect(tokenizer.tokenBytes(tokenizer.encode('\n\n')[0])).toEqual(new TextEncoder().encode('\n\n'));
+    expect(tokenizer.tokenBytes(tokenizer.vocabSize)).toBeUndefined();
+  });
+
   it('adds the generation prompt after a final user message', () => {
     const text = tokenizer.renderChat(prompt, { continueFinal: false });
     expect(text).toBe('<|im_start|>system\nYou are the Conductor.<|im_end|>\n<|im_start|>user\nWhat is 2 + 2?<|im_end|>\n<|im_start|>assistant\n');

@@ -18,11 +18,19 @@ describe('tokenVocabOf (Qwen3)', async () => {
     expect(eosIds.sort()).toEqual([tokenizer.tokenId('<|endoftext|>'), tokenizer.tokenId('<|im_end|>')].sort());
   });
 
-  it('turns a piece of a UTF-8 character into U+FFFD', () => {
-    const ids = tokenizer.encode('龘'); // one character, two byte-level tokens
+  it('keeps the bytes of a piece of a UTF-8 character, each as its escape unit, where decoding reads U+FFFD', () => {
+    const ids = tokenizer.encode('龘'); // one character (E9 BE 98), two byte-level tokens
     expect(ids).toHaveLength(2);
-    expect(ids.map((id) => vocab[id])).toEqual(['\ufffd', '\ufffd']);
+    expect(ids.map((id) => tokenizer.decode([id]))).toEqual(['\ufffd', '\ufffd']);
+    expect(ids.map((id) => vocab[id])).toEqual(['\udce9\udcbe', '\udc98']);
     expect(tokenizer.decode(ids)).toBe('龘');
+  });
+
+  it('blanks the pieces when the tokenizer cannot give their bytes', () => {
+    const { tokenBytes: _, ...withoutBytes } = tokenizer;
+    const blind = tokenVocabOf(withoutBytes);
+    for (const id of tokenizer.encode('龘')) expect(blind.vocab[id]).toBe('');
+    expect(blind.vocab[tokenizer.encode(' world')[0]]).toBe(' world');
   });
 });
 
