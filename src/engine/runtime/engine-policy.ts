@@ -22,6 +22,8 @@ export interface TokenMasks<S> {
   start(): S;
   /** `remaining`: tokens still allowed, this one included (a constraint may steer the text to end in time). */
   mask(state: S, remaining: number): Uint32Array;
+  /** Tokens the state leaves no choice in, fed without a pass each (see GpuModel's `forced`). */
+  forced?(state: S, remaining: number): readonly number[];
   advance(state: S, tokenId: number): S;
   isFinished(state: S): boolean;
 }
@@ -59,7 +61,20 @@ export class EnginePolicy implements Policy {
     const stopStrings = options.stopStrings?.filter((s) => s.length > 0) ?? [];
     const window = Math.max(0, ...stopStrings.map((s) => s.length)) + STOP_WINDOW_SLACK;
     const constraint = options.constraint;
-    const states = constraint ? Array.from({ length: options.n }, () => constraint.start()) : [];
+    // The state after each prefix of each completion, so masks can be asked for tokens not yet committed (forced ones).
+    const paths = constraint ? Array.from({ length: options.n }, () => ({ tokens: [] as number[], states: [constraint.start()] })) : [];
+    const stateAfter = (index: number, tokens: readonly number[]): S => {
+      const path = paths[index];
+      let known = 0;
+      while (known < path.tokens.length && known < tokens.length && path.tokens[known] === tokens[known]) known++;
+      path.tokens.length = known;
+      path.states.length = known + 1;
+      for (let k = known; k < tokens.length; k++) {
+        path.tokens.push(tokens[k]);
+        path.states.push(constraint!.advance(path.states[k], tokens[k]));
+      }
+      return path.states[tokens.length];
+    };
     const onText = options.onText;
     const streams = onText ? Array.from({ length: options.n }, () => createDecodeStream(this.tokenizer, { skipSpecialTokens: true })) : [];
     const onToken =
@@ -78,13 +93,15 @@ export class EnginePolicy implements Policy {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(onToken ? { onToken } : {}),
       ...(constraint
-        ? { allowedTokens: (index: number, tokens: readonly number[]) => constraint.mask(states[index], options.maxNewTokens - tokens.length) }
+        ? {
+            allowedTokens: (index: number, tokens: readonly number[]) => constraint.mask(stateAfter(index, tokens), options.maxNewTokens - tokens.length),
+            ...(constraint.forced
+              ? { forced: (index: number, tokens: readonly number[]) => constraint.forced!(stateAfter(index, tokens), options.maxNewTokens - tokens.length) }
+              : {}),
+          }
         : {}),
       stopWhen: (index: number, tokens: readonly number[]) => {
-        if (constraint) {
-          states[index] = constraint.advance(states[index], tokens[tokens.length - 1]);
-          if (constraint.isFinished(states[index])) return true;
-        }
+        if (constraint && constraint.isFinished(stateAfter(index, tokens))) return true;
         if (stopStrings.length === 0) return false;
         const tail = this.tokenizer.decode(tokens.slice(-window));
         return stopStrings.some((s) => tail.includes(s));

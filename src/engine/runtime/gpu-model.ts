@@ -67,8 +67,14 @@ interface GroupGenerateOptions extends Omit<GenerateOptions, 'onToken' | 'allowe
   sampling?: SamplingOptions;
   /** Called after each token; true ends completion `index` there with finishReason 'stop' (e.g. a stop string). */
   stopWhen?(index: number, tokens: readonly number[]): boolean;
-  /** As GenerateOptions.allowedTokens, for completion `index`. */
+  /** As GenerateOptions.allowedTokens, for completion `index`; `tokens` may run ahead of those committed (by forced ones). */
   allowedTokens?(index: number, tokens: readonly number[]): Uint32Array | undefined;
+  /**
+   * The tokens that must follow `tokens` in completion `index` (a constraint's fixed text). They are
+   * fed with the token before them in one pass (jump-forward) and sampled there under a mask of the
+   * one token, so they keep their logprobs and draws, and the result is what one pass per token gives.
+   */
+  forced?(index: number, tokens: readonly number[]): readonly number[];
   onToken?(index: number, token: number, logprob: number): void;
 }
 
@@ -270,57 +276,109 @@ export class GpuModel {
     const V = this.config.vocabSize;
     const stop = new Set(options.stopTokens ?? this.config.eosTokenIds);
     const outs: Generation[] = Array.from({ length: n }, () => ({ tokens: [], logprobs: [], finishReason: 'length' }));
-    // Each step's logits (CPU sampling) land in one array, read by the samplers before the next step overwrites it.
-    const into = this.#gpuSampling ? undefined : new Float32Array(n * V);
-    /** The next token of each completion in `rows`: after the prompt (slots undefined, one row of logits for all), or after `ids` in their cache slots. */
-    const step = async (ids: readonly number[], stepCache: KvCache, slots: readonly number[] | undefined, rows: readonly number[]): Promise<Sampled[]> => {
+    let into: Float32Array | undefined; // each step's logits (CPU sampling), read by the samplers before the next step overwrites them
+
+    /**
+     * What completion i's next pass decides: the masks its T positions sample under (a forced token's
+     * mask allows only it), and the forced tokens fed after its last one. A position's sample is then
+     * the forced token itself, so a pass of T positions commits exactly what T one-token passes would.
+     */
+    const lookahead = (i: number): { masks: (Uint32Array | undefined)[]; feed: number[] } => {
+      const tokens = outs[i].tokens;
+      const room = maxNewTokens - tokens.length;
+      const forced = options.forced?.(i, tokens).slice(0, room) ?? [];
+      const ends = forced.findIndex((t) => stop.has(t));
+      if (ends >= 0) forced.length = ends + 1;
+      const masks: (Uint32Array | undefined)[] = forced.map(onlyToken(V));
+      if (forced.length < room && ends < 0) masks.push(options.allowedTokens?.(i, [...tokens, ...forced]));
+      return { masks, feed: forced.slice(0, masks.length - 1) };
+    };
+
+    /**
+     * Samples of the completions in `rows` at T positions each, row-major: after the prompt (slots
+     * undefined, T = 1, one row of logits for all), or after `ids` (T per row) in their cache slots.
+     */
+    const step = async (
+      ids: readonly number[],
+      stepCache: KvCache,
+      slots: readonly number[] | undefined,
+      rows: readonly number[],
+      masks: (Uint32Array | undefined)[][],
+      T: number,
+    ): Promise<Sampled[]> => {
       if (signal?.aborted) throw new BatonError({ code: 'run/aborted', message: 'Generation stopped.', cause: signal.reason });
-      const logitsHead: Head = slots ? (batch, scratch, hidden, T) => this.#logitsHead(batch, scratch, hidden, 0, T) : this.#lastRowHead;
+      const logitsHead: Head = slots ? (batch, scratch, hidden, rowsOut) => this.#logitsHead(batch, scratch, hidden, 0, rowsOut) : this.#lastRowHead;
+      const positions = rows.flatMap((i, r) => Array.from({ length: T }, (_, k) => ({ i, r, k })));
       if (!this.#gpuSampling) {
+        const floats = (slots ? positions.length : 1) * V;
+        if (!into || into.length < floats) into = new Float32Array(floats);
         const logits = await this.#pass(ids, stepCache, logitsHead, { ...(slots ? { slots } : {}), into });
-        return rows.map((i, r) => samplers[i](logits.subarray(slots ? r * V : 0, (slots ? r : 0) * V + V), options.allowedTokens?.(i, outs[i].tokens)));
+        return positions.map(({ i, r, k }, p) => samplers[i](logits.subarray(slots ? p * V : 0, (slots ? p : 0) * V + V), masks[r][k]));
       }
-      const masks = rows.map((i) => options.allowedTokens?.(i, outs[i].tokens));
-      const u = rows.map((i) => (temperature > 0 ? draws[i]() : 0));
-      const head: Head = (batch, scratch, hidden, T) =>
-        this.#sampleHead(batch, scratch, logitsHead(batch, scratch, hidden, T).buffer, slots ? V : 0, u, masks, sampling);
+      const u = positions.map(({ i }) => (temperature > 0 ? draws[i]() : 0));
+      const head: Head = (batch, scratch, hidden, rowsOut) =>
+        this.#sampleHead(
+          batch,
+          scratch,
+          logitsHead(batch, scratch, hidden, rowsOut).buffer,
+          slots ? V : 0,
+          u,
+          positions.map(({ r, k }) => masks[r][k]),
+          sampling,
+        );
       const out = await this.#pass(ids, stepCache, head, slots ? { slots } : {});
       const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
-      return rows.map((_, r) => {
-        if (bits[2 * r] === NO_TOKEN) throw nothingAllowed();
-        return { token: bits[2 * r], logprob: out[2 * r + 1] };
+      return positions.map((_, p) => {
+        if (bits[2 * p] === NO_TOKEN) throw nothingAllowed();
+        return { token: bits[2 * p], logprob: out[2 * p + 1] };
       });
     };
+
+    /** Appends completion i's sample; whether it goes on. */
+    const commit = (i: number, { token, logprob }: Sampled): boolean => {
+      const out = outs[i];
+      out.tokens.push(token);
+      out.logprobs.push(logprob);
+      options.onToken?.(i, token, logprob);
+      if (stop.has(token) || options.stopWhen?.(i, out.tokens)) out.finishReason = 'stop';
+      return out.finishReason !== 'stop' && out.tokens.length < maxNewTokens;
+    };
+
     // Each completion feeds at most maxNewTokens - 1 tokens back. A lone completion decodes in the prompt's own cache.
     const promptCache = this.createKvCache(prompt.length + (n === 1 ? maxNewTokens - 1 : 0));
     let cache: KvCache | undefined = n === 1 ? promptCache : undefined;
+    // Rows of logits one pass may return (the head's binding limit) bound how far the completions jump at once.
+    const maxRows = this.#headRows();
     try {
-      let running = outs.map((_, i) => i);
-      let sampled = await step(prompt, promptCache, undefined, running);
-      for (;;) {
-        const next: number[] = [];
-        running.forEach((i, r) => {
-          const out = outs[i];
-          const { token, logprob } = sampled[r];
-          out.tokens.push(token);
-          out.logprobs.push(logprob);
-          options.onToken?.(i, token, logprob);
-          if (stop.has(token) || options.stopWhen?.(i, out.tokens)) out.finishReason = 'stop';
-          else if (out.tokens.length < maxNewTokens) next.push(i);
-        });
-        if (next.length === 0) break;
+      const all = outs.map((_, i) => i);
+      const first = await step(
+        prompt,
+        promptCache,
+        undefined,
+        all,
+        all.map((i) => lookahead(i).masks.slice(0, 1)),
+        1,
+      );
+      let running = all.filter((i) => commit(i, first[i]));
+      while (running.length > 0) {
         if (!cache) {
           cache = new KvCache(this.device, this.config, prompt.length + maxNewTokens - 1, n);
           await cache.fillFrom(promptCache);
           promptCache.destroy();
         }
-        sampled = await step(
-          next.map((i) => outs[i].tokens[outs[i].tokens.length - 1]),
+        // Every completion still running has as many tokens: they advance T positions together.
+        const plans = running.map(lookahead);
+        const T = Math.max(1, Math.min(Math.floor(maxRows / running.length), ...plans.map((p) => p.masks.length)));
+        const ids = running.flatMap((i, r) => [outs[i].tokens[outs[i].tokens.length - 1], ...plans[r].feed.slice(0, T - 1)]);
+        const sampled = await step(
+          ids,
           cache,
-          next,
-          next,
+          running,
+          running,
+          plans.map((p) => p.masks),
+          T,
         );
-        running = next;
+        running = running.filter((i, r) => sampled.slice(r * T, r * T + T).every((s) => commit(i, s)));
       }
     } finally {
       promptCache.destroy();
@@ -482,3 +540,10 @@ export class GpuModel {
     });
   }
 }
+
+/** The mask (bit id & 31 of word id >> 5) allowing `id` alone. */
+const onlyToken = (V: number) => (id: number) => {
+  const mask = new Uint32Array(Math.ceil(V / 32));
+  mask[id >>> 5] = 1 << (id & 31);
+  return mask;
+};

@@ -42,6 +42,14 @@ export interface TokenConstraint<S> {
   offersChoice(state: S, remaining?: number): boolean;
   /** The state after `tokenId`; throws a BatonError ('data/invalid') if the mask forbids it. */
   advance(state: S, tokenId: number): S;
+  /**
+   * The tokens that spell the text `state` leaves no choice in (each next character the only one the
+   * format allows), in as few tokens as the vocabulary allows, then end-of-sequence where nothing else may come;
+   * empty where the next token is a choice. Decoding feeds them without sampling (jump-forward): a
+   * plan's fixed parts cost a few forward passes instead of one per token, and are spelled the way a
+   * tokenizer would rather than in whatever pieces an untrained model samples.
+   */
+  forced(state: S, remaining?: number): number[];
   /** Whether the text so far is complete (end-of-sequence allowed). */
   isAccepting(state: S): boolean;
   /** Whether end-of-sequence has been taken: nothing may follow. */
@@ -96,6 +104,7 @@ export function createTokenConstraint<S>(charAutomaton: CharAutomaton<S>, tokens
   const completions = new LruCache<string | null>(CACHE_SIZE);
   const needs = new LruCache<{ need: number; mask: Uint32Array }[]>(CACHE_SIZE);
   const spellings = new LruCache<number>(CACHE_SIZE);
+  const forcedUnits = new LruCache<number>(CACHE_SIZE);
   const tokensByText = prepared.byText;
   // A shortest completion is spelled with one-character ASCII tokens (the format is ASCII), so each of
   // its characters costs at most one token.
@@ -208,6 +217,53 @@ export function createTokenConstraint<S>(charAutomaton: CharAutomaton<S>, tokens
     return mask;
   }
 
+  /** The one code unit the format allows after `s` (-1 for none or several, or where the text may end). */
+  function forcedUnit(s: ByteState<S>): number {
+    if (automaton.accepts(s)) return -1;
+    const key = automaton.key(s, 1);
+    const cached = forcedUnits.get(key);
+    if (cached !== undefined) return cached;
+    let only = -1;
+    for (const unit of prepared.units) {
+      if (automaton.step(s, unit) === undefined) continue;
+      if (only >= 0) {
+        only = -1;
+        break;
+      }
+      only = unit;
+    }
+    forcedUnits.set(key, only);
+    return only;
+  }
+
+  /** For each start in `text`, the ids that spell text[start..] in the fewest tokens: the first such token, or -1. */
+  function fewestSpelling(text: string): Int32Array {
+    const fewest = new Float64Array(text.length + 1).fill(Infinity);
+    const first = new Int32Array(text.length + 1).fill(-1);
+    fewest[text.length] = 0;
+    for (let start = text.length - 1; start >= 0; start--) {
+      for (let end = Math.min(text.length, start + horizon); end > start; end--) {
+        const id = tokensByText.get(text.slice(start, end))?.[0];
+        if (id !== undefined && fewest[end] + 1 < fewest[start]) {
+          fewest[start] = fewest[end] + 1;
+          first[start] = id;
+        }
+      }
+    }
+    return first;
+  }
+
+  /** The token spelling text[at..] from its start: the fewest-tokens spelling's where `mask` allows it, else the longest allowed. */
+  function spellingToken(text: string, at: number, best: Int32Array, mask: Uint32Array): number | undefined {
+    const allows = (id: number) => ((mask[id >>> 5] >>> (id & 31)) & 1) === 1;
+    if (best[at] >= 0 && allows(best[at])) return best[at];
+    for (let end = Math.min(text.length, at + horizon); end > at; end--) {
+      const id = tokensByText.get(text.slice(at, end))?.find(allows);
+      if (id !== undefined) return id;
+    }
+    return undefined;
+  }
+
   function maskOf(s: ByteState<S>): Uint32Array {
     const key = automaton.key(s, horizon);
     let mask = masks.get(key);
@@ -268,9 +324,44 @@ export function createTokenConstraint<S>(charAutomaton: CharAutomaton<S>, tokens
       }
       return after;
     },
+    forced(state, remaining = Infinity) {
+      // Inside a character (a token held part of it) is free text: nothing is forced there.
+      if (state.finished || state.utf8 !== 0) return [];
+      let text = '';
+      for (let s = byteState(state.chars, state.utf8), unit = forcedUnit(s); unit >= 0 && text.length < MAX_COMPLETION; unit = forcedUnit(s)) {
+        text += String.fromCharCode(unit);
+        s = automaton.step(s, unit)!;
+      }
+      const best = fewestSpelling(text);
+      const ids: number[] = [];
+      let s = state;
+      for (let at = 0, left = remaining; left > 0; left--) {
+        const mask = constraint.mask(s, left);
+        const id = at < text.length ? spellingToken(text, at, best, mask) : onlyEos(mask);
+        if (id === undefined) break;
+        ids.push(id);
+        if (eos.has(id)) break;
+        s = constraint.advance(s, id);
+        at += tokens.vocab[id].length;
+      }
+      return ids;
+    },
     isAccepting: (state) => !state.finished && automaton.accepts(byteState(state.chars, state.utf8)),
     isFinished: (state) => state.finished,
   };
+
+  /** The first end-of-sequence id when the mask allows nothing else, else undefined. */
+  function onlyEos(mask: Uint32Array): number | undefined {
+    let first: number | undefined;
+    for (let w = 0; w < words; w++) {
+      for (let bits = mask[w]; bits !== 0; bits &= bits - 1) {
+        const id = (w << 5) | (31 - Math.clz32(bits & -bits));
+        if (!eos.has(id)) return undefined;
+        first ??= id;
+      }
+    }
+    return first;
+  }
 
   // The same verdict as the mask's bit, from one token's walk rather than the whole vocabulary's.
   function next(state: ConstrainedState<S>, id: number): ConstrainedState<S> | undefined {
@@ -309,6 +400,8 @@ interface PreparedVocab {
   readonly everyToken: SortedVocab;
   /** The same tokens' ids by their text. */
   readonly byText: ReadonlyMap<string, number[]>;
+  /** Every code unit those texts hold, once. */
+  readonly units: readonly number[];
   /** Those tokens split by whether they hold one of `barrier`'s code units. */
   split(barrier: string): { within: SortedVocab; across: SortedVocab };
 }
@@ -327,6 +420,7 @@ function prepareVocab(vocab: readonly string[], eos: ReadonlySet<number>): Prepa
   prepared = {
     everyToken: sortVocab(vocab, sampled),
     byText: textIndex(vocab, eos),
+    units: codeUnits(vocab, sampled),
     split(barrier) {
       let parts = splits.get(barrier);
       if (!parts) {
@@ -342,6 +436,14 @@ function prepareVocab(vocab: readonly string[], eos: ReadonlySet<number>): Prepa
   };
   byEos.set(eosKey, prepared);
   return prepared;
+}
+
+function codeUnits(vocab: readonly string[], include: (id: number) => boolean): number[] {
+  const units = new Set<number>();
+  vocab.forEach((text, id) => {
+    if (include(id)) for (let i = 0; i < text.length; i++) units.add(text.charCodeAt(i));
+  });
+  return [...units];
 }
 
 /** A map that forgets its least recently used entry beyond `size` entries. */
