@@ -193,15 +193,12 @@ describe('a web-llm Conductor through the worker API', () => {
     expect(loads.started).toHaveLength(1);
   });
 
-  it('a stored f16 model on a GPU without shader-f16 fails before any download, saying why', async () => {
+  it('a stored f16 model on a GPU without shader-f16 fails before any download, saying why in the stored turn', async () => {
     const loads = new Loads();
     const service = new AskService(runtimesWith(loads, false));
-    await expect(
-      service.ask({ ...request, conductor: { kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC' } }, () => {}),
-    ).rejects.toMatchObject({
-      code: 'engine/unsupported',
-      message: expect.stringContaining('shader-f16'),
-    });
+    const episode = await service.ask({ ...request, conductor: { kind: 'webllm-model', modelId: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC' } }, () => {});
+    expect(episode.status).toBe('infra-error');
+    expect(episode.error).toMatchObject({ code: 'engine/unsupported', message: expect.stringContaining('shader-f16') });
     expect(loads.started).toHaveLength(0);
   });
 });
