@@ -113,8 +113,8 @@ describe('baton train --full', () => {
     const whole = await metrics('straight');
     expect(whole.map((m) => m.step)).toEqual([1, 2]);
     expect(whole.every((m) => m.completions === 6 && m.formatRate === 1)).toBe(true);
-    // Step 2's groups happen to be rewarded alike (no gradient): AdamW's momentum from step 1 still moves the weights, so the resume below needs its state.
-    expect(whole.map((m) => m.gradNorm! > 0)).toEqual([true, false]);
+    // Step 1 has a gradient; step 2 is taken with AdamW's moments from step 1, so the resume below must restore them as well as the weights.
+    expect(whole[0].gradNorm).toBeGreaterThan(0);
     expect(await readdir(join(dir, 'straight', 'checkpoints', 'step-000001'))).toEqual(['checkpoint.json', 'model.safetensors', 'optimizer.bin']);
 
     // OUT/model: the base's files, its config now float32, every tensor under its own name and shape, changed by training.
