@@ -22,6 +22,8 @@ export interface TrainedFormat {
   maxSubtaskChars?: number;
   /** The compact prompt reads the question's first this many characters (absent: all of it). */
   questionChars?: number;
+  /** Fixed text decoded by jump-forward (WorkflowFormat.jumpForward), as Baton trains since it has it; absent before. */
+  jumpForward?: boolean;
 }
 
 export function trainedFormatJson(f: TrainedFormat): string {
@@ -47,6 +49,7 @@ export function parseTrainedFormat(text: string, source: string): TrainedFormat 
     throw bad('"maxSubtaskChars" must be a whole number of at least 1');
   if (f.questionChars !== undefined && !(Number.isInteger(f.questionChars) && (f.questionChars as number) >= 1))
     throw bad('"questionChars" must be a whole number of at least 1');
+  if (f.jumpForward !== undefined && typeof f.jumpForward !== 'boolean') throw bad('"jumpForward" must be true or false');
   return {
     prompt: f.prompt,
     constrain: f.constrain,
@@ -54,6 +57,7 @@ export function parseTrainedFormat(text: string, source: string): TrainedFormat 
     ...(f.fixedSubtasks ? { fixedSubtasks: true } : {}),
     ...(f.maxSubtaskChars !== undefined ? { maxSubtaskChars: f.maxSubtaskChars as number } : {}),
     ...(f.questionChars !== undefined ? { questionChars: f.questionChars as number } : {}),
+    ...(f.jumpForward ? { jumpForward: true } : {}),
   };
 }
 
@@ -103,5 +107,6 @@ export function trainedWorkflowFormat(f: TrainedFormat, workers: number, recursi
     recursion,
     ...(f.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: f.maxSubtaskChars }),
     ...(f.fixedSubtasks ? { fixedSubtasks: FIXED_SUBTASKS } : {}),
+    ...(f.jumpForward ? { jumpForward: true } : {}),
   };
 }

@@ -92,6 +92,8 @@ export function trainedFormatOf(r: TrainingRecipe): TrainedFormat {
     ...(r.fixedSubtasks ? { fixedSubtasks: true } : {}),
     ...(r.maxSubtaskChars === undefined ? {} : { maxSubtaskChars: r.maxSubtaskChars }),
     ...(r.questionChars === undefined ? {} : { questionChars: r.questionChars }),
+    // Rollouts decode the fixed text by jump-forward: whoever runs the Conductor must do the same.
+    ...(r.constrain ? { jumpForward: true } : {}),
   };
 }
 

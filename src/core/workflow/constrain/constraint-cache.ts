@@ -33,6 +33,7 @@ export function workflowConstraintFor(
     format.maxSubtaskChars,
     format.recursion,
     format.fixedSubtasks,
+    format.jumpForward,
   ]);
   let constraint = entry.constraints.get(key);
   if (!constraint) entry.constraints.set(key, (constraint = createWorkflowConstraint({ ...entry.vocab, ...format })));

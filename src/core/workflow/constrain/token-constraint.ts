@@ -49,7 +49,7 @@ export interface TokenConstraint<S> {
    * plan's fixed parts cost a few forward passes instead of one per token, and are spelled the way a
    * tokenizer would rather than in whatever pieces an untrained model samples.
    */
-  forced(state: S, remaining?: number): number[];
+  forced?(state: S, remaining?: number): number[];
   /** Whether the text so far is complete (end-of-sequence allowed). */
   isAccepting(state: S): boolean;
   /** Whether end-of-sequence has been taken: nothing may follow. */

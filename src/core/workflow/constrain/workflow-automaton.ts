@@ -30,6 +30,12 @@ export interface WorkflowFormat {
    * no `"`, backslash or control character.
    */
   fixedSubtasks?: readonly string[];
+  /**
+   * Decode the text the format leaves no choice in by jump-forward (TokenConstraint.forced: its fewest
+   * tokens, fed in one pass) rather than one sampled token at a time. A Conductor must be run as it was
+   * trained: those trained before Baton decoded this way saw other spellings of the same text.
+   */
+  jumpForward?: boolean;
 }
 
 /** Fixed subtasks for a routing Conductor: the first step solves, later ones check what they see. */

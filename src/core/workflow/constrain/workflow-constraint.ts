@@ -11,6 +11,7 @@ type WorkflowConstraintOptions = TokenVocab & WorkflowFormat;
 export type WorkflowConstraint = TokenConstraint<ConstrainedState<WorkflowState>>;
 
 export function createWorkflowConstraint(options: WorkflowConstraintOptions): WorkflowConstraint {
-  const { vocab, eosIds, ...format } = options;
-  return createTokenConstraint(createWorkflowAutomaton(format), { vocab, eosIds });
+  const { vocab, eosIds, jumpForward, ...format } = options;
+  const { forced, ...stepwise } = createTokenConstraint(createWorkflowAutomaton(format), { vocab, eosIds });
+  return jumpForward ? { ...stepwise, forced } : stepwise;
 }

@@ -46,6 +46,14 @@ describe("a Conductor's trained format (conductor.json)", () => {
     expect(() => parseTrainedFormat('{"prompt":"compact","constrain":true,"maxSteps":1,"questionChars":0}', 'c')).toThrow(/"questionChars" must be/);
   });
 
+  it('keeps jump-forward decoding through conductor.json and into the constraint; a Conductor trained before it has none', () => {
+    const f: TrainedFormat = { prompt: 'compact', constrain: true, maxSteps: 1, fixedSubtasks: true, jumpForward: true };
+    expect(parseTrainedFormat(trainedFormatJson(f), 'c.json')).toEqual(f);
+    expect(trainedWorkflowFormat(f, 4).jumpForward).toBe(true);
+    expect(trainedWorkflowFormat({ prompt: 'compact', constrain: true, maxSteps: 1 }, 4).jumpForward).toBeUndefined();
+    expect(() => parseTrainedFormat('{"prompt":"compact","constrain":true,"maxSteps":1,"jumpForward":1}', 'c')).toThrow(/"jumpForward" must be/);
+  });
+
   it('names the file and the field that is wrong', () => {
     expect(() => parseTrainedFormat('{', 'm/conductor.json')).toThrow(/^m\/conductor\.json: not JSON/);
     expect(() => parseTrainedFormat('{"prompt":"long","constrain":true,"maxSteps":1}', 'c')).toThrow(/"prompt" must be "ask" or "compact", got "long"/);

@@ -101,7 +101,7 @@ describe('TrainerService', () => {
     expect(choice).toMatchObject({ source: { from: 'demo' }, weights: 'f32', adapter: { from: 'trained' } });
     expect(h.adapters).toHaveLength(1);
     // Kept with the format it was trained in, which the Conductor that loads it runs in.
-    expect(h.adapters[0].format).toEqual({ prompt: 'compact', constrain: true, maxSteps: config.maxSteps, fixedSubtasks: true });
+    expect(h.adapters[0].format).toEqual({ prompt: 'compact', constrain: true, maxSteps: config.maxSteps, fixedSubtasks: true, jumpForward: true });
     expect(choice.adapter).toEqual({ from: 'trained', name: h.adapters[0].name });
     expect([...h.adapters[0].adapter]).toEqual([4]);
   });

@@ -29,12 +29,14 @@ describe("the Train page's recipe", () => {
       constrain: true,
       maxSteps: config.maxSteps,
       fixedSubtasks: true,
+      jumpForward: true,
     });
     expect(trainedFormatOf(recipeOf({ ...config, fixedSubtasks: false }))).toEqual({
       prompt: 'compact',
       constrain: true,
       maxSteps: config.maxSteps,
       maxSubtaskChars: config.maxSubtaskChars,
+      jumpForward: true,
     });
   });
 });

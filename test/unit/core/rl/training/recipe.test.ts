@@ -8,13 +8,15 @@ const task = (kind: TaskKind, i: number): Task => ({ question: `${kind} ${i}`, a
 
 describe('a training recipe', () => {
   it('keeps the format it trains in, with only the subtask options it sets', () => {
-    expect(trainedFormatOf(RECIPE)).toEqual({ prompt: 'compact', constrain: true, maxSteps: 2 });
+    expect(trainedFormatOf(RECIPE)).toEqual({ prompt: 'compact', constrain: true, maxSteps: 2, jumpForward: true });
+    expect(trainedFormatOf({ ...RECIPE, constrain: false }).jumpForward).toBeUndefined();
     expect(trainedFormatOf({ ...RECIPE, fixedSubtasks: true, maxSubtaskChars: 6 })).toEqual({
       prompt: 'compact',
       constrain: true,
       maxSteps: 2,
       fixedSubtasks: true,
       maxSubtaskChars: 6,
+      jumpForward: true,
     });
   });
 

@@ -23,13 +23,13 @@ describe.each(vocabularies)('TokenConstraint.forced on %s', (_, v, walks) => {
       const workers = 1 + Math.floor(rand() * 6);
       const maxSteps = 1 + Math.floor(rand() * 3);
       const access: AccessMode = walk % 2 ? 'positional' : 'binary';
-      const c = createWorkflowConstraint({ ...v, workers, maxSteps, access, maxSubtaskChars: 24, allowReasoning: false });
+      const c = createWorkflowConstraint({ ...v, workers, maxSteps, access, maxSubtaskChars: 24, allowReasoning: false, jumpForward: true });
       const budget = 200;
       let state: State = c.start();
       const ids: number[] = [];
       let jumped = 0;
       while (!c.isFinished(state)) {
-        const forced = c.forced(state, budget - ids.length);
+        const forced = c.forced!(state, budget - ids.length);
         for (const id of forced) {
           expect(c.offersChoice(state, budget - ids.length), textOf(v, ids)).toBe(false);
           expect(allowedIds(c.mask(state, budget - ids.length), c.vocabSize)).toContain(id);
@@ -55,7 +55,7 @@ describe.each(vocabularies)('TokenConstraint.forced on %s', (_, v, walks) => {
 
   it("spells a fixed-subtask plan's fixed text word for word, each run in no more tokens than the tokenizer's, then end-of-sequence", () => {
     const format = { workers: 4, maxSteps: 1, access: 'binary' as const, allowReasoning: false, fixedSubtasks: FIXED_SUBTASKS };
-    const c = createWorkflowConstraint({ ...v, ...format });
+    const c = createWorkflowConstraint({ ...v, ...format, jumpForward: true });
     const plan = `model_id = [2]\nsubtasks = ["${FIXED_SUBTASKS[0]}"]\naccess_list = [[]]`;
     const budget = workflowTokenBound(format) + 1;
     let state = c.start();
@@ -68,7 +68,7 @@ describe.each(vocabularies)('TokenConstraint.forced on %s', (_, v, walks) => {
       );
     // Where the plan has a choice, take its next character; else take what is forced, which must be the plan's next text.
     while (!c.isFinished(state)) {
-      const forced = c.forced(state, budget - taken.length);
+      const forced = c.forced!(state, budget - taken.length);
       const before = written();
       const ids = forced.length > 0 ? forced : v.tokenizer.encode(plan[before.length]);
       for (const id of ids) state = c.advance(state, id);
@@ -87,10 +87,16 @@ describe.each(vocabularies)('TokenConstraint.forced on %s', (_, v, walks) => {
     expect(subtasks).toContain(`subtasks = ["${FIXED_SUBTASKS[0]}"]`);
   });
 
+  it('is there only where the format asks for jump-forward: Conductors trained before it decode one token at a time', () => {
+    const format = { workers: 3, maxSteps: 1, allowReasoning: false, fixedSubtasks: FIXED_SUBTASKS };
+    expect(createWorkflowConstraint({ ...v, ...format }).forced).toBeUndefined();
+    expect(createWorkflowConstraint({ ...v, ...format, jumpForward: true }).forced).toBeTypeOf('function');
+  });
+
   it('keeps within the budget: forced tokens fit what remains, and none past it', () => {
-    const c = createWorkflowConstraint({ ...v, workers: 3, maxSteps: 1, allowReasoning: false, fixedSubtasks: FIXED_SUBTASKS });
-    expect(c.forced(c.start(), 0)).toEqual([]);
-    const few = c.forced(c.start(), 2);
+    const c = createWorkflowConstraint({ ...v, workers: 3, maxSteps: 1, allowReasoning: false, fixedSubtasks: FIXED_SUBTASKS, jumpForward: true });
+    expect(c.forced!(c.start(), 0)).toEqual([]);
+    const few = c.forced!(c.start(), 2);
     expect(few.length).toBeLessThanOrEqual(2);
     let state = c.start();
     few.forEach((id, k) => {
