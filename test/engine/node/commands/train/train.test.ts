@@ -130,7 +130,12 @@ describe('baton train', () => {
     expect(adapter.config.r).toBe(4);
     expect([...adapter.weights.values()].some((w) => w.B.some((b) => b !== 0))).toBe(true);
     // Beside it, the format it was trained under, for whoever runs it next (baton eval, baton run).
-    expect(JSON.parse(await readFile(join(dir, 'straight', 'adapter', 'conductor.json'), 'utf8'))).toEqual({ prompt: 'compact', constrain: true, maxSteps: 2 });
+    expect(JSON.parse(await readFile(join(dir, 'straight', 'adapter', 'conductor.json'), 'utf8'))).toEqual({
+      prompt: 'compact',
+      constrain: true,
+      maxSteps: 2,
+      jumpForward: true,
+    });
 
     const killed = await trainKilled('resumed', 2, 1);
     expect(killed.code, killed.err).toBe(130);
