@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject, test } from 'vitest';
 import { connectSrcDirective } from '../../src/app/state/allowed-origins.ts';
 import { startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server.ts';
@@ -73,6 +73,12 @@ const reach = (page: Page, url: string) =>
   );
 const policies = (page: Page) =>
   page.evaluate(() => [...document.querySelectorAll<HTMLMetaElement>('meta[http-equiv="Content-Security-Policy"]')].map((m) => m.content));
+/** Clicks the button that reloads the page and waits for the new page: the old one shows the same heading. */
+async function clickToReload(page: Page, button: Locator): Promise<void> {
+  const loaded = page.waitForEvent('load');
+  await button.click();
+  await loaded;
+}
 const posts = () => server.requests.filter((r) => r.method === 'POST').length;
 
 test('the built index.html has no inline script, and its policy allows scripts from this origin only', async () => {
@@ -116,7 +122,7 @@ test('a new origin is blocked until the reload the page offers; then the worker 
   expect(posts()).toBe(0);
 
   await page.getByRole('link', { name: 'Workers' }).click();
-  await reload.click();
+  await clickToReload(page, reload);
   await page.getByRole('heading', { name: 'Workers', level: 1 }).waitFor();
   expect(await policies(page)).toEqual([base, connectSrcDirective([alias.url])]);
   expect(await page.getByTestId('connect-notice').count()).toBe(0);
@@ -154,7 +160,7 @@ test("a Conductor that fails says why where its plan would be; blocked by the pa
   expect(posts()).toBe(0);
 
   // After the reload the call goes out; the server's own refusal is what the page shows.
-  await page.getByRole('button', { name: `Reload to allow connections to ${alias.url}` }).click();
+  await clickToReload(page, page.getByRole('button', { name: `Reload to allow connections to ${alias.url}` }));
   await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
   await page.keyboard.press('Control+k'); // a new conversation: this run's turn alone on the page
   server.script({ status: 404 });
