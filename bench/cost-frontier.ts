@@ -15,8 +15,13 @@
  *        [--train-questions N] [--held-out-questions N] [--seed 1] [--plot FILE.svg] [--keep DIR]
  * --lambdas auto: 0.01, 0.05 and 0.2 over the dearest model's dollars per training question (its cost then weighs
  * 0.01, 0.05 and 0.2 of a right answer). --steps 0 trains nothing and measures the baselines alone.
+ * --keep DIR keeps every run in DIR, and the same command again continues a stopped one there: a Conductor whose
+ * model is written is kept, one with checkpoints resumes from its newest (`baton train --resume`, the same steps
+ * as an unbroken run), and a started evaluation resumes (`baton eval --resume`). The times printed are this
+ * process's.
  */
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -86,6 +91,13 @@ async function autoLambdas(train: readonly Task[], workers: WorkerModel[]): Prom
   return [0.01, 0.05, 0.2].map((f) => round(f / dearest, 2));
 }
 
+/** A kept training run: 'done' once its model is written, 'started' with a checkpoint to resume from, else 'new'. */
+async function trainingRun(dir: string): Promise<'done' | 'started' | 'new'> {
+  if (existsSync(join(dir, 'model', 'config.json'))) return 'done';
+  const checkpoints = await readdir(join(dir, 'checkpoints')).catch(() => []);
+  return checkpoints.length > 0 ? 'started' : 'new';
+}
+
 const work = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), 'baton-cost-frontier-'));
 await mkdir(work, { recursive: true });
 const io: CliIo = { ...quiet, cwd: work };
@@ -98,47 +110,65 @@ try {
   const specs = await builtInPool(pool);
 
   const trainTimes: Record<string, number> = {};
+  const resumed: string[] = [];
   if (steps > 0) {
-    await writeRandomConductor(join(work, 'base'), {
-      architecture: 'qwen3',
-      hidden,
-      intermediate: 2 * hidden,
-      layers: 2,
-      heads: 4,
-      kvHeads: 2,
-      vocab: 1536,
-      tied: true,
-      dtype: 'F32',
-      seed,
-    });
+    if (!existsSync(join(work, 'base', 'config.json'))) {
+      await writeRandomConductor(join(work, 'base'), {
+        architecture: 'qwen3',
+        hidden,
+        intermediate: 2 * hidden,
+        layers: 2,
+        heads: 4,
+        kvHeads: 2,
+        vocab: 1536,
+        tied: true,
+        dtype: 'F32',
+        seed,
+      });
+    }
     for (const lambda of lambdas) {
+      const out = `lambda-${lambda}`;
+      const state = await trainingRun(join(work, out));
+      if (state === 'done') continue;
       const took = clock();
-      // A Conductor per lambda, each from the same random start and seed: only the reward differs.
-      await baton(
-        io,
-        'train',
-        ...['--model', 'base', '--full', '--pool', pool, '--tasks', 'train.jsonl', '--constrain', '--prompt', 'compact'],
-        ...['--question-chars', values['question-chars'], '--subtasks', 'fixed', '--max-steps', '1'],
-        ...['--max-completion-tokens', values['max-completion-tokens'], '--steps', String(steps), '--questions', values.questions],
-        ...['--group', values.group, '--lr', values.lr, '--cost-weight', String(lambda), '--scale-rewards', 'none'],
-        ...['--seed', String(seed), '--out', `lambda-${lambda}`],
-      );
+      if (state === 'started') {
+        resumed.push(out);
+        await baton(io, 'train', '--resume', out);
+      } else {
+        // Killed before its first checkpoint: nothing to keep.
+        await rm(join(work, out), { recursive: true, force: true });
+        // A Conductor per lambda, each from the same random start and seed: only the reward differs.
+        await baton(
+          io,
+          'train',
+          ...['--model', 'base', '--full', '--pool', pool, '--tasks', 'train.jsonl', '--constrain', '--prompt', 'compact'],
+          ...['--question-chars', values['question-chars'], '--subtasks', 'fixed', '--max-steps', '1'],
+          ...['--max-completion-tokens', values['max-completion-tokens'], '--steps', String(steps), '--questions', values.questions],
+          ...['--group', values.group, '--lr', values.lr, '--cost-weight', String(lambda), '--scale-rewards', 'none'],
+          ...['--seed', String(seed), '--out', out],
+        );
+      }
       trainTimes[lambda] = took();
     }
   }
 
   const evalTook = clock();
   const conductors = steps > 0 ? lambdas.map((l) => `conductor:engine:lambda-${l}/model`) : [];
-  await baton(
-    io,
-    'eval',
-    ...['--dataset', tasks, '--seed', String(seed), '--pool', pool, '--max-steps', '1', '--concurrency', '1'],
-    ...(values['held-out-questions'] ? ['--limit', values['held-out-questions']] : []),
-    ...specs.flatMap((w) => ['--method', `single:${w.id}`]),
-    ...['--method', 'oracle', '--method', 'random', '--method', `hindsight:${lambdas.join(',')}`],
-    ...conductors.flatMap((m) => ['--method', m]),
-    ...['--out', 'eval'],
-  );
+  if (existsSync(join(work, 'eval', 'eval.json'))) {
+    resumed.push('eval');
+    await baton(io, 'eval', '--out', 'eval', '--resume');
+  } else {
+    await baton(
+      io,
+      'eval',
+      ...['--dataset', tasks, '--seed', String(seed), '--pool', pool, '--max-steps', '1', '--concurrency', '1'],
+      ...(values['held-out-questions'] ? ['--limit', values['held-out-questions']] : []),
+      ...specs.flatMap((w) => ['--method', `single:${w.id}`]),
+      ...['--method', 'oracle', '--method', 'random', '--method', `hindsight:${lambdas.join(',')}`],
+      ...conductors.flatMap((m) => ['--method', m]),
+      ...['--out', 'eval'],
+    );
+  }
   const evalS = evalTook();
   const report = JSON.parse(await readFile(join(work, 'eval', 'report.json'), 'utf8')) as EvalReport;
   if (values.plot) await copyFile(join(work, 'eval', 'plot.svg'), resolve(values.plot));
@@ -183,6 +213,7 @@ try {
           .map((m) => m.method),
       },
       timeS: { train: trainTimes, eval: evalS, total: total() },
+      resumed,
     }),
   );
 } finally {
