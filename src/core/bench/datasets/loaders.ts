@@ -47,9 +47,26 @@ export function loadAime(text: string, dataset = 'aime2024'): Task[] {
   });
 }
 
-/** The question as MMLU prompts (and RouteLLM's records) show it: the stem, then one "X. option" line each. */
+/**
+ * The question as MMLU prompts (and RouteLLM's records) show it: the stem, then one "X. option" line each. A
+ * question whose last lines already list the options in order ("A) x", "A. x", "(A) x": RouterBench's prompts, a
+ * task file Baton wrote) keeps its own listing, so the options are not given twice and replay finds the question.
+ */
 export function formatMcqQuestion(stem: string, choices: string[]): string {
+  if (listsOptions(stem, choices)) return stem;
   return [stem, ...choices.map((c, i) => `${OPTION_LETTERS[i]}. ${c}`)].join('\n');
+}
+
+function listsOptions(question: string, choices: string[]): boolean {
+  const lines = question.trimEnd().split('\n').slice(1).slice(-choices.length);
+  return (
+    choices.length > 0 &&
+    lines.length === choices.length &&
+    lines.every((line, i) => {
+      const listed = /^\(?([A-Z])[).:]\s*(.*)$/.exec(line.trim());
+      return listed?.[1] === OPTION_LETTERS[i] && listed[2] === choices[i].trim();
+    })
+  );
 }
 
 /** The subject of an MMLU task, from its item id ("college_biology/12" from loadMmluCsv). */

@@ -111,15 +111,36 @@ describe('baton export train-bundle', () => {
       'ev',
     );
     expect(replayed.code, replayed.err).toBe(0);
-    const episodes = (await readFile(join(bundle, 'ev', 'episodes.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Episode);
+    const episodesIn = async (out: string) =>
+      (await readFile(join(bundle, out, 'episodes.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Episode);
+    const episodes = await episodesIn('ev');
     expect(episodes).toHaveLength(5);
+    // The bundle's held-out.jsonl is the same questions as a file: its multiple-choice questions, which list
+    // their options already, are read as they are, so replay finds every one.
+    const fromFile = await runBundled(
+      bundle,
+      'eval',
+      '--dataset',
+      'held-out.jsonl',
+      '--pool',
+      'pool.json',
+      '--method',
+      'single:gpt-4-1106-preview',
+      '--limit',
+      '5',
+      '--out',
+      'ev-file',
+    );
+    expect(fromFile.code, fromFile.err).toBe(0);
+    const fileEpisodes = await episodesIn('ev-file');
+    expect(fileEpisodes.filter((e) => e.task.kind === 'mcq').length).toBeGreaterThan(0);
     // The repository's records of those questions: the bundle's must give the same tokens and dollars.
     const { sets } = await readRecordedSource(NODE_DATA_FILES, 'routerbench');
     const byQuestion = new Map(sets.flatMap((s) => s.questions).map((q) => [normalizeQuestion(q.question), q.records['gpt-4-1106-preview']]));
-    for (const e of episodes) {
+    for (const e of [...episodes, ...fileEpisodes]) {
       const recorded = byQuestion.get(normalizeQuestion(e.task.question))!;
       expect(recorded.usd).toBeGreaterThan(0);
       expect(e.steps.map((s) => [s.costUsd, s.usage.output])).toEqual([[recorded.usd, recorded.outputTokens]]);

@@ -159,6 +159,30 @@ describe('rows that could never be graded', () => {
     expect(bad).toEqual([{ line: 2, reason: '27 options, where at most 26 can be named by a letter' }]);
   });
 
+  it('keeps a question that already lists its options (a task file Baton wrote, RouterBench prompts) as it is', () => {
+    const listed = 'Which is a colour?\nA) red\nB) two';
+    const rows = jsonlRows(
+      [
+        { question: listed, answer: 'A', choices: ['red', 'two'] },
+        { question: 'Which is a colour?\nA. red\nB. two', answer: 'A', choices: ['red', 'two'] },
+        { question: 'Which is a colour?\n(A) red\n(B) two', answer: 'A', choices: ['red', 'two'] },
+        // Listed out of order, or other options: not these options' listing, so they are added.
+        { question: 'Which is a colour?\nB) two\nA) red', answer: 'A', choices: ['red', 'two'] },
+        { question: listed, answer: 'A', choices: ['red', 'blue'] },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const { tasks } = mapRows(rows, parseFieldMap(''), { dataset: 'd' });
+    expect(tasks.map((t) => t.question)).toEqual([
+      listed,
+      'Which is a colour?\nA. red\nB. two',
+      'Which is a colour?\n(A) red\n(B) two',
+      'Which is a colour?\nB) two\nA) red\nA. red\nB. two',
+      `${listed}\nA. red\nB. blue`,
+    ]);
+  });
+
   it('reads an empty kind as no kind, options as mcq and a JSON number as a number', () => {
     const csv = csvRows('question,answer,kind\n"2+2?",4,\n"Name it",Paris, \n');
     expect(mapRows(csv, parseFieldMap(''), { dataset: 'd', defaultKind: 'math' }).tasks.map((t) => t.kind)).toEqual(['math', 'math']);
