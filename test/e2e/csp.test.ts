@@ -120,6 +120,11 @@ test('a new origin is blocked until the reload the page offers; then the worker 
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
   expect(posts()).toBe(0);
+  // The worker's step says why, not that the server refuses web pages.
+  await page.getByText('what each worker was sent and said').click();
+  await expect
+    .poll(() => page.getByTestId('step-details').first().getByRole('alert').textContent(), POLL)
+    .toContain(`This page blocked the call to ${alias.url}:`);
 
   await page.getByRole('link', { name: 'Workers' }).click();
   await clickToReload(page, reload);
@@ -151,7 +156,7 @@ test("a Conductor that fails says why where its plan would be; blocked by the pa
   await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
   const error = page.getByTestId('conductor-error');
   expect(await error.textContent()).toBe(
-    `This page blocked the call to ${alias.url}: it connects only to the servers it was opened with, and this one was added since. ` +
+    `The Conductor failed: This page blocked the call to ${alias.url}: it connects only to the servers it was opened with, and this one was added since. ` +
       'Reload the page to allow it; your pool, settings and episodes are kept.',
   );
   expect(await error.getAttribute('role')).toBe('alert');
@@ -159,9 +164,13 @@ test("a Conductor that fails says why where its plan would be; blocked by the pa
   expect(await page.getByTestId('step-details').count()).toBe(0);
   expect(posts()).toBe(0);
 
-  // After the reload the call goes out; the server's own refusal is what the page shows.
+  // The stored turn keeps that reason: after the reload the call would go out, but this one was blocked.
+  const blocked = await error.textContent();
   await clickToReload(page, page.getByRole('button', { name: `Reload to allow connections to ${alias.url}` }));
   await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
+  await expect.poll(() => error.textContent(), POLL).toBe(blocked);
+
+  // After the reload the call goes out; the server's own refusal is what the page shows.
   await page.keyboard.press('Control+k'); // a new conversation: this run's turn alone on the page
   server.script({ status: 404 });
   await page.getByRole('button', { name: 'Run' }).click();

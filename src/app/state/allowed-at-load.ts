@@ -1,4 +1,6 @@
-import { chosenUrls, extraOrigins } from './allowed-origins.ts';
+import type { ConductorChoice } from '../../client/index.ts';
+import type { WorkerSpec } from '../../core/providers/index.ts';
+import { chosenUrls, extraOrigins, missingOrigins } from './allowed-origins.ts';
 import { loadPool } from './pool.svelte.ts';
 import { loadSettings } from './settings.svelte.ts';
 
@@ -12,4 +14,9 @@ let atLoad: readonly string[] | undefined;
 export function allowedAtLoad(): readonly string[] {
   atLoad ??= Object.freeze(extraOrigins(chosenUrls(loadPool(), loadSettings().conductor)));
   return atLoad;
+}
+
+/** The origins a run with these choices would reach that this page load's policy blocks: its request names them (services' blockedByPage). */
+export function blockedAtLoad(workers: readonly WorkerSpec[], conductor: ConductorChoice): string[] {
+  return missingOrigins(chosenUrls(workers, conductor), allowedAtLoad());
 }

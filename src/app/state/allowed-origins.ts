@@ -5,8 +5,8 @@
  * only narrow, never widen, so an origin added later is reachable from the next load on, and the pages say
  * so (missingOrigins).
  */
-import type { ConductorChoice, EngineAdapterSource, EngineModelSource } from '../../client/index.ts';
-import type { WorkerSpec } from '../../core/providers/index.ts';
+import { conductorUrls, type ConductorChoice } from '../../core/conductor/index.ts';
+import { workerUrls, type WorkerSpec } from '../../core/providers/index.ts';
 
 const FIXED_CONNECT_SOURCES: readonly string[] = [
   // The providers' own APIs.
@@ -59,14 +59,7 @@ const allowedByFixed = (origin: string) => FIXED_CONNECT_SOURCES.some((source) =
 
 /** Every URL the app may be asked to reach because of the user's own choices. */
 export function chosenUrls(workers: readonly WorkerSpec[], conductor: ConductorChoice): string[] {
-  const urls = workers.flatMap((w) => (w.baseUrl ? [w.baseUrl] : []));
-  // An engine worker's model or adapter named by URL is downloaded from there.
-  const isUrl = (text: string | undefined): text is string => /^https?:\/\//i.test(text ?? '');
-  urls.push(...workers.flatMap((w) => (w.provider === 'engine' ? [w.model, w.adapter].filter(isUrl) : [])));
-  const fileUrl = (s: EngineModelSource | EngineAdapterSource | undefined) => (s?.from === 'url' ? [s.url] : []);
-  if (conductor.kind === 'remote-endpoint') urls.push(conductor.baseUrl);
-  if (conductor.kind === 'engine-model') urls.push(...fileUrl(conductor.model.source), ...fileUrl(conductor.model.adapter));
-  return urls;
+  return [...workers.flatMap(workerUrls), ...conductorUrls(conductor)];
 }
 
 /** The origins of `urls` that the fixed sources do not already allow: valid ones only, sorted, once each. */
@@ -89,24 +82,4 @@ export function missingOrigins(urls: readonly string[], allowed: readonly string
 export function connectSrcDirective(origins: readonly string[], extraSources: readonly string[] = []): string {
   const checked = origins.filter((o) => connectOrigin(o) === o);
   return ["connect-src 'self'", ...FIXED_CONNECT_SOURCES, ...extraSources, ...checked].join(' ');
-}
-
-/** The codes of a call the browser refused before it left the page (what a blocked origin looks like). */
-const REFUSED_CALL_CODES: readonly string[] = ['provider/cors', 'provider/network', 'engine/model-file'];
-
-/**
- * A failed call's error, reworded when the page's policy blocked it: the browser refuses a call to an
- * origin missing from connect-src with the same opaque network error as a server that refuses web pages
- * (CORS), so the message would blame the server; it says instead that a reload allows the origin.
- */
-export function explainBlockedCall<E extends { code: string; message: string }>(error: E, urls: readonly string[], allowed: readonly string[]): E {
-  const blocked = missingOrigins(urls, allowed);
-  if (blocked.length === 0 || !REFUSED_CALL_CODES.includes(error.code)) return error;
-  const [them, were] = blocked.length === 1 ? ['it', 'was'] : ['them', 'were'];
-  return {
-    ...error,
-    message:
-      `This page blocked the call to ${blocked.join(', ')}: it connects only to the servers it was opened with, and ${them === 'it' ? 'this one' : 'these'} ` +
-      `${were} added since. Reload the page to allow ${them}; your pool, settings and episodes are kept.`,
-  };
 }

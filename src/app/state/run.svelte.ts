@@ -1,11 +1,9 @@
 import { getContext, setContext } from 'svelte';
 import { askInService, slotsNeeded, stopAsk, type AskOptions, type AskRequest } from '../../client/index.ts';
 import { toBatonError } from '../../core/errors/index.ts';
-import type { RunEvent } from '../../core/orchestra/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import type { Task } from '../../core/task.ts';
-import { allowedAtLoad } from './allowed-at-load.ts';
-import { chosenUrls, explainBlockedCall } from './allowed-origins.ts';
+import { blockedAtLoad } from './allowed-at-load.ts';
 import type { TurnLink } from './conversations.svelte.ts';
 import type { KeysState } from './keys.svelte.ts';
 import { applyRunEvent, emptyRunView, runTotals, type RunView } from './run-view.ts';
@@ -47,8 +45,6 @@ export class RunState {
    * Ask page says where what it had done was kept (the stored copy reads "interrupted").
    */
   readonly interruptedId: string | undefined;
-  /** The URLs the run's Conductor calls: a remote endpoint, the pool worker playing it, an engine model's URL. */
-  #conductorUrls: string[] = [];
 
   constructor(
     private readonly settings: SettingsState,
@@ -82,7 +78,6 @@ export class RunState {
     this.task = $state.snapshot(task) as Task;
     this.conversationId = link?.conversation.id;
     const conductor = $state.snapshot(s.conductor);
-    this.#conductorUrls = chosenUrls(conductor.kind === 'pool-worker' ? this.pool.filter((w) => w.id === conductor.workerId) : [], conductor);
     this.status = 'running';
     this.episodeId = crypto.randomUUID();
     sessionStorage.setItem(RUNNING_KEY, this.episodeId);
@@ -96,14 +91,15 @@ export class RunState {
         pool: this.pool,
         conductor,
         options: askOptions(s),
+        blockedOrigins: blockedAtLoad(this.pool, conductor),
       };
       const keys = await this.keys.unlockedKeys(slotsNeeded(request));
-      const episode = await askInService({ ...request, keys }, (e) => applyRunEvent(this.view, this.#explained(e)));
+      const episode = await askInService({ ...request, keys }, (e) => applyRunEvent(this.view, e));
       this.view.episode = episode;
       this.status = episode.status === 'aborted' ? 'stopped' : 'done';
     } catch (e) {
       const err = toBatonError(e);
-      this.error = explainBlockedCall({ code: err.code, message: err.message }, this.#conductorUrls, allowedAtLoad());
+      this.error = { code: err.code, message: err.message };
       this.status = err.code === 'run/aborted' ? 'stopped' : 'error';
     } finally {
       sessionStorage.removeItem(RUNNING_KEY);
@@ -113,14 +109,6 @@ export class RunState {
 
   stop(): void {
     if (this.running) void stopAsk();
-  }
-
-  /** A failed call to an origin this page's policy blocks says so (the browser's own error reads as CORS). */
-  #explained(e: RunEvent): RunEvent {
-    if (e.type === 'conductor-failed') return { ...e, error: explainBlockedCall(e.error, this.#conductorUrls, allowedAtLoad()) };
-    if (e.type !== 'step-failed' || !e.step.error) return e;
-    const baseUrl = this.pool[e.step.worker]?.baseUrl;
-    return { ...e, step: { ...e.step, error: explainBlockedCall(e.step.error, baseUrl ? [baseUrl] : [], allowedAtLoad()) } };
   }
 }
 

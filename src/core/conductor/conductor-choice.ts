@@ -138,3 +138,11 @@ export function describeConductor(choice: ConductorChoice, workerName?: (id: str
       return `${choice.model} at ${choice.baseUrl}`;
   }
 }
+
+/** The URLs a Conductor of this choice reaches itself: a remote endpoint, an engine model or adapter named by URL (a pool worker playing it reaches its worker's). */
+export function conductorUrls(choice: ConductorChoice): string[] {
+  const fileUrl = (source: EngineModelSource | EngineAdapterSource | undefined) => (source?.from === 'url' ? [source.url] : []);
+  if (choice.kind === 'remote-endpoint') return [choice.baseUrl];
+  if (choice.kind === 'engine-model') return [...fileUrl(choice.model.source), ...fileUrl(choice.model.adapter)];
+  return [];
+}

@@ -7,6 +7,7 @@
 export {
   DEMO_ENGINE_MODEL,
   ENGINE_WEIGHTS,
+  conductorUrls,
   describeConductor,
   describeSource,
   engineSourceText,

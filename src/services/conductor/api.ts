@@ -33,6 +33,8 @@ export interface AskRequest {
   episodeId?: string;
   /** Keys by slot (core/keys), already unlocked in the page; only the slots this run needs. */
   keys: Record<string, string>;
+  /** Origins the run's workers or Conductor reach that the page's policy blocks until a reload: a refused call to one says so (core/providers' blockedByPage). */
+  blockedOrigins?: string[];
 }
 
 /** A comparison (its runs share `group`; the page names each run's episode up front, one per column) and what it adds to. */

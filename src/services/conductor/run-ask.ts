@@ -3,11 +3,11 @@
  * save it; a session (openAskSession) shares that work between the runs of a comparison. Runs inside workers/conductor.worker.ts (and in-thread in tests); the providers and the AI SDK
  * behind them load on the first run.
  */
-import { conductorMaker, unmadeConductor, type ConductorMaker, type EngineModelChoice } from '../../core/conductor/index.ts';
+import { conductorMaker, conductorUrls, unmadeConductor, type ConductorMaker, type EngineModelChoice } from '../../core/conductor/index.ts';
 import { type Episode, episodeStore } from '../../core/episodes/index.ts';
 import { BatonError, toBatonError } from '../../core/errors/index.ts';
 import { runEpisode, type Conductor, type RunEventListener } from '../../core/orchestra/index.ts';
-import type { ChatMessage, WorkerModel, WorkerSpec } from '../../core/providers/index.ts';
+import { blockedByPage, explainBlockedCall, type ChatMessage, type WorkerModel, type WorkerSpec } from '../../core/providers/index.ts';
 import { loadReplay } from '../../core/providers/replay/index.ts';
 import { buildWorker, engineWorkerChoice, tabConductorHost, TabLocalModels, type ModelRuntimes } from '../runtimes/index.ts';
 import type { AskRequest } from './api.ts';
@@ -60,11 +60,13 @@ export async function openAskSession(
   // Workers' models that this pool no longer names give their GPU memory back.
   await run.runtimes.engine.keepWorkers(engineWorkerChoices(request.pool));
   const local = new TabLocalModels(run.runtimes);
-  const pool = await Promise.all(request.pool.map((spec) => buildWorker(spec, request.keys, replay, local)));
+  const blocked = request.blockedOrigins ?? [];
+  const pool = await Promise.all(request.pool.map(async (spec) => blockedByPage(await buildWorker(spec, request.keys, replay, local), blocked)));
   const { options } = request;
   const store = await episodeStore();
   const host = tabConductorHost(run.runtimes, {
-    remoteWorker: (baseUrl, model) => buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys),
+    remoteWorker: async (baseUrl, model) =>
+      blockedByPage(await buildWorker({ id: 'remote-conductor', provider: 'openai-compatible', model, baseUrl }, request.keys), blocked),
   });
   const settings = {
     poolIds: request.pool.map((w) => w.id),
@@ -127,7 +129,7 @@ export async function runAsk(request: AskRequest, run: Parameters<typeof openAsk
   const conductor = await session.conductor().catch((e: unknown) => {
     // Stopped while its model loaded: the run was called off, not failed.
     if (run.signal?.aborted || toBatonError(e).code === 'run/aborted') throw e;
-    return unmadeConductor(request.conductor, e);
+    return unmadeConductor(request.conductor, explainBlockedCall(toBatonError(e), conductorUrls(request.conductor), request.blockedOrigins ?? []));
   });
   return session.run({ conductor, id: request.episodeId, tags: ['ask'], conversation: request.conversation, onEvent: run.onEvent });
 }

@@ -1,13 +1,5 @@
 import { expect, test } from 'vitest';
-import {
-  chosenUrls,
-  connectOrigin,
-  connectSrcDirective,
-  explainBlockedCall,
-  extraOrigins,
-  missingOrigins,
-  unallowableUrls,
-} from '../../../../src/app/state/allowed-origins.ts';
+import { chosenUrls, connectOrigin, connectSrcDirective, extraOrigins, missingOrigins, unallowableUrls } from '../../../../src/app/state/allowed-origins.ts';
 import type { WorkerSpec } from '../../../../src/core/providers/types.ts';
 
 const FIXED =
@@ -109,20 +101,4 @@ test('the connect-src directive is exact, and an origin that is not one is dropp
     `${FIXED} https://ok.example.org`,
   );
   expect(connectSrcDirective([], ['ws://localhost:*'])).toBe(`${FIXED} ws://localhost:*`);
-});
-
-test('a refused call to an origin the policy lacks says that a reload allows it; other failures keep their words', () => {
-  const cors = { code: 'provider/cors', message: 'The server at http://10.0.0.5:8000 could not be reached from this page (CORS).' };
-  expect(explainBlockedCall(cors, ['http://10.0.0.5:8000/v1'], [])).toEqual({
-    code: 'provider/cors',
-    message:
-      'This page blocked the call to http://10.0.0.5:8000: it connects only to the servers it was opened with, and this one was added since. ' +
-      'Reload the page to allow it; your pool, settings and episodes are kept.',
-  });
-  // Allowed at load, or a fixed source: the server's own refusal.
-  expect(explainBlockedCall(cors, ['http://10.0.0.5:8000/v1'], ['http://10.0.0.5:8000'])).toBe(cors);
-  expect(explainBlockedCall(cors, ['http://localhost:8000/v1'], [])).toBe(cors);
-  // A failure that never tried the network (a dependency, the budget) is not the policy's doing.
-  const budget = { code: 'run/budget', message: 'Not made: it could pass the budget.' };
-  expect(explainBlockedCall(budget, ['http://10.0.0.5:8000/v1'], [])).toBe(budget);
 });

@@ -25,6 +25,7 @@ import type { Workflow } from '../../../../core/workflow/index.ts';
 import {
   applyRunEvent,
   askOptions,
+  blockedAtLoad,
   emptyRunView,
   loadJson,
   replayViews,
@@ -143,7 +144,7 @@ export class CompareState {
   async #request(): Promise<Omit<AskRequest, 'episodeId'>> {
     const s = this.settings.value;
     const base = { task: this.task!, pool: this.pool, conductor: $state.snapshot(s.conductor), options: askOptions(s) };
-    return { ...base, keys: await this.keys.unlockedKeys(slotsNeeded(base)) };
+    return { ...base, keys: await this.keys.unlockedKeys(slotsNeeded(base)), blockedOrigins: blockedAtLoad(base.pool, base.conductor) };
   }
 
   #column(id: string, number: number, edited = false): CompareColumn {
