@@ -7,12 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parseWorkflow, type AccessMode } from '../../../../../src/core/workflow/index.ts';
 import { createWorkflowConstraint, FIXED_SUBTASKS, workflowTokenBound, type WorkflowConstraint } from '../../../../../src/core/workflow/constrain/index.ts';
 import { seededRandom } from '../../../../../src/core/random.ts';
-import { allowedIds, qwenVocab, smallVocab, textOf, type TestVocab } from './tokenizers.ts';
+import { allowedIds, answerOf, bothVocabularies, textOf } from './tokenizers.ts';
 
-const vocabularies: Array<[string, TestVocab, number]> = [
-  ['Qwen3 (151,669 tokens)', await qwenVocab(), 4],
-  ['a 1,024-token cut of Qwen3', await smallVocab(), 12],
-];
+const vocabularies = await bothVocabularies(4, 12);
 
 type State = ReturnType<WorkflowConstraint['start']>;
 
@@ -45,10 +42,7 @@ describe.each(vocabularies)('TokenConstraint.forced on %s', (_, v, walks) => {
         ids.push(id);
       }
       expect(jumped).toBeGreaterThan(0);
-      const text = textOf(
-        v,
-        ids.filter((id) => !v.eosIds.includes(id)),
-      );
+      const text = answerOf(v, ids);
       expect(parseWorkflow(text, { workers, maxSteps, access }).ok, text).toBe(true);
     }
   }, 120_000);
@@ -61,11 +55,7 @@ describe.each(vocabularies)('TokenConstraint.forced on %s', (_, v, walks) => {
     let state = c.start();
     const taken: number[] = [];
     const runs: string[] = [];
-    const written = () =>
-      textOf(
-        v,
-        taken.filter((id) => !v.eosIds.includes(id)),
-      );
+    const written = () => answerOf(v, taken);
     // Where the plan has a choice, take its next character; else take what is forced, which must be the plan's next text.
     while (!c.isFinished(state)) {
       const forced = c.forced!(state, budget - taken.length);

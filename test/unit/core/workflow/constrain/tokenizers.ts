@@ -30,6 +30,25 @@ export async function smallVocab(size = 1024): Promise<TestVocab> {
   return { tokenizer, ...tokenVocabOf(tokenizer) };
 }
 
+/**
+ * Both vocabularies as `describe.each` rows [name, vocabulary, walks], with how many random walks a test takes on
+ * each: fewer on Qwen3, where each new state's mask walks 151k tokens.
+ */
+export async function bothVocabularies(qwenWalks: number, smallWalks: number): Promise<Array<[string, TestVocab, number]>> {
+  return [
+    ['Qwen3 (151,669 tokens)', await qwenVocab(), qwenWalks],
+    ['a 1,024-token cut of Qwen3', await smallVocab(), smallWalks],
+  ];
+}
+
+/** The text of `ids` without their end-of-sequence tokens: the answer a plan's parser reads. */
+export function answerOf(v: TestVocab, ids: readonly number[]): string {
+  return textOf(
+    v,
+    ids.filter((id) => !v.eosIds.includes(id)),
+  );
+}
+
 /** The text of `ids` (transformers.js refuses to decode no ids). */
 export function textOf(v: TestVocab, ids: readonly number[]): string {
   return ids.length === 0 ? '' : v.tokenizer.decode([...ids]);

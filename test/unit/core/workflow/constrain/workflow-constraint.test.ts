@@ -2,14 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseWorkflow, renderWorkflow, type AccessMode, type Workflow } from '../../../../../src/core/workflow/index.ts';
 import { createWorkflowConstraint, FIXED_SUBTASKS, workflowTokenBound, type WorkflowConstraint } from '../../../../../src/core/workflow/constrain/index.ts';
 import { seededRandom } from '../../../../../src/core/random.ts';
-import { allowedIds, qwenVocab, sampleAnswer, smallVocab, textOf, type TestVocab } from './tokenizers.ts';
+import { allowedIds, answerOf, bothVocabularies, sampleAnswer, type TestVocab } from './tokenizers.ts';
 
-// [name, vocabulary, sampled answers]: fewer on Qwen3, where each new state's mask walks 151k tokens
-// (and with this test's short subtask limit, no subtask state can share a cached mask).
-const vocabularies: Array<[string, TestVocab, number]> = [
-  ['Qwen3 (151,669 tokens)', await qwenVocab(), 5],
-  ['a 1,024-token cut of Qwen3', await smallVocab(), 40],
-];
+// With this test's short subtask limit, no subtask state can share a cached mask: few walks on Qwen3.
+const vocabularies = await bothVocabularies(5, 40);
 
 /** Feeds `text`'s tokens through the constraint; the index of the first refused token, or -1. */
 function firstRefused(c: WorkflowConstraint, v: TestVocab, text: string): { refused: number; accepting: boolean } {
@@ -20,14 +16,6 @@ function firstRefused(c: WorkflowConstraint, v: TestVocab, text: string): { refu
     state = c.advance(state, ids[k]);
   }
   return { refused: -1, accepting: c.isAccepting(state) && v.eosIds.every((id) => c.isAllowed(state, id)) };
-}
-
-/** The answer without its end-of-sequence token. */
-function answerOf(v: TestVocab, ids: number[]): string {
-  return textOf(
-    v,
-    ids.filter((id) => !v.eosIds.includes(id)),
-  );
 }
 
 describe.each(vocabularies)('createWorkflowConstraint on %s', (_, v, walks) => {
