@@ -95,47 +95,21 @@ describe('baton export train-bundle', () => {
     expect((await readdir(join(bundle, 'data', 'routerbench'))).sort()).toEqual(['arc-challenge.jsonl', 'mbpp.jsonl', 'models.json', 'winogrande.jsonl']);
     expect(JSON.parse(await readFile(join(bundle, 'config.json'), 'utf8'))).not.toHaveProperty('replay');
 
-    // The bundled CLI reads RouterBench's task set and records from the bundle's data/, as a run there would.
-    const replayed = await runBundled(
-      bundle,
-      'eval',
-      '--dataset',
-      'routerbench',
-      '--pool',
-      'pool.json',
-      '--method',
-      'single:gpt-4-1106-preview',
-      '--limit',
-      '5',
-      '--out',
-      'ev',
-    );
-    expect(replayed.code, replayed.err).toBe(0);
-    const episodesIn = async (out: string) =>
-      (await readFile(join(bundle, out, 'episodes.jsonl'), 'utf8'))
+    // The bundled CLI reads RouterBench's task set and records from the bundle's data/, as a run there would;
+    // and the bundle's held-out.jsonl as a file, whose multiple-choice questions already list their options, so
+    // they are read as they are and replay finds every one.
+    const evaluate = async (dataset: string, out: string) => {
+      const args = ['--dataset', dataset, '--pool', 'pool.json', '--method', 'single:gpt-4-1106-preview', '--limit', '5', '--out', out];
+      const evaluated = await runBundled(bundle, 'eval', ...args);
+      expect(evaluated.code, evaluated.err).toBe(0);
+      return (await readFile(join(bundle, out, 'episodes.jsonl'), 'utf8'))
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as Episode);
-    const episodes = await episodesIn('ev');
+    };
+    const episodes = await evaluate('routerbench', 'ev');
     expect(episodes).toHaveLength(5);
-    // The bundle's held-out.jsonl is the same questions as a file: its multiple-choice questions, which list
-    // their options already, are read as they are, so replay finds every one.
-    const fromFile = await runBundled(
-      bundle,
-      'eval',
-      '--dataset',
-      'held-out.jsonl',
-      '--pool',
-      'pool.json',
-      '--method',
-      'single:gpt-4-1106-preview',
-      '--limit',
-      '5',
-      '--out',
-      'ev-file',
-    );
-    expect(fromFile.code, fromFile.err).toBe(0);
-    const fileEpisodes = await episodesIn('ev-file');
+    const fileEpisodes = await evaluate('held-out.jsonl', 'ev-file');
     expect(fileEpisodes.filter((e) => e.task.kind === 'mcq').length).toBeGreaterThan(0);
     // The repository's records of those questions: the bundle's must give the same tokens and dollars.
     const { sets } = await readRecordedSource(NODE_DATA_FILES, 'routerbench');
