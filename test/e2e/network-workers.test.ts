@@ -96,6 +96,39 @@ test('a key saved with a passphrase is locked after a reload until the passphras
   await page.getByRole('button', { name: 'Unlock keys' }).waitFor();
 });
 
+test('a run that needs a locked key asks for the passphrase on Ask, keeping the question, then runs with the key', async () => {
+  app = await openApp({ allow: [server.url] });
+  const { page } = app;
+  await poolOfOneFakeWorker(app);
+  await page.getByLabel('Passphrase for new keys').fill('tulip lantern');
+  await page.getByLabel(`Key for openai-compatible@${server.url}`).fill(SECRET);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('••••7x9q · encrypted').waitFor();
+  await page.reload();
+  await page.getByRole('link', { name: 'Ask' }).click();
+
+  const locked = page.getByTestId('keys-locked');
+  await locked.waitFor();
+  const question = page.getByRole('textbox', { name: 'Question' });
+  await question.fill('What is 2 + 2?');
+  await page.getByRole('button', { name: 'Run' }).click();
+  expect(await page.locator('#ask-problem').textContent()).toBe('Your stored keys are locked: enter their passphrase above to run.');
+  // Nothing began: the question is still in the box, no conversation was made, nothing was sent.
+  expect(await question.inputValue()).toBe('What is 2 + 2?');
+  expect(await page.getByTestId('conversation-link').count()).toBe(0);
+  expect(server.requests).toHaveLength(0);
+
+  await locked.getByLabel('Passphrase', { exact: true }).fill('wrong');
+  await locked.getByRole('button', { name: 'Unlock keys' }).click();
+  await locked.getByRole('alert').filter({ hasText: 'Wrong passphrase' }).waitFor();
+  await locked.getByLabel('Passphrase', { exact: true }).fill('tulip lantern');
+  await locked.getByRole('button', { name: 'Unlock keys' }).click();
+  await locked.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByTestId('episode-saved').waitFor({ timeout: 60_000 });
+  expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.headers.authorization)).toContain(`Bearer ${SECRET}`);
+});
+
 test('a pool worker prompted as Conductor plans over the network and its workflow runs', async () => {
   const open = await startFakeProviderServer();
   try {

@@ -19,6 +19,12 @@ export class KeysState {
     return this.keys.some((k) => k.encrypted) && !this.unlocked;
   }
 
+  /** Whether a run needing these slots would find one locked: stored under the passphrase, with no key of this tab before it. */
+  lockedFor(slots: readonly string[]): boolean {
+    const tabOnly = new Set(this.keys.filter((k) => k.tabOnly).map((k) => k.slot));
+    return !this.unlocked && this.keys.some((k) => k.encrypted && slots.includes(k.slot) && !tabOnly.has(k.slot));
+  }
+
   #open(): Promise<KeyStore> {
     this.#store ??= KeyStore.open(indexedDB);
     return this.#store;

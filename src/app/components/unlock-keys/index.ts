@@ -1,0 +1,1 @@
+export { default as UnlockKeys } from './unlock-keys.svelte';
