@@ -22,32 +22,44 @@ export const ZEROEVAL_FILE_ALIASES: Record<string, string> = {
   'Meta-Llama-3.1-405B-Instruct@hyperbolic': 'Llama-3.1-405B-Inst@hyperbolic',
 };
 
-const OPENAI = 'OpenAI API pricing page, September 2024';
-const ANTHROPIC = 'Anthropic API pricing page, 2024';
-const GOOGLE = 'Gemini API pricing page, August-September 2024 (prompts up to 128k tokens)';
-const GOOGLE_EXP = `${GOOGLE}; an experimental snapshot (free while it lasted) priced as its released model`;
-const DEEPSEEK = 'DeepSeek API pricing page, September 2024 (cache miss)';
-const MISTRAL = 'Mistral La Plateforme pricing page, July-mid September 2024';
-const COHERE = 'Cohere pricing page, 2024 (the undated alias named the 04-2024 model; uncertain which the records used)';
-const REKA = 'Reka API pricing page, 2024 (uncertain: recalled, not re-checked here)';
-const YI = '01.AI platform pricing, 2024 (uncertain: recalled, not re-checked here)';
+// Where each price was checked: LiteLLM's public price table (model_prices_and_context_window.json) as it stood
+// near the records' time, read in the dated copies AgentOps-AI/tokencost keeps of it (tokencost/model_prices.json).
+const LITELLM_SEP = "LiteLLM's price table of 2024-09-06 (tokencost's copy, commit 6578d42)";
+const LITELLM_OCT = "LiteLLM's price table of 2024-10-13 (tokencost's copy, commit 74a4d56)";
+const OPENAI = `OpenAI API list price, as in ${LITELLM_SEP}`;
+const OPENAI_O1 = `OpenAI API list price, as in ${LITELLM_OCT} (released 2024-09-12, after the September copy)`;
+const ANTHROPIC = `Anthropic API list price, as in ${LITELLM_SEP}`;
+const GOOGLE_PRO = `Gemini API list price for prompts up to 128k tokens, as in ${LITELLM_SEP}`;
+const GOOGLE_PRO_EXP = `an experimental snapshot priced as its released model, as ${LITELLM_SEP} prices it (Gemini API, prompts up to 128k tokens); ${LITELLM_OCT} lists exp-0827 as free`;
+const GOOGLE_FLASH = `Gemini API list price for prompts up to 128k tokens, as in ${LITELLM_OCT} (cut in August 2024; the September copy still had the earlier $0.35/$1.05)`;
+const GOOGLE_FLASH_EXP = `an experimental snapshot (free while it lasted, as ${LITELLM_OCT} lists it) priced as its released model: ${GOOGLE_FLASH}`;
+const DEEPSEEK = `DeepSeek API list price (cache miss) of deepseek-chat and deepseek-coder, as in ${LITELLM_SEP}`;
+const MISTRAL = `Mistral La Plateforme list price, as in ${LITELLM_SEP}`;
+const COHERE = `Cohere list price of the undated alias, as in ${LITELLM_SEP} (then the 04-2024 model; ${LITELLM_OCT} prices the alias as the cheaper 08-2024 model, so which model the records used is uncertain)`;
+const REKA =
+  "Reka API price at launch (April 2024), recalled: could not be checked against a record of the records' time (July-August 2024); the earliest public record found, OpenLIT's price table of 2024-11-22 (commit 3b26ee26), lists lower prices (Core $2/$2, Flash $0.2/$0.8)";
+const YI = `01.AI's own price could not be checked (recalled); ${LITELLM_SEP} lists yi-large at Fireworks AI at the same $3/$3`;
 // An open-weights model at one common hosted price: Together AI's serverless per-size tiers of mid-2024
 // (same price in and out), whatever host the records came from.
-const TOGETHER = (tier: string) => `open weights: Together AI serverless tier "${tier}", mid-2024 (in = out)`;
+const TOGETHER = (tier: string) => `open weights: Together AI serverless tier "${tier}" (in = out), as in ${LITELLM_SEP}`;
 const tier = (usd: number, name: string) => ({ price: { input: usd, output: usd }, priceSource: TOGETHER(name) });
 const UP_TO_4B = tier(0.1, 'up to 4B');
 const UP_TO_8B = tier(0.2, '4.1B-8B');
 const UP_TO_21B = tier(0.3, '8.1B-21B');
 const UP_TO_41B = tier(0.8, '21.1B-41B');
 const UP_TO_80B = tier(0.9, '41.1B-80B');
-const LLAMA_405B = tier(5, 'Llama 3.1 405B');
-const MOE_56B = tier(0.6, 'MoE up to 56B total');
 
 const priced = (input: number, output: number, priceSource: string) => ({ price: { input, output }, priceSource });
+const LLAMA_405B = priced(
+  5,
+  5,
+  "open weights: Together AI's Llama 3.1 405B Turbo price of mid-2024 (in = out), recalled: could not be checked (LiteLLM's 2024 tables have no Together entry for it; they list other hosts of it at $5-5.33 in, $15-16 out)",
+);
+const MIXTRAL = priced(0.6, 0.6, `open weights: Together AI's price of Mixtral-8x7B-Instruct (in = out), as in ${LITELLM_SEP}`);
 
 export const ZEROEVAL_MODELS: readonly ZeroEvalModel[] = [
-  { id: 'o1-mini-2024-09-12', label: 'o1-mini', ...priced(3, 12, OPENAI) },
-  { id: 'o1-preview-2024-09-12', label: 'o1-preview', ...priced(15, 60, OPENAI) },
+  { id: 'o1-mini-2024-09-12', label: 'o1-mini', ...priced(3, 12, OPENAI_O1) },
+  { id: 'o1-preview-2024-09-12', label: 'o1-preview', ...priced(15, 60, OPENAI_O1) },
   { id: 'gpt-4o-2024-08-06', label: 'GPT-4o (08-06)', ...priced(2.5, 10, OPENAI) },
   { id: 'gpt-4o-2024-05-13', label: 'GPT-4o (05-13)', ...priced(5, 15, OPENAI) },
   { id: 'chatgpt-4o-latest-24-09-07', label: 'ChatGPT-4o-latest', ...priced(5, 15, OPENAI) },
@@ -59,11 +71,11 @@ export const ZEROEVAL_MODELS: readonly ZeroEvalModel[] = [
   { id: 'claude-3-opus-20240229', label: 'Claude 3 Opus', ...priced(15, 75, ANTHROPIC) },
   { id: 'claude-3-sonnet-20240229', label: 'Claude 3 Sonnet', ...priced(3, 15, ANTHROPIC) },
   { id: 'claude-3-haiku-20240307', label: 'Claude 3 Haiku', ...priced(0.25, 1.25, ANTHROPIC) },
-  { id: 'gemini-1.5-pro', label: 'Gemini 1.5 Pro', ...priced(3.5, 10.5, GOOGLE) },
-  { id: 'gemini-1.5-pro-exp-0801', label: 'Gemini 1.5 Pro exp-0801', ...priced(3.5, 10.5, GOOGLE_EXP) },
-  { id: 'gemini-1.5-pro-exp-0827', label: 'Gemini 1.5 Pro exp-0827', ...priced(3.5, 10.5, GOOGLE_EXP) },
-  { id: 'gemini-1.5-flash', label: 'Gemini 1.5 Flash', ...priced(0.075, 0.3, GOOGLE) },
-  { id: 'gemini-1.5-flash-exp-0827', label: 'Gemini 1.5 Flash exp-0827', ...priced(0.075, 0.3, GOOGLE_EXP) },
+  { id: 'gemini-1.5-pro', label: 'Gemini 1.5 Pro', ...priced(3.5, 10.5, GOOGLE_PRO) },
+  { id: 'gemini-1.5-pro-exp-0801', label: 'Gemini 1.5 Pro exp-0801', ...priced(3.5, 10.5, GOOGLE_PRO_EXP) },
+  { id: 'gemini-1.5-pro-exp-0827', label: 'Gemini 1.5 Pro exp-0827', ...priced(3.5, 10.5, GOOGLE_PRO_EXP) },
+  { id: 'gemini-1.5-flash', label: 'Gemini 1.5 Flash', ...priced(0.075, 0.3, GOOGLE_FLASH) },
+  { id: 'gemini-1.5-flash-exp-0827', label: 'Gemini 1.5 Flash exp-0827', ...priced(0.075, 0.3, GOOGLE_FLASH_EXP) },
   { id: 'deepseek-v2.5-0908', label: 'DeepSeek-V2.5', ...priced(0.14, 0.28, DEEPSEEK) },
   { id: 'deepseek-v2-chat-0628', label: 'DeepSeek-V2 Chat', ...priced(0.14, 0.28, DEEPSEEK) },
   { id: 'deepseek-v2-coder-0614', label: 'DeepSeek-Coder-V2 (0614)', ...priced(0.14, 0.28, DEEPSEEK) },
@@ -98,7 +110,7 @@ export const ZEROEVAL_MODELS: readonly ZeroEvalModel[] = [
   { id: 'gemma-2-2b-it', label: 'Gemma 2 2B', ...UP_TO_4B },
   { id: 'Phi-3-mini-4k-instruct', label: 'Phi-3 mini', ...UP_TO_4B },
   { id: 'Phi-3.5-mini-instruct', label: 'Phi-3.5 mini', ...UP_TO_4B },
-  { id: 'Mixtral-8x7B-Instruct-v0.1', label: 'Mixtral 8x7B', ...MOE_56B },
+  { id: 'Mixtral-8x7B-Instruct-v0.1', label: 'Mixtral 8x7B', ...MIXTRAL },
 ];
 
 /**

@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { TASK_KINDS } from '../../../src/core/task.ts';
 import { gradeAnswer } from '../../../src/core/reward/index.ts';
-import { answerPart, type ReplayRow } from '../../../bench/replay-data/records.ts';
+import { costUsd, type Price } from '../../../src/core/pricing/index.ts';
+import { answerPart, roundUsd, type ReplayRow } from '../../../bench/replay-data/records.ts';
+import { ZEROEVAL_MODELS } from '../../../bench/replay-data/zeroeval-models.ts';
 import { zeroEvalAnswer, zeroEvalCruxVerdict, zeroEvalNumberVerdict } from '../../../bench/replay-data/zeroeval-verdict.ts';
 import { readData, readGzippedData } from '../../support/data.ts';
 
@@ -93,5 +95,23 @@ describe("ZeroEval's own verdict, as restated", () => {
     expect(zeroEvalCruxVerdict('abc', "'abc'")).toBe(true);
     expect(zeroEvalCruxVerdict('123', "'123'")).toBe(true);
     expect(zeroEvalCruxVerdict('["a"]', "['a']")).toBe(false);
+  });
+});
+
+describe("ZeroEval's prices", () => {
+  it('are in models.json as the table in bench/replay-data/zeroeval-models.ts has them, and every record costs its tokens at them', () => {
+    const shipped = JSON.parse(readData('zeroeval/models.json')) as { id: string; price: Price; priceSource: string }[];
+    expect(shipped.map(({ id, price, priceSource }) => ({ id, price, priceSource }))).toEqual(
+      ZEROEVAL_MODELS.map(({ id, price, priceSource }) => ({ id, price, priceSource })),
+    );
+    const priceOf = new Map(shipped.map((m) => [m.id, m.price]));
+    for (const file of ['zeroeval/gsm', 'zeroeval/math-l5', 'zeroeval/crux']) {
+      const off = rowsOf(file).flatMap((row) =>
+        Object.entries(row.records)
+          .filter(([id, r]) => r.usd !== roundUsd(costUsd({ input: r.inputTokens, output: r.outputTokens }, priceOf.get(id)!)!))
+          .map(([id]) => `${file} ${row.id} ${id}`),
+      );
+      expect(off).toEqual([]);
+    }
   });
 });
