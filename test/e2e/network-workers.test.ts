@@ -33,6 +33,19 @@ async function poolOfOneFakeWorker(a: AppPage): Promise<void> {
   await page.getByLabel('Base URL').press('Tab');
 }
 
+/** The app with the fake worker's key saved under a passphrase, reloaded: the key is locked. */
+async function lockedKeyAfterReload(): Promise<AppPage> {
+  app = await openApp({ allow: [server.url] });
+  const { page } = app;
+  await poolOfOneFakeWorker(app);
+  await page.getByLabel('Passphrase for new keys').fill('tulip lantern');
+  await page.getByLabel(`Key for openai-compatible@${server.url}`).fill(SECRET);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('••••7x9q · encrypted').waitFor();
+  await page.reload();
+  return app;
+}
+
 test('a stored key goes to its server only, and a refused key never shows up in the page, the episode or its export', async () => {
   app = await openApp({ allow: [server.url] });
   const { page } = app;
@@ -75,15 +88,7 @@ test('a stored key goes to its server only, and a refused key never shows up in 
 });
 
 test('a key saved with a passphrase is locked after a reload until the passphrase is given', async () => {
-  app = await openApp({ allow: [server.url] });
-  const { page } = app;
-  await poolOfOneFakeWorker(app);
-  await page.getByLabel('Passphrase for new keys').fill('tulip lantern');
-  await page.getByLabel(`Key for openai-compatible@${server.url}`).fill(SECRET);
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('••••7x9q · encrypted').waitFor();
-
-  await page.reload();
+  const { page } = await lockedKeyAfterReload();
   await page.getByRole('button', { name: 'Unlock keys' }).waitFor();
   await page.getByLabel('Passphrase', { exact: true }).fill('wrong');
   await page.getByRole('button', { name: 'Unlock keys' }).click();
@@ -97,14 +102,7 @@ test('a key saved with a passphrase is locked after a reload until the passphras
 });
 
 test('a run that needs a locked key asks for the passphrase on Ask, keeping the question, then runs with the key', async () => {
-  app = await openApp({ allow: [server.url] });
-  const { page } = app;
-  await poolOfOneFakeWorker(app);
-  await page.getByLabel('Passphrase for new keys').fill('tulip lantern');
-  await page.getByLabel(`Key for openai-compatible@${server.url}`).fill(SECRET);
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('••••7x9q · encrypted').waitFor();
-  await page.reload();
+  const { page } = await lockedKeyAfterReload();
   await page.getByRole('link', { name: 'Ask' }).click();
 
   const locked = page.getByTestId('keys-locked');

@@ -1,4 +1,4 @@
-import type { ConductorChoice } from '../../client/index.ts';
+import type { ConductorChoice } from '../../core/conductor/index.ts';
 import type { WorkerSpec } from '../../core/providers/index.ts';
 import { chosenUrls, extraOrigins, missingOrigins } from './allowed-origins.ts';
 import { loadPool } from './pool.svelte.ts';

@@ -6,7 +6,7 @@ export { workerName } from './worker-name.ts';
 export { defaultKeyName, resolveApiKey } from './keys.ts';
 export { DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './common/retry.ts';
 export { DEFAULT_CALL_TIMEOUT_MS } from './common/call-deadline.ts';
-export { blockedByPage, blockedCallMessage, explainBlockedCall, workerUrls } from './common/blocked-by-page.ts';
+export { blockedByPage, explainBlockedCall, workerUrls } from './common/blocked-by-page.ts';
 export type { NetworkWorkerContext } from './common/sdk-worker.ts';
 export type { ReplayTable } from './replay/index.ts';
 export type { LocalChatRequest, LocalGeneration, LocalModels } from './local/index.ts';

@@ -26,27 +26,24 @@ export function workerUrls(spec: WorkerSpec): string[] {
   return [...(spec.baseUrl ? [spec.baseUrl] : []), ...(spec.provider === 'engine' ? [spec.model, spec.adapter].filter(isUrl) : [])];
 }
 
-/** What a failed call says when the policy blocked it (its code a refused call's, one of `urls` on a `blocked` origin); else undefined. */
-export function blockedCallMessage(code: string, urls: readonly string[], blocked: readonly string[]): string | undefined {
-  const hit = blocked.filter((origin) => urls.some((u) => originOf(u) === origin));
-  if (hit.length === 0 || !REFUSED_CALL_CODES.includes(code)) return undefined;
-  const [them, these, were] = hit.length === 1 ? ['it', 'this one', 'was'] : ['them', 'these', 'were'];
-  return (
-    `This page blocked the call to ${hit.join(', ')}: it connects only to the servers it was opened with, and ${these} ` +
-    `${were} added since. Reload the page to allow ${them}; your pool, settings and episodes are kept.`
-  );
-}
+/** The origins of `blocked` that one of `urls` is on. */
+const blockedAmong = (urls: readonly string[], blocked: readonly string[]) => blocked.filter((origin) => urls.some((u) => originOf(u) === origin));
 
-/** `error` in those words when the policy blocked it (see blockedCallMessage), else `error` itself. */
+/** `error` reworded when the policy blocked it (a refused call's code, to a URL on a `blocked` origin), else `error` itself. */
 export function explainBlockedCall(error: BatonError, urls: readonly string[], blocked: readonly string[]): BatonError {
-  const message = blockedCallMessage(error.code, urls, blocked);
-  return message === undefined ? error : new BatonError({ code: error.code, message, ...(error.data ? { data: error.data } : {}), cause: error });
+  const hit = blockedAmong(urls, blocked);
+  if (hit.length === 0 || !REFUSED_CALL_CODES.includes(error.code)) return error;
+  const [them, these, were] = hit.length === 1 ? ['it', 'this one', 'was'] : ['them', 'these', 'were'];
+  const message =
+    `This page blocked the call to ${hit.join(', ')}: it connects only to the servers it was opened with, and ${these} ` +
+    `${were} added since. Reload the page to allow ${them}; your pool, settings and episodes are kept.`;
+  return new BatonError({ code: error.code, message, ...(error.data ? { data: error.data } : {}), cause: error });
 }
 
 /** `worker`, whose refused calls say so when the page's policy blocks one of its URLs' origins. */
 export function blockedByPage(worker: WorkerModel, blocked: readonly string[]): WorkerModel {
   const urls = workerUrls(worker.spec);
-  if (!blocked.some((origin) => urls.some((u) => originOf(u) === origin))) return worker;
+  if (blockedAmong(urls, blocked).length === 0) return worker;
   return {
     spec: worker.spec,
     supportsPrefill: worker.supportsPrefill,
