@@ -59,5 +59,9 @@ export function shortExpertsTaskSet(options: ExpertsTaskOptions = {}): TaskSplit
     const options = choices.map((c, k) => `${'ABCD'[k]}. ${c}`).join(' ');
     return { question: `Which is largest? ${options}`, answer: 'ABCD'[best], kind: 'mcq', choices, dataset: 'short-largest', itemId: String(i) };
   });
-  return expertsTaskSet(largest, sums, { perKind, seed, ...(options.heldOutShare === undefined ? {} : { heldOutShare: options.heldOutShare }) });
+  const split = expertsTaskSet(largest, sums, { perKind, seed, ...(options.heldOutShare === undefined ? {} : { heldOutShare: options.heldOutShare }) });
+  // An evaluation needs item ids distinct across both kinds. They are named after the split, which hashes the
+  // old ids: each seed keeps the split the demo Conductor was trained and measured on.
+  const named = (tasks: Task[]) => tasks.map((t) => ({ ...t, itemId: `${t.dataset}/${t.itemId}` }));
+  return { train: named(split.train), heldOut: named(split.heldOut) };
 }

@@ -34,4 +34,17 @@ describe('expertsTaskSet and shortExpertsTaskSet', () => {
     expect(shortExpertsTaskSet({ perKind: 50, seed: 4 }).train.map((t) => t.question)).toEqual(train.map((t) => t.question));
     expect(shortExpertsTaskSet({ perKind: 50, seed: 5 }).train.map((t) => t.question)).not.toEqual(train.map((t) => t.question));
   });
+
+  it("gives short questions item ids distinct across both kinds, as an evaluation needs, without moving a seed's split", () => {
+    const { train, heldOut } = shortExpertsTaskSet({ seed: 20261129 });
+    const all = [...train, ...heldOut];
+    expect(new Set(all.map((t) => t.itemId)).size).toBe(300);
+    // The split the demo Conductor was trained and measured on (docs/learning.md): its first and last questions.
+    expect([heldOut[0].question, heldOut[59].question, train[0].question, train[239].question]).toEqual([
+      'Which is largest? A. 60 B. 73 C. 19 D. 88',
+      'What is 59 + 77?',
+      'What is 50 + 72?',
+      'Which is largest? A. 59 B. 60 C. 10 D. 41',
+    ]);
+  });
 });
