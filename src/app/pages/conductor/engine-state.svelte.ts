@@ -50,20 +50,23 @@ export class EngineState {
     if (before === this.#changes) [this.support, this.loaded, this.cache] = read;
   }
 
+  /**
+   * Every change ends by reading back what the worker holds: a read dropped because this change began
+   * (the page's first read, or the read after an earlier change) is otherwise never made again.
+   */
   async #change<T>(act: () => Promise<T>): Promise<T> {
     this.#changes++;
     try {
       return await act();
     } finally {
       this.#changes++;
+      // Tidying up must not turn the change's answer into a rejection (the worker may be gone).
+      await this.refresh().catch(() => {});
     }
   }
 
-  async load(model: EngineModelChoice, files?: File[], adapterFiles?: File[]): Promise<boolean> {
-    const done = await this.#change(() => this.#load(model, files, adapterFiles));
-    // Tidying up must not turn the load's answer into a rejection (the worker may be gone).
-    await this.refresh().catch(() => {});
-    return done;
+  load(model: EngineModelChoice, files?: File[], adapterFiles?: File[]): Promise<boolean> {
+    return this.#change(() => this.#load(model, files, adapterFiles));
   }
 
   async #load(model: EngineModelChoice, files?: File[], adapterFiles?: File[]): Promise<boolean> {
@@ -100,17 +103,10 @@ export class EngineState {
   }
 
   unload(): Promise<void> {
-    return this.#change(async () => {
-      await engineInService().unload();
-      this.loaded = undefined;
-    });
+    return this.#change(() => engineInService().unload());
   }
 
   clearCache(): Promise<void> {
-    return this.#change(async () => {
-      const engine = engineInService();
-      await engine.clearCache();
-      this.cache = await engine.cached();
-    });
+    return this.#change(() => engineInService().clearCache());
   }
 }
