@@ -11,10 +11,12 @@
  * question (its first 200 characters unless told), a 32-wide Conductor, the shared-prompt pass of the update.
  *
  * Run: npm run bench:cost-frontier -- --pool routerbench-4 [--tasks routerbench] [--lambdas 0,20,100 | auto]
- *        [--steps 30] [--questions 4] [--group 8] [--lr 1e-3] [--hidden 32] [--question-chars 200]
+ *        [--steps 30] [--questions 4] [--group 8] [--lr 1e-3] [--hidden 32] [--question-chars 200] [--pretrain-steps 0]
  *        [--train-questions N] [--held-out-questions N] [--seed 1] [--plot FILE.svg] [--keep DIR]
  * --lambdas auto: 0.01, 0.05 and 0.2 over the dearest model's dollars per training question (its cost then weighs
  * 0.01, 0.05 and 0.2 of a right answer). --steps 0 trains nothing and measures the baselines alone.
+ * --pretrain-steps N first trains the random start as a language model on the training questions' prompts
+ * (`baton pretrain`, 16 prompts a step), and every lambda's Conductor starts from that.
  * --keep DIR keeps every run in DIR, and the same command again continues a stopped one there: a Conductor whose
  * model is written is kept, one with checkpoints resumes from its newest (`baton train --resume`, the same steps
  * as an unbroken run), and a started evaluation resumes (`baton eval --resume`). The times printed are this
@@ -55,6 +57,7 @@ const { values } = parseArgs({
     lr: { type: 'string', default: '1e-3' },
     hidden: { type: 'string', default: '32' },
     'question-chars': { type: 'string', default: '200' },
+    'pretrain-steps': { type: 'string', default: '0' },
     'max-completion-tokens': { type: 'string', default: '48' },
     'train-questions': { type: 'string' },
     'held-out-questions': { type: 'string' },
@@ -126,6 +129,19 @@ try {
         seed,
       });
     }
+    const pretrainSteps = Number(values['pretrain-steps']);
+    if (pretrainSteps > 0 && !existsSync(join(work, 'pretrained', 'model', 'config.json'))) {
+      const took = clock();
+      await rm(join(work, 'pretrained'), { recursive: true, force: true });
+      await baton(
+        io,
+        'pretrain',
+        ...['--model', 'base', '--pool', pool, '--tasks', 'train.jsonl', '--prompt', 'compact', '--question-chars', values['question-chars']],
+        ...['--max-steps', '1', '--steps', String(pretrainSteps), '--seed', String(seed), '--out', 'pretrained'],
+      );
+      trainTimes.pretrain = took();
+    }
+    const start = pretrainSteps > 0 ? 'pretrained/model' : 'base';
     for (const lambda of lambdas) {
       const out = `lambda-${lambda}`;
       const state = await trainingRun(join(work, out));
@@ -141,7 +157,7 @@ try {
         await baton(
           io,
           'train',
-          ...['--model', 'base', '--full', '--pool', pool, '--tasks', 'train.jsonl', '--constrain', '--prompt', 'compact'],
+          ...['--model', start, '--full', '--pool', pool, '--tasks', 'train.jsonl', '--constrain', '--prompt', 'compact'],
           ...['--question-chars', values['question-chars'], '--subtasks', 'fixed', '--max-steps', '1'],
           ...['--max-completion-tokens', values['max-completion-tokens'], '--steps', String(steps), '--questions', values.questions],
           ...['--group', values.group, '--lr', values.lr, '--cost-weight', String(lambda), '--scale-rewards', 'none'],
@@ -202,6 +218,7 @@ try {
         lr: Number(values.lr),
         hidden,
         questionChars: Number(values['question-chars']),
+        pretrainSteps: Number(values['pretrain-steps']),
       },
       methods: rows,
       bestSingle: { method: best.method, accuracy: round(best.accuracy), dollarsPerQuestion: round(best.costUsd.perQuestion) },

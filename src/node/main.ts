@@ -29,6 +29,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'a small random-initialised Conductor to train from scratch',
     load: async () => (await import('./commands/init-model.ts')).initModelCommand,
   },
+  pretrain: {
+    summary: 'next-token training of a Conductor on the prompts it will be trained on, before baton train',
+    load: async () => (await import('./commands/pretrain.ts')).pretrainCommand,
+  },
   'serve-reward': {
     summary: 'serve rewards over HTTP for an outside RL trainer (TRL, verl)',
     load: async () => (await import('./commands/serve-reward.ts')).serveRewardCommand,

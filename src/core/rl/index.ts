@@ -19,13 +19,14 @@ export type {
 export { isWeightsState, loraState } from './trainable-policy.ts';
 export type { DifferentiablePolicy, GradientStep, ScoredSequence, SequenceScores } from './differentiable-policy.ts';
 export { grpoStep, microBatches } from './grpo-step.ts';
+export { languageModelLoss, languageModelStep, type LanguageModelStepResult } from './language-model-step.ts';
 export { trainablePolicy, type StatefulTrainer } from './trainable.ts';
 export { askPrompt, completionMask, rolloutGroup, type ConductorPromptFor, type ConstraintForPool, type RolloutGroup, type RolloutOptions } from './rollout.ts';
 export { scoreCompletion, type RewardComponents } from './score-completion.ts';
 export { runGrpo, type GrpoConfig, type GrpoDeps, type GrpoRunResult } from './grpo-loop.ts';
 export type { CheckpointStore, GrpoCheckpoint } from './run-checkpoints.ts';
 export { dollarsOf, stepMetrics, type GrpoStepMetrics, type HeldOut } from './step-metrics.ts';
-export { compactPrompt } from './compact-prompt.ts';
+export { compactPrompt, compactPromptWithin } from './compact-prompt.ts';
 export { recordedSourcesOf, trainBundleFiles, type TrainBundleInput } from './train-bundle.ts';
 export { groupsFromEpisodes, groupsOfEpisodes, type EpisodeGroup, type EpisodeTokenizer } from './episode-groups.ts';
 export { choiceEpisodes, splitPicksByTime, userChoices, type PickGroup, type UserChoices } from './user-choices.ts';
