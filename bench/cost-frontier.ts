@@ -44,7 +44,7 @@ import { main } from '../src/node/main.ts';
 import { processIo, type CliIo } from '../src/node/cli/index.ts';
 import { builtInPool, readBuiltInTaskSet } from '../src/node/inputs/index.ts';
 import { writeRandomConductor } from '../src/node/models/index.ts';
-import { instantPool } from './learning-run.ts';
+import { benchConductorShape, instantPool } from './learning-run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -116,18 +116,7 @@ try {
   const resumed: string[] = [];
   if (steps > 0) {
     if (!existsSync(join(work, 'base', 'config.json'))) {
-      await writeRandomConductor(join(work, 'base'), {
-        architecture: 'qwen3',
-        hidden,
-        intermediate: 2 * hidden,
-        layers: 2,
-        heads: 4,
-        kvHeads: 2,
-        vocab: 1536,
-        tied: true,
-        dtype: 'F32',
-        seed,
-      });
+      await writeRandomConductor(join(work, 'base'), benchConductorShape(hidden, seed));
     }
     const pretrainSteps = Number(values['pretrain-steps']);
     if (pretrainSteps > 0 && !existsSync(join(work, 'pretrained', 'model', 'config.json'))) {

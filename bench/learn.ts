@@ -24,7 +24,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { processIo } from '../src/node/cli/index.ts';
 import { isBuiltInPool, isBuiltInTaskSet } from '../src/node/inputs/index.ts';
-import { learningCurveSvg, mmluCostWeight, mmluRoutingReport, runLearning } from './learning-run.ts';
+import { benchConductorShape, learningCurveSvg, mmluCostWeight, mmluRoutingReport, runLearning } from './learning-run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -68,7 +68,7 @@ const started = performance.now();
 try {
   const { metrics, curve, baselines, heldOut, gapClosed } = await runLearning(
     {
-      shape: { architecture: 'qwen3', hidden, intermediate: 2 * hidden, layers: 2, heads: 4, kvHeads: 2, vocab: 1536, tied: true, dtype: 'F32', seed },
+      shape: benchConductorShape(hidden, seed),
       pool: poolName,
       tasks,
       maxSteps,

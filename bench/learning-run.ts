@@ -32,6 +32,23 @@ import type { CliIo } from '../src/node/cli/index.ts';
 import { buildPool, builtInPool, NODE_DATA_FILES, readBuiltInTaskSet, type BuiltInPool } from '../src/node/inputs/index.ts';
 import { writeRandomConductor, type RandomConductorShape } from '../src/node/models/index.ts';
 
+/**
+ * The Conductor the learning benches train from scratch: Qwen3's shape, 2 layers, 4 heads (2 for keys and values),
+ * an MLP twice the width, Qwen's tokenizer cut to 1,536 ids, tied embeddings, f32 weights (full fine-tuning needs them).
+ */
+export const benchConductorShape = (hidden: number, seed: number): RandomConductorShape => ({
+  architecture: 'qwen3',
+  hidden,
+  intermediate: 2 * hidden,
+  layers: 2,
+  heads: 4,
+  kvHeads: 2,
+  vocab: 1536,
+  tied: true,
+  dtype: 'F32',
+  seed,
+});
+
 export interface LearningRun {
   shape: RandomConductorShape;
   pool: BuiltInPool;

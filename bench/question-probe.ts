@@ -27,6 +27,7 @@ import { loadRefModel, refForward } from '../src/engine/runtime/index.ts';
 import { loadTokenizer } from '../src/engine/tokenizer/index.ts';
 import { builtInPool, readBuiltInTaskSet, type BuiltInPool } from '../src/node/inputs/index.ts';
 import { writeRandomConductor } from '../src/node/models/index.ts';
+import { benchConductorShape } from './learning-run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -118,7 +119,7 @@ function probeAccuracy(rows: { source: string; x: Float64Array }[]): number {
   );
 }
 
-async function probeModel(dir: string) {
+async function probeModel(dir: string, name = dir) {
   const files = filesFromDir(dir);
   const opened = await openModel(files);
   const model = await loadRefModel(opened.tensors, opened.config);
@@ -158,7 +159,7 @@ async function probeModel(dir: string) {
   });
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
-    model: dir,
+    model: name,
     probe: round(probeAccuracy(rows)),
     idSpread: spread.map((s) => round(s.spread)),
     idBetweenSources: spread.map((s) => round(s.between)),
@@ -168,27 +169,14 @@ async function probeModel(dir: string) {
 
 const work = await mkdtemp(join(tmpdir(), 'baton-question-probe-'));
 try {
-  let models = values.model ?? [];
-  if (models.length === 0) {
-    const hidden = Number(values.hidden);
+  const probes = [];
+  for (const dir of values.model ?? []) probes.push(await probeModel(dir));
+  if (probes.length === 0) {
     const dir = join(work, 'random-start');
     // The random start bench/cost-frontier.ts trains from.
-    await writeRandomConductor(dir, {
-      architecture: 'qwen3',
-      hidden,
-      intermediate: 2 * hidden,
-      layers: 2,
-      heads: 4,
-      kvHeads: 2,
-      vocab: 1536,
-      tied: true,
-      dtype: 'F32',
-      seed,
-    });
-    models = [dir];
+    await writeRandomConductor(dir, benchConductorShape(Number(values.hidden), seed));
+    probes.push(await probeModel(dir, `random start (hidden ${values.hidden}, seed ${seed})`));
   }
-  const probes = [];
-  for (const dir of models) probes.push(await probeModel(dir));
   const counts = Object.fromEntries(sources.map((s) => [s, split.train.filter((t) => source(t) === s).length]));
   console.log(
     JSON.stringify({ tasks: values.tasks, questionChars: chars, trainQuestions: counts, words: Math.round(wordsAccuracy() * 1000) / 1000, models: probes }),

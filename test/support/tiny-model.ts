@@ -53,6 +53,18 @@ export interface TinyModelOptions {
   tokenizer?: 'qwen3' | 'small' | 'none';
 }
 
+/** The float64 trainer's tests' model: small enough for central differences over its weights. */
+export const REF_TRAINING_MODEL = {
+  dtype: 'F32',
+  hidden: 8,
+  heads: 2,
+  kvHeads: 1,
+  layers: 2,
+  intermediate: 12,
+  vocab: 40,
+  tokenizer: 'none',
+} as const satisfies Partial<TinyModelOptions>;
+
 export interface TinyModel {
   dir: string;
   config: ModelConfig;

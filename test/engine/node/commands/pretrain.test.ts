@@ -5,6 +5,7 @@
  * written weights), it writes a metrics line a step, and wrong flags say what to do. Without the update nothing
  * would rise, and without the opening after each prompt its likelihood would not.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ import { recordingIo } from '../../../support/cli-io.ts';
 import { TINY_CONDUCTOR_INIT } from '../../../support/tiny-model.ts';
 
 const STEPS = 12;
+/** The command on the tiny Conductor, the demo pool and the short generated questions. */
+const PRETRAIN = ['pretrain', '--model', 'model', '--pool', 'demo', '--tasks', 'experts-short'];
 
 describe('baton pretrain', () => {
   let dir: string;
@@ -56,27 +59,8 @@ describe('baton pretrain', () => {
 
   it('lowers the loss of the prompts baton train will show, on training and held-out questions', async () => {
     const trained = await run(
-      'pretrain',
-      '--model',
-      'model',
-      '--pool',
-      'demo',
-      '--tasks',
-      'experts-short',
-      '--max-steps',
-      '1',
-      '--steps',
-      String(STEPS),
-      '--batch',
-      '6',
-      '--micro-batch',
-      '3',
-      '--lr',
-      '1e-2',
-      '--seed',
-      '3',
-      '--out',
-      'lm',
+      ...PRETRAIN,
+      ...['--max-steps', '1', '--steps', String(STEPS), '--batch', '6', '--micro-batch', '3', '--lr', '1e-2', '--seed', '3', '--out', 'lm'],
     );
     expect(trained.code, trained.io.err).toBe(0);
     const result = JSON.parse(trained.io.out) as { step: number; stopped: boolean; heldOutBefore: number; heldOutAfter: number; trainPrompts: number };
@@ -101,25 +85,12 @@ describe('baton pretrain', () => {
     const noPool = await run('pretrain', '--model', 'model', '--tasks', 'experts-short', '--out', 'x1');
     expect(noPool.code).toBe(2);
     expect(noPool.io.err).toMatch(/--pool is required/);
-    const chars = await run(
-      'pretrain',
-      '--model',
-      'model',
-      '--pool',
-      'demo',
-      '--tasks',
-      'experts-short',
-      '--prompt',
-      'ask',
-      '--question-chars',
-      '20',
-      '--out',
-      'x2',
-    );
+    const chars = await run(...PRETRAIN, '--prompt', 'ask', '--question-chars', '20', '--out', 'x2');
     expect(chars.code).toBe(2);
     expect(chars.io.err).toMatch(/--question-chars needs --prompt compact/);
-    const into = await run('pretrain', '--model', 'model', '--pool', 'demo', '--tasks', 'experts-short', '--out', 'model');
+    const into = await run(...PRETRAIN, '--out', 'model');
     expect(into.code).toBe(2);
     expect(into.io.err).toMatch(/input directory/);
+    expect(existsSync(join(dir, 'x1')) || existsSync(join(dir, 'x2'))).toBe(false);
   });
 });

@@ -12,25 +12,14 @@ import { loadRefModel, refLogprobs, type RefModel } from '../../../../src/engine
 import { RefTrainer } from '../../../../src/engine/train/trainer.ref.ts';
 import { checkTensor } from '../../../support/check-tensor.ts';
 import { checkGradient } from '../../../support/finite-difference.ts';
-import { writeTinyModel } from '../../../support/tiny-model.ts';
+import { REF_TRAINING_MODEL, writeTinyModel } from '../../../support/tiny-model.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'baton-lm-step-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 async function tinyModel(seed: number): Promise<RefModel> {
   const dir = join(root, `m${seed}`);
-  await writeTinyModel(dir, {
-    architecture: 'qwen3',
-    dtype: 'F32',
-    seed,
-    hidden: 8,
-    heads: 2,
-    kvHeads: 1,
-    layers: 2,
-    intermediate: 12,
-    vocab: 40,
-    tokenizer: 'none',
-  });
+  await writeTinyModel(dir, { ...REF_TRAINING_MODEL, architecture: 'qwen3', seed });
   const opened = await openModel(filesFromDir(dir));
   return loadRefModel(opened.tensors, opened.config);
 }

@@ -11,26 +11,14 @@ import { loadRefModel, refLogprobs, type RefModel } from '../../../../src/engine
 import { refLogprobGradients } from '../../../../src/engine/train/model-backward.ref.ts';
 import { randomTensor } from '../../../support/check-tensor.ts';
 import { checkGradient } from '../../../support/finite-difference.ts';
-import { writeTinyModel } from '../../../support/tiny-model.ts';
+import { REF_TRAINING_MODEL, writeTinyModel } from '../../../support/tiny-model.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'baton-backward-ref-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 async function tinyRefModel(architecture: Architecture, tied: boolean): Promise<RefModel> {
   const dir = join(root, `${architecture}-${tied}`);
-  await writeTinyModel(dir, {
-    architecture,
-    dtype: 'F32',
-    seed: 11,
-    hidden: 8,
-    heads: 2,
-    kvHeads: 1,
-    layers: 2,
-    intermediate: 12,
-    vocab: 40,
-    tokenizer: 'none',
-    tied,
-  });
+  await writeTinyModel(dir, { ...REF_TRAINING_MODEL, architecture, seed: 11, tied });
   const { config, tensors } = await openModel(filesFromDir(dir));
   return loadRefModel(tensors, config);
 }

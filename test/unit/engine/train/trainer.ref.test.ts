@@ -12,24 +12,13 @@ import { initLoraAdapter, openModel, type LoraAdapter } from '../../../../src/en
 import { loadRefModel, refLogprobs, type RefModel } from '../../../../src/engine/runtime/index.ts';
 import { RefTrainer } from '../../../../src/engine/train/trainer.ref.ts';
 import { checkGradient } from '../../../support/finite-difference.ts';
-import { writeTinyModel } from '../../../support/tiny-model.ts';
+import { REF_TRAINING_MODEL, writeTinyModel } from '../../../support/tiny-model.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'baton-trainer-ref-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const dir = join(root, 'qwen3');
-await writeTinyModel(dir, {
-  architecture: 'qwen3',
-  dtype: 'F32',
-  seed: 21,
-  hidden: 8,
-  heads: 2,
-  kvHeads: 1,
-  layers: 2,
-  intermediate: 12,
-  vocab: 40,
-  tokenizer: 'none',
-});
+await writeTinyModel(dir, { ...REF_TRAINING_MODEL, architecture: 'qwen3', seed: 21 });
 const opened = await openModel(filesFromDir(dir));
 const model: RefModel = await loadRefModel(opened.tensors, opened.config);
 
