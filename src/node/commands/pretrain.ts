@@ -67,6 +67,7 @@ export async function pretrainCommand(argv: string[], io: CliIo): Promise<number
   if (values['question-chars'] !== undefined && values.prompt !== 'compact') throw new CliError('--question-chars needs --prompt compact', 2);
   const workers = await readPoolFlag(io, values.pool);
   const split = await readTasksFlag(io, values.tasks, values.seed);
+  if (split.train.length === 0) throw new CliError(`--tasks ${values.tasks}: no training questions`, 2);
   const out = await outputDir(io, values.out, [modelDir]);
 
   const format = {
