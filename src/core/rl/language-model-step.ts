@@ -44,24 +44,36 @@ function sumOf(values: ArrayLike<number>): number {
   return sum;
 }
 
+/**
+ * The mean next-token loss of `sequences`, forwarded a micro-batch at a time; with `backward`, each micro-batch's
+ * share of its gradient is accumulated in the policy too.
+ */
+async function meanLoss(
+  policy: DifferentiablePolicy,
+  sequences: readonly (readonly number[])[],
+  o: { microBatchSize: number; backward: boolean; signal?: AbortSignal },
+): Promise<{ loss: number; tokens: number }> {
+  const tokens = checkSequences(sequences, o.microBatchSize);
+  let logLikelihood = 0;
+  for (const [start, end] of slices(sequences.length, o.microBatchSize)) {
+    o.signal?.throwIfAborted();
+    const { logprobs } = await policy.forward(sequences.slice(start, end).map(scored), 1);
+    logLikelihood += logprobs.reduce((sum, l) => sum + sumOf(l), 0);
+    if (o.backward) await policy.backward(logprobs.map((l) => new Float64Array(l.length).fill(-1 / tokens)));
+  }
+  return { loss: -logLikelihood / tokens, tokens };
+}
+
 /** One optimiser step on the mean next-token loss of `sequences` (token ids). */
 export async function languageModelStep(
   policy: DifferentiablePolicy,
   sequences: readonly (readonly number[])[],
   options: { microBatchSize: number; signal?: AbortSignal },
 ): Promise<LanguageModelStepResult> {
-  const tokens = checkSequences(sequences, options.microBatchSize);
-  let logLikelihood = 0;
-  for (const [start, end] of slices(sequences.length, options.microBatchSize)) {
-    options.signal?.throwIfAborted();
-    const part = sequences.slice(start, end).map(scored);
-    const { logprobs } = await policy.forward(part, 1);
-    logLikelihood += logprobs.reduce((sum, l) => sum + sumOf(l), 0);
-    await policy.backward(logprobs.map((l) => new Float64Array(l.length).fill(-1 / tokens)));
-  }
+  const { loss, tokens } = await meanLoss(policy, sequences, { ...options, backward: true });
   const applied = await policy.applyGradients();
   return {
-    loss: -logLikelihood / tokens,
+    loss,
     tokens,
     gradNorm: applied.gradNorm,
     lr: applied.lr,
@@ -72,11 +84,5 @@ export async function languageModelStep(
 
 /** The mean next-token loss of `sequences` at the current weights, without a step (a held-out figure). */
 export async function languageModelLoss(policy: DifferentiablePolicy, sequences: readonly (readonly number[])[], microBatchSize: number): Promise<number> {
-  const tokens = checkSequences(sequences, microBatchSize);
-  let logLikelihood = 0;
-  for (const [start, end] of slices(sequences.length, microBatchSize)) {
-    const { logprobs } = await policy.forward(sequences.slice(start, end).map(scored), 1);
-    logLikelihood += logprobs.reduce((sum, l) => sum + sumOf(l), 0);
-  }
-  return -logLikelihood / tokens;
+  return (await meanLoss(policy, sequences, { microBatchSize, backward: false })).loss;
 }
