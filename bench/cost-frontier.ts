@@ -12,11 +12,12 @@
  *
  * Run: npm run bench:cost-frontier -- --pool routerbench-4 [--tasks routerbench] [--lambdas 0,20,100 | auto]
  *        [--steps 30] [--questions 4] [--group 8] [--lr 1e-3] [--hidden 32] [--question-chars 200] [--pretrain-steps 0]
- *        [--train-questions N] [--held-out-questions N] [--seed 1] [--plot FILE.svg] [--keep DIR]
+ *        [--every-plan] [--train-questions N] [--held-out-questions N] [--seed 1] [--plot FILE.svg] [--keep DIR]
  * --lambdas auto: 0.01, 0.05 and 0.2 over the dearest model's dollars per training question (its cost then weighs
  * 0.01, 0.05 and 0.2 of a right answer). --steps 0 trains nothing and measures the baselines alone.
  * --pretrain-steps N first trains the random start as a language model on the training questions' prompts
  * (`baton pretrain`, 16 prompts a step), and every lambda's Conductor starts from that.
+ * --every-plan trains on groups of every worker's plan (`baton train --every-plan`) instead of --group samples.
  * --keep DIR keeps every run in DIR, and the same command again continues a stopped one there: a Conductor whose
  * model is written is kept, one with checkpoints resumes from its newest (`baton train --resume`, the same steps
  * as an unbroken run), and a started evaluation resumes (`baton eval --resume`). The times printed are this
@@ -58,6 +59,7 @@ const { values } = parseArgs({
     hidden: { type: 'string', default: '32' },
     'question-chars': { type: 'string', default: '200' },
     'pretrain-steps': { type: 'string', default: '0' },
+    'every-plan': { type: 'boolean', default: false },
     'max-completion-tokens': { type: 'string', default: '48' },
     'train-questions': { type: 'string' },
     'held-out-questions': { type: 'string' },
@@ -149,7 +151,8 @@ try {
           ...['--model', start, '--full', '--pool', pool, '--tasks', 'train.jsonl', '--constrain', '--prompt', 'compact'],
           ...['--question-chars', values['question-chars'], '--subtasks', 'fixed', '--max-steps', '1'],
           ...['--max-completion-tokens', values['max-completion-tokens'], '--steps', String(steps), '--questions', values.questions],
-          ...['--group', values.group, '--lr', values.lr, '--cost-weight', String(lambda), '--scale-rewards', 'none'],
+          ...(values['every-plan'] ? ['--every-plan'] : ['--group', values.group]),
+          ...['--lr', values.lr, '--cost-weight', String(lambda), '--scale-rewards', 'none'],
           ...['--seed', String(seed), '--out', out],
         );
       }
@@ -203,7 +206,7 @@ try {
       settings: {
         steps,
         questions: Number(values.questions),
-        group: Number(values.group),
+        group: values['every-plan'] ? 'every plan' : Number(values.group),
         lr: Number(values.lr),
         hidden,
         questionChars: Number(values['question-chars']),

@@ -36,6 +36,8 @@ export interface GrpoConfig {
   questionsPerStep: number;
   /** Completions per question (G). */
   groupSize: number;
+  /** Each training question's group is every one-step plan, one per worker it sees (every-plan.ts), instead of groupSize samples. */
+  everyPlan?: boolean;
   /**
    * Randomised pools (the paper's): each training question sees this many of the workers, drawn and
    * shuffled, as model ids 0..poolSize - 1. Absent: the whole pool in order. Held-out questions see the whole pool.
@@ -149,7 +151,9 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
   if (cfg.poolSize !== undefined && !(Number.isInteger(cfg.poolSize) && cfg.poolSize >= 1 && cfg.poolSize <= pool.length)) {
     config(`poolSize must be a whole number from 1 to the pool's ${pool.length} workers, got ${cfg.poolSize}.`);
   }
-  if (!(cfg.groupSize >= 2)) config(`A group needs at least 2 completions to compare, got ${cfg.groupSize}.`);
+  if (cfg.everyPlan) {
+    if ((cfg.poolSize ?? pool.length) < 2) config('Every plan needs a pool of at least 2 workers to compare.');
+  } else if (!(cfg.groupSize >= 2)) config(`A group needs at least 2 completions to compare, got ${cfg.groupSize}.`);
   const iterations = cfg.iterations ?? 1;
   if (!Number.isInteger(iterations) || iterations < 1) config(`iterations (mu) must be a whole number >= 1, got ${iterations}.`);
   const run = await RunCheckpoints.open(cfg.seed, policy, deps.resume, deps.checkpoints);
@@ -158,9 +162,10 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
     const cache = cfg.responseCache === false ? undefined : new ResponseCache();
     return cache ? pool.map((w) => cache.wrap(w)) : pool;
   };
-  const rollout = (task: Task, workers: readonly WorkerModel[], n: number, temperature: number, seed: number, group: string, tags: string[]) =>
+  const rollout = (task: Task, workers: readonly WorkerModel[], n: number | 'every', temperature: number, seed: number, group: string, tags: string[]) =>
     rolloutGroup(task, workers, policy, {
-      n,
+      n: n === 'every' ? workers.length : n,
+      ...(n === 'every' ? { everyPlan: true } : {}),
       maxCompletionTokens: cfg.maxCompletionTokens,
       temperature,
       seed,
@@ -200,7 +205,7 @@ export async function runGrpo(cfg: GrpoConfig, deps: GrpoDeps): Promise<GrpoRunR
           rollout(
             tasks[t],
             views[q].map((i) => workers[i]),
-            cfg.groupSize,
+            cfg.everyPlan ? 'every' : cfg.groupSize,
             cfg.temperature,
             seeds[q],
             `grpo-${cfg.seed}/step-${next}/q-${q}`,

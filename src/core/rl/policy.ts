@@ -68,6 +68,8 @@ export interface LogprobOptions {
 }
 
 export interface Policy {
+  /** The prompt's token ids as generateGroup sees them (chat messages rendered with the policy's template). */
+  promptIds(prompt: PolicyPrompt, continueFinal?: boolean): number[];
   generateGroup(prompt: PolicyPrompt, options: GroupOptions): Promise<SampledCompletion[]>;
   /** logprobs[i] = log p(ids[i + 1] | ids[0..i]); length ids.length - 1. */
   logprobs(ids: readonly number[], options?: LogprobOptions): Promise<Float32Array>;

@@ -1,6 +1,6 @@
 /**
  * One GRPO group: the Conductor prompt of a question (as the Ask path builds it), G completions sampled
- * from the policy in one batch, and each completion scored by scoreCompletion (run on the pool as an
+ * from the policy in one batch (or, with everyPlan, every worker's one-step plan: every-plan.ts), and each completion scored by scoreCompletion (run on the pool as an
  * episode; a malformed workflow scores the scheme's formatError, 0 as the paper, without calling a
  * worker). A completion whose run hit an infrastructure failure (reward.infraError: a worker down, a
  * budget stop) or could not be graded leaves the group instead of scoring 0. Cost-aware reward: the
@@ -16,6 +16,8 @@ import { PAPER_REWARD, type CodeRunner, type RewardScheme } from '../reward/inde
 import type { Task } from '../task.ts';
 import { buildConductorPrompt, DEFAULT_MAX_STEPS, type AccessMode } from '../workflow/index.ts';
 import type { TokenConstraint } from '../workflow/constrain/index.ts';
+import { BatonError } from '../errors/index.ts';
+import { everyPlan } from './every-plan.ts';
 import type { Policy, SampledCompletion } from './policy.ts';
 import { scoreCompletion, type RewardComponents } from './score-completion.ts';
 
@@ -32,8 +34,13 @@ export const askPrompt: ConductorPromptFor = (task, workers, { maxSteps, access 
   buildConductorPrompt({ question: task.question, workers: [...workers], maxSteps, access, kind: task.kind });
 
 export interface RolloutOptions {
-  /** Completions per question (G). */
+  /** Completions per question (G); with everyPlan, the pool's size instead. */
   n: number;
+  /**
+   * The group is every one-step plan, one per worker (every-plan.ts), not n samples: a routing
+   * Conductor's exact advantages. Needs the constraint, with fixed subtasks.
+   */
+  everyPlan?: boolean;
   maxCompletionTokens: number;
   temperature: number;
   /** Seed of the group's sampling: completion i draws from its own stream of (seed, i). */
@@ -81,6 +88,8 @@ export interface RolloutGroup {
   samples: RolloutSample[];
   /** Episodes left out of training: infrastructure failures and ungradable runs. */
   excluded: Episode[];
+  /** The samples are every worker's plan (RolloutOptions.everyPlan), in worker order, not draws from the policy. */
+  everyPlan?: boolean;
 }
 
 export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], policy: Policy, options: RolloutOptions): Promise<RolloutGroup> {
@@ -92,14 +101,21 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
     { maxSteps, access },
   );
   const constrained = options.constraint?.(pool.length);
-  const completions = await policy.generateGroup(messages, {
-    n: options.n,
-    maxNewTokens: options.maxCompletionTokens,
-    sampling: { temperature: options.temperature, seed: options.seed },
-    continueFinal: messages.at(-1)?.role === 'assistant',
-    ...(constrained ? { constraint: constrained.constraint, stopTokens: constrained.eosIds } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const continueFinal = messages.at(-1)?.role === 'assistant';
+  const completions = options.everyPlan
+    ? await everyPlan(policy, messages, pool.length, everyPlanConstraint(constrained), {
+        maxNewTokens: options.maxCompletionTokens,
+        temperature: options.temperature,
+        continueFinal,
+      })
+    : await policy.generateGroup(messages, {
+        n: options.n,
+        maxNewTokens: options.maxCompletionTokens,
+        sampling: { temperature: options.temperature, seed: options.seed },
+        continueFinal,
+        ...(constrained ? { constraint: constrained.constraint, stopTokens: constrained.eosIds } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
   const scheme = options.rewardScheme ?? PAPER_REWARD;
   const sampling = { temperature: options.temperature, maxNewTokens: options.maxCompletionTokens, seed: options.seed };
   const depth = options.recursionDepth ?? 0;
@@ -156,7 +172,12 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
       });
     }
   });
-  return { task, promptIds: completions[0]?.promptIds ?? [], samples, excluded };
+  return { task, promptIds: completions[0]?.promptIds ?? [], samples, excluded, ...(options.everyPlan ? { everyPlan: true } : {}) };
+}
+
+function everyPlanConstraint(constrained: ReturnType<ConstraintForPool> | undefined): TokenConstraint<unknown> {
+  if (constrained) return constrained.constraint;
+  throw new BatonError({ code: 'run/config', message: 'Every plan is written under the workflow constraint: train with it on (--constrain).' });
 }
 
 /**

@@ -34,6 +34,12 @@ export interface GrpoStepMetrics {
   workflowLength: number;
   /** workerChoices[i]: steps given to worker i of the pool (not of a question's randomised view) over the step's workflows. */
   workerChoices: number[];
+  /**
+   * With every plan (whose groups hold each worker once, so workerChoices says nothing of the policy): choiceShares[i]
+   * is the policy's probability of choosing pool worker i, the softmax over a group's plans of each plan's logprobs
+   * where the Conductor had a choice, averaged over the step's questions.
+   */
+  choiceShares?: number[];
   /** Loss, KL and entropy of the first of the step's updates: at the weights that sampled the batch. */
   loss?: number;
   kl?: number;
@@ -96,6 +102,7 @@ export function stepMetrics(
   groups.forEach((g, i) => {
     for (const s of g.samples) for (const step of s.episode.workflow?.steps ?? []) workerChoices[views[i][step.worker]]++;
   });
+  const shares = groups.length > 0 && groups.every((g) => g.everyPlan) ? choiceShares(groups, views, workers) : undefined;
   const [first] = updates;
   const skipped = updates.find((u) => u.skipped)?.skipped;
   // Loss, KL and entropy at the weights that sampled (the first update); clipping and gradient norm over all mu.
@@ -125,9 +132,26 @@ export function stepMetrics(
     workerTokens: mean(episodes.map((e) => e.totals.usage.input + e.totals.usage.output)),
     workflowLength: mean(workflows.map((w) => w.steps.length)),
     workerChoices,
+    ...(shares ? { choiceShares: shares } : {}),
     ...update,
     ...(heldOut ? { heldOutAccuracy: heldOut.accuracy } : {}),
     spentUsd: dollarsOf(groups.flatMap((g) => [...g.samples.map((s) => s.episode), ...g.excluded])) + (heldOut?.costUsd ?? 0),
     timeMs,
   };
+}
+
+/** Each plan's logprob where the Conductor chose (its mask; every token without one), softmaxed over its group, averaged by pool worker. */
+function choiceShares(groups: readonly RolloutGroup[], views: readonly (readonly number[])[], workers: number): number[] {
+  const shares = new Array<number>(workers).fill(0);
+  groups.forEach((g, i) => {
+    const chosen = g.samples.map((s) => s.completion.logprobs.reduce((sum, lp, t) => sum + (s.mask ? s.mask[t] * lp : lp), 0));
+    const top = Math.max(...chosen);
+    const weights = chosen.map((lp) => Math.exp(lp - top));
+    const total = weights.reduce((a, b) => a + b, 0);
+    g.samples.forEach((s, k) => {
+      const worker = s.episode.workflow?.steps[0]?.worker;
+      if (worker !== undefined) shares[views[i][worker]] += weights[k] / total / groups.length;
+    });
+  });
+  return shares;
 }

@@ -16,6 +16,7 @@ export interface StatefulTrainer extends DifferentiablePolicy {
 
 export function trainablePolicy(policy: Policy, trainer: StatefulTrainer): TrainablePolicy {
   return {
+    promptIds: (prompt, continueFinal) => policy.promptIds(prompt, continueFinal),
     generateGroup: (prompt, options) => policy.generateGroup(prompt, options),
     logprobs: (ids, options) => policy.logprobs(ids, options),
     trainStep: (batch, options) => grpoStep(trainer, batch, options),

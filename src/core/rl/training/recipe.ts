@@ -26,6 +26,8 @@ export interface TrainingRecipe {
   questions: number;
   /** Plans sampled per question (G). */
   group: number;
+  /** Each question's group is every one-step plan, one per worker, instead of `group` samples (a routing Conductor: constrain, fixed subtasks, one step). */
+  everyPlan?: boolean;
   /** Randomised pools: each training question sees this many workers, shuffled (absent: all, in order). */
   poolSize?: number;
   /** Updates on each step's batch (TRL's num_iterations). */
@@ -112,6 +114,7 @@ export function grpoConfigOf(r: TrainingRecipe, conductorModel: string): GrpoCon
     steps: r.steps,
     questionsPerStep: r.questions,
     groupSize: r.group,
+    ...(r.everyPlan ? { everyPlan: true } : {}),
     iterations: r.mu,
     ...(r.poolSize === undefined ? {} : { poolSize: r.poolSize }),
     maxCompletionTokens: r.maxCompletionTokens,

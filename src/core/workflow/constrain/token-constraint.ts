@@ -50,6 +50,15 @@ export interface TokenConstraint<S> {
    * tokenizer would rather than in whatever pieces an untrained model samples.
    */
   forced?(state: S, remaining?: number): number[];
+  /**
+   * The tokens constrained decoding writes for `text` from `state` when every choice it makes keeps to
+   * that text: the text the format leaves no choice in spelled as forced() spells it, each choice the
+   * first token of the fewest-token spelling of the rest where allowed (else the longest allowed token
+   * that keeps to it), then end-of-sequence. Undefined where the format does not allow the text, or
+   * `remaining` tokens cannot hold it. How a plan chosen for the Conductor (every plan of a group,
+   * rollout.ts) is written as it would have written it.
+   */
+  spell(state: S, text: string, remaining?: number): number[] | undefined;
   /** Whether the text so far is complete (end-of-sequence allowed). */
   isAccepting(state: S): boolean;
   /** Whether end-of-sequence has been taken: nothing may follow. */
@@ -324,31 +333,55 @@ export function createTokenConstraint<S>(charAutomaton: CharAutomaton<S>, tokens
       }
       return after;
     },
-    forced(state, remaining = Infinity) {
-      // Inside a character (a token held part of it) is free text: nothing is forced there.
-      if (state.finished || state.utf8 !== 0) return [];
-      let text = '';
-      for (let s = byteState(state.chars, state.utf8), unit = forcedUnit(s); unit >= 0 && text.length < MAX_COMPLETION; unit = forcedUnit(s)) {
-        text += String.fromCharCode(unit);
-        s = automaton.step(s, unit)!;
-      }
+    forced,
+    spell(state, text, remaining = Infinity) {
       const best = fewestSpelling(text);
       const ids: number[] = [];
       let s = state;
-      for (let at = 0, left = remaining; left > 0; left--) {
-        const mask = constraint.mask(s, left);
-        const id = at < text.length ? spellingToken(text, at, best, mask) : onlyEos(mask);
-        if (id === undefined) break;
-        ids.push(id);
-        if (eos.has(id)) break;
-        s = constraint.advance(s, id);
-        at += tokens.vocab[id].length;
+      let at = 0;
+      while (!s.finished) {
+        const left = remaining - ids.length;
+        if (left <= 0) return undefined;
+        const fixed = forced(s, left);
+        const chosen = () =>
+          at < text.length ? spellingToken(text, at, best, constraint.mask(s, left)) : constraint.isAccepting(s) ? tokens.eosIds[0] : undefined;
+        const step = fixed.length > 0 ? fixed : [chosen()];
+        for (const id of step) {
+          if (id === undefined || !(eos.has(id) ? at === text.length : text.startsWith(tokens.vocab[id], at))) return undefined;
+          s = constraint.advance(s, id);
+          ids.push(id);
+          if (!eos.has(id)) at += tokens.vocab[id].length;
+        }
       }
       return ids;
     },
     isAccepting: (state) => !state.finished && automaton.accepts(byteState(state.chars, state.utf8)),
     isFinished: (state) => state.finished,
   };
+
+  /** See TokenConstraint.forced. */
+  function forced(state: ConstrainedState<S>, remaining = Infinity): number[] {
+    // Inside a character (a token held part of it) is free text: nothing is forced there.
+    if (state.finished || state.utf8 !== 0) return [];
+    let text = '';
+    for (let s = byteState(state.chars, state.utf8), unit = forcedUnit(s); unit >= 0 && text.length < MAX_COMPLETION; unit = forcedUnit(s)) {
+      text += String.fromCharCode(unit);
+      s = automaton.step(s, unit)!;
+    }
+    const best = fewestSpelling(text);
+    const ids: number[] = [];
+    let s = state;
+    for (let at = 0, left = remaining; left > 0; left--) {
+      const mask = constraint.mask(s, left);
+      const id = at < text.length ? spellingToken(text, at, best, mask) : onlyEos(mask);
+      if (id === undefined) break;
+      ids.push(id);
+      if (eos.has(id)) break;
+      s = constraint.advance(s, id);
+      at += tokens.vocab[id].length;
+    }
+    return ids;
+  }
 
   /** The first end-of-sequence id when the mask allows nothing else, else undefined. */
   function onlyEos(mask: Uint32Array): number | undefined {

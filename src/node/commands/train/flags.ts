@@ -63,6 +63,11 @@ export const FLAGS = {
   steps: int({ arg: 'N', help: `optimiser steps (default ${STEPS}; with --from-episodes one pass over the groups)`, check: atLeast(1) }),
   questions: int({ arg: 'Q', help: 'questions per step', default: 4, check: atLeast(1) }),
   group: int({ arg: 'G', help: 'workflows sampled per question', default: 8, check: atLeast(2) }),
+  'every-plan': toggle({
+    help:
+      "each question's group is every one-step plan, one per worker, instead of --group samples: a routing Conductor's exact advantages, " +
+      'with no worker left unsampled (needs --constrain --subtasks fixed --max-steps 1; runs every worker on every question: free on a recorded pool)',
+  }),
   'pool-size': int({ arg: 'K', help: 'randomised pools: each training question sees K of the workers, shuffled (default: all, in order)', check: atLeast(1) }),
   mu: int({ arg: 'N', help: "updates on each step's batch, TRL's num_iterations", default: TRAINING_DEFAULTS.mu, check: atLeast(1) }),
   lr: num({ arg: 'LR', help: 'peak learning rate, constant', default: 1e-4 }),
@@ -170,6 +175,7 @@ export function settingsFromFlags(values: TrainFlags, cwd: string): TrainSetting
   if (values.subtasks === 'fixed' && !values.constrain) throw new CliError('--subtasks fixed needs --constrain (the constraint writes the fixed texts)', 2);
   if (values['question-chars'] !== undefined && values.prompt !== 'compact')
     throw new CliError('--question-chars needs --prompt compact (it cuts the question that prompt holds)', 2);
+  if (values['every-plan']) checkEveryPlan(values);
   if (values.full) checkFull(model, values.beta);
   const path = (p: string) => (isBuiltInPool(p) || isBuiltInTaskSet(p) ? p : resolve(cwd, p));
   const optional = <K extends string, T>(key: K, value: T | undefined) => (value === undefined ? {} : ({ [key]: value } as { [k in K]: T }));
@@ -190,6 +196,7 @@ export function settingsFromFlags(values: TrainFlags, cwd: string): TrainSetting
     steps: values.steps ?? (fromEpisodes === undefined ? STEPS : 0),
     questions: values.questions,
     group,
+    ...(values['every-plan'] ? { everyPlan: true } : {}),
     ...optional('poolSize', values['pool-size']),
     mu: values.mu,
     lr: values.lr,
@@ -217,6 +224,15 @@ export function settingsFromFlags(values: TrainFlags, cwd: string): TrainSetting
     microBatch: values['micro-batch'] ?? group,
     seed: values.seed,
   };
+}
+
+/** Every plan is enumerable only for a routing Conductor: one step, a fixed subtask, written under the constraint. */
+function checkEveryPlan(values: TrainFlags): void {
+  if (values['from-episodes'] !== undefined)
+    throw new CliError('--every-plan runs plans on the pool; --from-episodes trains on stored ones: give one or the other', 2);
+  if (!values.constrain || values.subtasks !== 'fixed' || values['max-steps'] !== 1)
+    throw new CliError('--every-plan needs --constrain --subtasks fixed --max-steps 1: a plan is then one worker, and a group every worker', 2);
+  if (values.recursion) throw new CliError('--every-plan writes first-round plans only: leave out --recursion', 2);
 }
 
 /** Full fine-tuning updates f32 master weights in place and keeps no frozen copy for a KL reference. */

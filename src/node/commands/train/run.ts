@@ -80,6 +80,7 @@ function progressLine(m: GrpoStepMetrics, s: TrainSettings, msPerStep: number): 
     `reward ${m.rewardMean.toFixed(3)} ± ${m.rewardStd.toFixed(3)}`,
     `accuracy ${m.accuracy.toFixed(2)}`,
     `format ${m.formatRate.toFixed(2)}`,
+    ...(m.choiceShares ? [`choices ${m.choiceShares.map((x) => x.toFixed(2)).join('/')}`] : []),
     ...(m.heldOutAccuracy === undefined ? [] : [`held-out ${m.heldOutAccuracy.toFixed(2)}`]),
     ...(m.skipped ? [`no update: ${m.skipped}`] : []),
     `${(m.timeMs / 1000).toFixed(1)} s`,

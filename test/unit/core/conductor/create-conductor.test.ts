@@ -134,6 +134,9 @@ describe('the demo model', () => {
 describe('a model on the host', () => {
   const PLAN = 'model_id = [1]\nsubtasks = ["Solve it."]\naccess_list = [[]]';
   const policy: Policy = {
+    promptIds: () => {
+      throw new Error('not asked for');
+    },
     generateGroup: async (_prompt, options) => [
       { text: PLAN, tokens: [1, 2], logprobs: [-0.5, -0.25], finishReason: 'stop', seed: options.sampling?.seed } as never,
     ],

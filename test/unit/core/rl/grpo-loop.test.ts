@@ -53,6 +53,7 @@ class ScriptedTrainable implements TrainablePolicy {
     const h = hashString(`${seed} ${i} ${this.updates}`) % 4;
     return h === 3 ? 'malformed' : h;
   });
+  promptIds = this.sampler.promptIds.bind(this.sampler);
   generateGroup = this.sampler.generateGroup.bind(this.sampler);
   logprobs = this.sampler.logprobs.bind(this.sampler);
   async trainStep(batch: GrpoBatch, options: TrainStepOptions): Promise<TrainStepResult> {

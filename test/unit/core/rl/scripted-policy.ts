@@ -16,6 +16,10 @@ export class ScriptedPolicy implements Policy {
   readonly calls: { prompt: PolicyPrompt; options: GroupOptions }[] = [];
   constructor(private readonly pick: (seed: number, index: number, prompt: PolicyPrompt) => Choice) {}
 
+  promptIds(): number[] {
+    return [1, 2, 3];
+  }
+
   async generateGroup(prompt: PolicyPrompt, options: GroupOptions): Promise<SampledCompletion[]> {
     this.calls.push({ prompt, options });
     return Array.from({ length: options.n }, (_, index) => {

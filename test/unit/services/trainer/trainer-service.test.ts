@@ -25,6 +25,7 @@ class CountingTrainable implements TrainablePolicy {
   /** Updates this instance took itself (not imported from a checkpoint). */
   taken = 0;
   readonly sampler = new ScriptedPolicy((seed, i) => hashString(`${seed} ${i} ${this.updates}`) % 4);
+  promptIds = this.sampler.promptIds.bind(this.sampler);
   generateGroup = this.sampler.generateGroup.bind(this.sampler);
   logprobs = this.sampler.logprobs.bind(this.sampler);
   async trainStep(_batch: GrpoBatch): Promise<TrainStepResult> {
