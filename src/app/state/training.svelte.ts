@@ -27,7 +27,7 @@ import type { SettingsState } from './settings.svelte.ts';
 /** The form's fields: a TrainingConfig without the pool, its optional settings filled in, and the text fields as typed. */
 export interface TrainingForm extends Omit<
   TrainingConfig,
-  'pool' | 'model' | 'concurrency' | 'recursionDepth' | 'responseCache' | 'fixedSubtasks' | 'costWeight'
+  'pool' | 'model' | 'concurrency' | 'recursionDepth' | 'responseCache' | 'fixedSubtasks' | 'everyPlan' | 'costWeight'
 > {
   /** lambda of the cost-aware reward; 0: accuracy alone. */
   costWeight: number;
@@ -38,6 +38,7 @@ export interface TrainingForm extends Omit<
   recursionDepth: number;
   responseCache: boolean;
   fixedSubtasks: boolean;
+  everyPlan: boolean;
 }
 
 const formOf = (config: Omit<TrainingConfig, 'pool'>): TrainingForm => ({
@@ -48,6 +49,7 @@ const formOf = (config: Omit<TrainingConfig, 'pool'>): TrainingForm => ({
   costWeight: config.costWeight ?? 0,
   responseCache: config.responseCache !== false,
   fixedSubtasks: config.fixedSubtasks ?? false,
+  everyPlan: config.everyPlan ?? false,
 });
 
 /** The model a form names; undefined when the text is neither a repo id nor a URL. */
@@ -117,7 +119,7 @@ export class TrainPageState {
         code: 'run/config',
         message: 'The model must be empty (the demo Conductor), a Hugging Face repo id (owner/name) or an https:// URL.',
       });
-    const { model: _, concurrency, recursionDepth, responseCache, fixedSubtasks, costWeight, ...rest } = $state.snapshot(this.form);
+    const { model: _, concurrency, recursionDepth, responseCache, fixedSubtasks, everyPlan, costWeight, ...rest } = $state.snapshot(this.form);
     const limits = parseProviderConcurrency(concurrency);
     return {
       ...rest,
@@ -128,6 +130,7 @@ export class TrainPageState {
       ...(costWeight !== 0 ? { costWeight } : {}),
       ...(responseCache ? {} : { responseCache: false }),
       ...(fixedSubtasks ? { fixedSubtasks } : {}),
+      ...(everyPlan ? { everyPlan } : {}),
     };
   }
 

@@ -49,6 +49,11 @@ export interface TrainingConfig {
   fixedSubtasks?: boolean;
   /** Most steps per workflow. */
   maxSteps: number;
+  /**
+   * Each question's group is every worker's plan once instead of `group` samples (core/rl/every-plan.ts): exact
+   * advantages for a routing Conductor; needs fixedSubtasks and maxSteps 1, and runs every worker on every question.
+   */
+  everyPlan?: boolean;
   /** Held-out accuracy every this many steps (0: never). */
   evalEvery: number;
   /** Held-out questions evaluated (one greedy plan each). */

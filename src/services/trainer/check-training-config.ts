@@ -32,6 +32,13 @@ export function checkTrainingConfig(config: TrainingConfig): TrainingConfig {
       data: { key: 'costWeight', value: lambda },
     });
   }
+  if (config.everyPlan && !(config.fixedSubtasks && config.maxSteps === 1 && !config.recursionDepth)) {
+    throw new BatonError({
+      code: 'run/config',
+      message: 'Every plan needs fixed subtask texts, 1 step per workflow and no recursion: a plan is then one worker, and a group every worker.',
+      data: { key: 'everyPlan', value: true },
+    });
+  }
   // Checks each provider name and cap the way the run will apply them.
   limitPerProvider([], config.concurrency);
   if (config.pool.length < 1)

@@ -41,6 +41,7 @@ export function trainSettingsOf(config: TrainingConfig): Record<string, string |
     steps: r.steps,
     questions: r.questions,
     group: r.group,
+    ...(r.everyPlan ? { 'every-plan': true } : {}),
     lr: r.lr,
     r: r.lora.r,
     alpha: r.lora.alpha,

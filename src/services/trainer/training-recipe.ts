@@ -13,6 +13,7 @@ export function recipeOf(config: TrainingConfig): TrainingRecipe {
     steps: config.steps,
     questions: config.questions,
     group: config.group,
+    ...(config.everyPlan ? { everyPlan: true } : {}),
     mu,
     lr: config.lr,
     beta,

@@ -14,6 +14,11 @@ describe("the Train page's run as baton train's flags", () => {
     expect(free).not.toHaveProperty('subtasks');
   });
 
+  it('asks for every plan where the page does, and not otherwise', () => {
+    expect(trainSettingsOf({ ...config, fixedSubtasks: true, maxSteps: 1, everyPlan: true })).toMatchObject({ 'every-plan': true, 'max-steps': 1 });
+    expect(trainSettingsOf(config)).not.toHaveProperty('every-plan');
+  });
+
   it('carries recursion, the calls in flight per provider and a switched-off cache', () => {
     expect(trainSettingsOf({ ...config, recursionDepth: 2, concurrency: { openai: 4, simulated: 2 }, responseCache: false })).toMatchObject({
       recursion: 2,

@@ -267,6 +267,12 @@ describe('TrainerService', () => {
       code: 'run/config',
       message: expect.stringContaining('concurrency of simulated'),
     });
+    for (const without of [{ fixedSubtasks: false }, { maxSteps: 2 }, { recursionDepth: 1 }]) {
+      await expect(service.start({ ...config, fixedSubtasks: true, maxSteps: 1, everyPlan: true, ...without })).rejects.toMatchObject({
+        code: 'run/config',
+        message: expect.stringContaining('Every plan needs fixed subtask texts, 1 step per workflow and no recursion'),
+      });
+    }
     expect((await service.progress()).status).toBe('idle');
   });
 });

@@ -21,6 +21,8 @@ describe("the Train page's recipe", () => {
       heldOutSample: 5,
     });
     expect(grpoConfigOf(recipeOf({ ...config, recursionDepth: 2 }), 'demo').recursionDepth).toBe(2);
+    expect(grpoConfigOf(recipeOf({ ...config, maxSteps: 1, everyPlan: true }), 'demo').everyPlan).toBe(true);
+    expect(grpoConfigOf(recipeOf(config), 'demo').everyPlan).toBeUndefined();
   });
 
   it('trains on the compact prompt under the constraint, with fixed subtasks (the default) or subtasks of a bounded length', () => {
