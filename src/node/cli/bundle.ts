@@ -16,12 +16,19 @@ export function webgpuVersion(): string {
   return (createRequire(import.meta.url)('webgpu/package.json') as { version: string }).version;
 }
 
-export async function bundleCli(): Promise<Uint8Array> {
+// data/ beside baton.mjs, where a training bundle puts its recorded answers.
+export const bundleCli = (): Promise<Uint8Array> => bundleScript(fileURLToPath(new URL('../baton.ts', import.meta.url)), './data/');
+
+/**
+ * Any of Baton's Node entry points (the CLI, a bench script) as one ES module, `webgpu` left out; `data` is where the
+ * bundle finds the repository's data/, relative to the bundle's own file (inputs/data-files.ts).
+ */
+export async function bundleScript(entry: string, data: string): Promise<Uint8Array> {
   const esbuild = await import('esbuild');
   const require = createRequire(import.meta.url);
   const transformersWeb = join(dirname(require.resolve('@huggingface/transformers')), 'transformers.web.js');
   const result = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL('../baton.ts', import.meta.url))],
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -30,8 +37,7 @@ export async function bundleCli(): Promise<Uint8Array> {
     write: false,
     minify: true,
     legalComments: 'eof',
-    // inputs/data-files.ts: data/ beside baton.mjs, where a training bundle puts its recorded answers.
-    define: { BATON_BUNDLED_DATA: JSON.stringify('./data/') },
+    define: { BATON_BUNDLED_DATA: JSON.stringify(data) },
     logLevel: 'silent',
     // CommonJS dependencies call require() for Node's own modules, which an ES module must be given.
     banner: { js: "import { createRequire as __batonRequire } from 'node:module'; const require = __batonRequire(import.meta.url);" },

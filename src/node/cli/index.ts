@@ -2,7 +2,7 @@
  * What the commands share of the CLI: their input and output, usage errors, the flag tables (and the one flag
  * two commands share, a new LoRA adapter's --targets), and the CLI as one bundled file.
  */
-export { bundleCli, webgpuVersion } from './bundle.ts';
+export { bundleCli, bundleScript, webgpuVersion } from './bundle.ts';
 export {
   atLeast,
   choice,
