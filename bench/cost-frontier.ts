@@ -1,16 +1,18 @@
 /**
- * Cost-aware Conductors on the cost-quality plane (docs/pools.md): on a recorded pool (zeroeval, routerbench and
- * their handfuls), `baton train` trains one Conductor from scratch per lambda of the reward correct - lambda x
- * dollars on the task set's train split, then one `baton eval` on the held-out questions sets them beside every
- * single model, the per-question oracle, random routing and the best model per kind with hindsight at the same
- * lambdas, and writes the accuracy-versus-dollars plot with the single models' hull. Prints one JSON line: every
- * method's accuracy, dollars and side of the hull, the goal's check (a Conductor within 1 point of the best single
- * model at no more than 70% of its dollars), and what each phase took.
+ * Cost-aware Conductors on the cost-quality plane (docs/pools.md): on a replayed pool (zeroeval, routerbench, their
+ * handfuls, routellm-mmlu), `baton train` trains one Conductor from scratch per lambda of the cost-aware reward (the
+ * paper's 1 right, 0.5 wrong, minus lambda x dollars) on the task set's train split, then one `baton eval` on the
+ * held-out questions sets them beside every single model, the per-question oracle, random routing and the best model
+ * per kind with hindsight under each Conductor's own objective (right - 2 lambda x dollars: core/reward's
+ * accuracyLambda), and writes the accuracy-versus-dollars plot with the single models' hull. Prints one JSON line:
+ * every method's accuracy, dollars and side of the hull, the goal's check (a Conductor within 1 point of the best
+ * single model at no more than 70% of its dollars), and what each phase took. routellm-mmlu's questions are all one
+ * kind (MMLU multiple choice): its hindsight row is one model for all of them (bench:learn routes by subject).
  *
  * Sized for a CPU: plans of one step with fixed subtasks, the compact prompt reading --question-chars of the
  * question (its first 200 characters unless told), a 32-wide Conductor, the shared-prompt pass of the update.
  *
- * Run: npm run bench:cost-frontier -- --pool routerbench-4 [--tasks routerbench] [--lambdas 0,20,100 | auto]
+ * Run: npm run bench:cost-frontier -- --pool routerbench-4|zeroeval-4|routellm-mmlu|... [--tasks routerbench] [--lambdas 0,20,100 | auto]
  *        [--steps 30] [--questions 4] [--group 8] [--lr 1e-3] [--hidden 32] [--question-chars 200] [--pretrain-steps 0]
  *        [--every-plan] [--train-questions N] [--held-out-questions N] [--seed 1] [--plot FILE.svg] [--keep DIR]
  * --lambdas auto: 0.01, 0.05 and 0.2 over the dearest model's dollars per training question (its cost then weighs
@@ -38,6 +40,7 @@ import {
   type EvalReport,
 } from '../src/core/bench/index.ts';
 import { isRecordedPool, RECORDED_POOLS } from '../src/core/providers/replay/index.ts';
+import { accuracyLambda } from '../src/core/reward/index.ts';
 import type { WorkerModel } from '../src/core/providers/index.ts';
 import type { Task } from '../src/core/task.ts';
 import { FIXED_SUBTASKS } from '../src/core/workflow/constrain/index.ts';
@@ -70,8 +73,10 @@ const { values } = parseArgs({
 });
 
 const pool = values.pool;
-if (!isRecordedPool(pool)) throw new Error(`--pool must be a recorded pool (${Object.keys(RECORDED_POOLS).join(', ')}), got ${pool}`);
-const tasks = values.tasks ?? RECORDED_POOLS[pool].source;
+if (!isRecordedPool(pool) && pool !== 'routellm-mmlu') {
+  throw new Error(`--pool must be a replayed pool (${[...Object.keys(RECORDED_POOLS), 'routellm-mmlu'].join(', ')}), got ${pool}`);
+}
+const tasks = values.tasks ?? (pool === 'routellm-mmlu' ? pool : RECORDED_POOLS[pool].source);
 if (!isBuiltInTaskSet(tasks)) throw new Error(`--tasks must be a built-in task set, got ${tasks}`);
 const seed = Number(values.seed);
 const steps = Number(values.steps);
@@ -113,6 +118,8 @@ try {
   await writeFile(join(work, 'train.jsonl'), train.map((t) => `${JSON.stringify(t)}\n`).join(''));
   const lambdas = values.lambdas === 'auto' ? await autoLambdas(train, await instantPool(pool)) : values.lambdas.split(',').map(Number);
   const specs = await builtInPool(pool);
+  // Each Conductor's twin with hindsight: the best model per kind under the objective its reward ranks plans by.
+  const hindsightLambdas = lambdas.map((l) => round(accuracyLambda(l)));
 
   const trainTimes: Record<string, number> = {};
   const resumed: string[] = [];
@@ -172,7 +179,7 @@ try {
       ...['--dataset', tasks, '--seed', String(seed), '--pool', pool, '--max-steps', '1', '--concurrency', '1'],
       ...(values['held-out-questions'] ? ['--limit', values['held-out-questions']] : []),
       ...specs.flatMap((w) => ['--method', `single:${w.id}`]),
-      ...['--method', 'oracle', '--method', 'random', '--method', `hindsight:${lambdas.join(',')}`],
+      ...['--method', 'oracle', '--method', 'random', '--method', `hindsight:${hindsightLambdas.join(',')}`],
       ...conductors.flatMap((m) => ['--method', m]),
       ...['--out', 'eval'],
     );
@@ -201,6 +208,7 @@ try {
       tasks,
       seed,
       lambdas,
+      hindsightLambdas,
       trainQuestions: train.length,
       heldOutQuestions: report.evaluation.items,
       settings: {
@@ -218,7 +226,7 @@ try {
         conductorsAboveHull: conductors.filter((c) => report.aboveHull?.includes(c)),
         conductorsWithin1PointAt70PercentDollars: report.methods.filter((m) => conductors.includes(m.method) && nearBest(m)).map((m) => m.method),
         hindsightWithin1PointAt70PercentDollars: report.methods
-          .filter((m) => lambdas.some((l) => m.method === hindsightMethod(l)) && nearBest(m))
+          .filter((m) => hindsightLambdas.some((l) => m.method === hindsightMethod(l)) && nearBest(m))
           .map((m) => m.method),
       },
       timeS: { train: trainTimes, eval: evalS, total: total() },

@@ -5,10 +5,10 @@
  * random routing, the best fixed workflow and the best workflow per task kind (bench/learning-run.ts
  * over core/bench/eval/hindsight.ts). gapClosed is (final - random routing) / (best per kind - random routing).
  * With --pool routellm-mmlu (GPT-4 and Mixtral replaying RouteLLM's records over MMLU; tasks routellm-mmlu)
- * the reward is cost-aware: --cost-weight defaults to the lambda at which per-subject routing chosen on
- * the training questions sends half of them to GPT-4, --scale-rewards to none, and costRouting reports
- * the Conductor's held-out accuracy and GPT-4 share beside each model alone, random routing at that share
- * and per-subject routing with hindsight.
+ * the reward is cost-aware: --cost-weight defaults to the weight whose objective (core/reward's accuracyLambda)
+ * makes per-subject routing chosen on the training questions send half of them to GPT-4, --scale-rewards to
+ * none, and costRouting reports the Conductor's held-out accuracy and GPT-4 share beside each model alone,
+ * random routing at that share and per-subject routing with hindsight under the same objective.
  *
  * Run: npm run bench:learn -- [--pool demo|experts|routellm-mmlu] [--tasks experts-short|experts|routellm-mmlu] [--steps 30]
  *        [--questions 4] [--group 8] [--lr 1e-2] [--r 8] [--eval-every 5] [--seed 1] [--max-completion-tokens 56]
@@ -22,9 +22,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { accuracyLambda, costWeightFor } from '../src/core/reward/index.ts';
 import { processIo } from '../src/node/cli/index.ts';
 import { isBuiltInPool, isBuiltInTaskSet } from '../src/node/inputs/index.ts';
-import { benchConductorShape, learningCurveSvg, mmluCostWeight, mmluRoutingReport, runLearning } from './learning-run.ts';
+import { benchConductorShape, learningCurveSvg, mmluHalfShareLambda, mmluRoutingReport, runLearning } from './learning-run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -60,7 +61,7 @@ const maxSteps = Number(values['max-steps']);
 if (maxSteps !== 1 && maxSteps !== 2) throw new Error(`--max-steps must be 1 or 2, got ${maxSteps}`);
 const seed = Number(values.seed);
 const hidden = Number(values.hidden);
-const costWeight = values['cost-weight'] !== undefined ? Number(values['cost-weight']) : mmlu ? await mmluCostWeight(seed) : 0;
+const costWeight = values['cost-weight'] !== undefined ? Number(values['cost-weight']) : mmlu ? costWeightFor(await mmluHalfShareLambda(seed)) : 0;
 const scaleRewards = values['scale-rewards'] ?? (mmlu ? 'none' : 'group');
 
 const work = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), 'baton-bench-learn-'));
@@ -136,7 +137,7 @@ try {
     },
     final: curve.at(-1)?.heldOutAccuracy,
     gapClosed: round(gapClosed),
-    ...(mmlu ? { costRouting: await mmluRoutingReport(join(work, 'run'), heldOut, costWeight) } : {}),
+    ...(mmlu ? { costRouting: await mmluRoutingReport(join(work, 'run'), heldOut, accuracyLambda(costWeight)) } : {}),
     timeS: Math.round((performance.now() - started) / 1000),
   };
   if (values.plot)

@@ -155,7 +155,7 @@ export async function instantPool(name: BuiltInPool): Promise<WorkerModel[]> {
 const STRONG = 0;
 
 export interface CostRoutingReport {
-  /** The cost-aware reward's lambda (dollars), as the run trained with. */
+  /** The lambda of right - lambda x dollars that the run's reward ranks plans by (core/reward's accuracyLambda). */
   lambda: number;
   /** The Conductor at each held-out evaluation. */
   conductor: (RoutingPoint & { step: number; randomAtShare: number })[];
@@ -166,11 +166,11 @@ export interface CostRoutingReport {
 }
 
 /**
- * The lambda at which per-subject routing, chosen with hindsight on the training questions, sends half of
- * them to GPT-4: a cost weight at which the subject decides the worker, the one docs/learning.md's MMLU replay
- * run trains with.
+ * The lambda of right - lambda x dollars at which per-subject routing, chosen with hindsight on the training
+ * questions, sends half of them to GPT-4: dollars weighed so that the subject decides the worker. docs/learning.md's
+ * MMLU replay run trains with the cost weight of that objective (core/reward's costWeightFor).
  */
-export async function mmluCostWeight(seed: number, share = 0.5): Promise<number> {
+export async function mmluHalfShareLambda(seed: number, share = 0.5): Promise<number> {
   const { train } = await readBuiltInTaskSet('routellm-mmlu', seed);
   return lambdaForShare(await routingOutcomes(train, await instantPool('routellm-mmlu'), FIXED_SUBTASKS[0], mmluSubject), STRONG, share);
 }

@@ -3,7 +3,7 @@ export { mathEquivalent } from './math-equivalent.ts';
 export { normalizeLatex } from './normalize-latex.ts';
 export { gradeAnswer, gsm8kGold, isGradable } from './grade.ts';
 export type { GradableKind } from './grade.ts';
-export { computeReward, CODE_REWARD, PAPER_REWARD } from './reward.ts';
+export { accuracyLambda, computeReward, CODE_REWARD, costWeightFor, PAPER_REWARD } from './reward.ts';
 export type { Reward, RewardScheme } from './reward.ts';
 export { goldChoice } from './choice.ts';
 export { parsePythonLiteral, pythonEqual } from './python-literal.ts';

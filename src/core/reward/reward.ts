@@ -29,6 +29,14 @@ export interface RewardScheme {
 export const PAPER_REWARD: Readonly<RewardScheme> = Object.freeze({ formatError: 0, wrong: 0.5, correct: 1 });
 export const CODE_REWARD: Readonly<RewardScheme> = Object.freeze({ formatError: 0, wrong: 0.5, correct: 1.5 });
 
+/**
+ * A parsed plan's cost-aware reward is wrong + (correct - wrong) x [right] - costWeight x dollars: it ranks plans as
+ * [right] - lambda x dollars does for lambda = costWeight / (correct - wrong). That accuracy-scale lambda is the one
+ * `baton eval`'s hindsight rows and core/bench's cost routing weigh dollars with; costWeightFor goes back.
+ */
+export const accuracyLambda = (costWeight: number, scheme: Readonly<RewardScheme> = PAPER_REWARD): number => costWeight / (scheme.correct - scheme.wrong);
+export const costWeightFor = (lambda: number, scheme: Readonly<RewardScheme> = PAPER_REWARD): number => lambda * (scheme.correct - scheme.wrong);
+
 interface RolloutOutcome {
   /** The Conductor's workflow parsed and validated. */
   parsed: boolean;

@@ -117,7 +117,8 @@ export async function rolloutGroup(task: Task, pool: readonly WorkerModel[], pol
         ...(options.signal ? { signal: options.signal } : {}),
       });
   const scheme = options.rewardScheme ?? PAPER_REWARD;
-  const sampling = { temperature: options.temperature, maxNewTokens: options.maxCompletionTokens, seed: options.seed };
+  // Every plan samples nothing: its episodes keep the temperature its logprobs were taken at and the budget, no seed.
+  const sampling = { temperature: options.temperature, maxNewTokens: options.maxCompletionTokens, ...(options.everyPlan ? {} : { seed: options.seed }) };
   const depth = options.recursionDepth ?? 0;
   const later = depth > 0 ? options.constraint?.(pool.length, true) : undefined;
   /** Completion i's answer in a recursion round: one sample of its own prompt, from a stream of (seed, i, round). */

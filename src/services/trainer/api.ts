@@ -61,8 +61,8 @@ export interface TrainingConfig {
   checkpointEvery: number;
   seed: number;
   /**
-   * lambda of the cost-aware reward, correct - lambda x the workflow's dollars (absent: 0). Above 0 the rewards
-   * are left unscaled, as `bench:cost-frontier` trains.
+   * lambda of the cost-aware reward, the paper's (1 right, 0.5 wrong) minus lambda x the workflow's dollars
+   * (absent: 0). Above 0 the rewards are left unscaled, as `bench:cost-frontier` trains.
    */
   costWeight?: number;
   /** Recursion rounds after the first (absent: 0); the first round's plan trains on (1 - d) r0 + d r1 (core/rl/recursion-reward.ts). */

@@ -19,21 +19,28 @@ export function reportPlotSvg(report: EvalReport): string {
   const points = report.methods.filter((m) => Number.isFinite(m.accuracy) && Number.isFinite(m.costUsd.perQuestion));
   const maxCost = Math.max(...points.map((p) => p.costUsd.perQuestion), 0) || 1;
   const x = (usd: number) => M.left + (usd / (maxCost * 1.1)) * (W - M.left - M.right);
-  const y = (acc: number) => H - M.bottom - acc * (H - M.top - M.bottom);
+  // The axis starts at the tenth below the lowest error bar: the methods of one pool often sit within a few
+  // points of each other near the top, where a 0-100% axis would print them over one another.
+  const lowest = Math.min(...points.map((p) => p.accuracy - (Number.isFinite(p.stderr) ? p.stderr : 0)));
+  const low = points.length > 0 ? Math.min(0.9, Math.max(0, Math.floor(lowest * 10) / 10)) : 0;
+  const y = (acc: number) => H - M.bottom - ((acc - low) / (1 - low)) * (H - M.top - M.bottom);
+  const tenths = Math.round(low * 10);
+  const tickTenths = 10 - tenths <= 5 ? 1 : 2;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
     `<line x1="${M.left}" y1="${H - M.bottom}" x2="${W - M.right}" y2="${H - M.bottom}" stroke="black"/>`,
     `<line x1="${M.left}" y1="${M.top}" x2="${M.left}" y2="${H - M.bottom}" stroke="black"/>`,
   ];
-  for (let i = 0; i <= 4; i++) {
-    const acc = i / 4;
-    const usd = (maxCost * 1.1 * i) / 4;
+  for (let t = tenths; t <= 10; t += tickTenths) {
     parts.push(
-      `<text x="${M.left - 8}" y="${fmt(y(acc) + 4)}" text-anchor="end">${(acc * 100).toFixed(0)}%</text>`,
-      `<line x1="${M.left}" y1="${fmt(y(acc))}" x2="${W - M.right}" y2="${fmt(y(acc))}" stroke="#ddd"/>`,
-      `<text x="${fmt(x(usd))}" y="${H - M.bottom + 18}" text-anchor="middle">$${Number(usd.toPrecision(2))}</text>`,
+      `<text class="tick" x="${M.left - 8}" y="${fmt(y(t / 10) + 4)}" text-anchor="end">${t * 10}%</text>`,
+      `<line x1="${M.left}" y1="${fmt(y(t / 10))}" x2="${W - M.right}" y2="${fmt(y(t / 10))}" stroke="#ddd"/>`,
     );
+  }
+  for (let i = 0; i <= 4; i++) {
+    const usd = (maxCost * 1.1 * i) / 4;
+    parts.push(`<text x="${fmt(x(usd))}" y="${H - M.bottom + 18}" text-anchor="middle">$${Number(usd.toPrecision(2))}</text>`);
   }
   parts.push(
     `<text x="${(M.left + W - M.right) / 2}" y="${H - 12}" text-anchor="middle">dollars per question</text>`,

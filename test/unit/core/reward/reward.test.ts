@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_REWARD, computeReward, PAPER_REWARD } from '../../../../src/core/reward/reward.ts';
+import { seededRandom } from '../../../../src/core/random.ts';
+import { accuracyLambda, CODE_REWARD, computeReward, costWeightFor, PAPER_REWARD } from '../../../../src/core/reward/reward.ts';
 
 describe('computeReward', () => {
   it("paper's scheme: 0 format error, 0.5 parsed but wrong, 1 correct", () => {
@@ -23,6 +24,22 @@ describe('computeReward', () => {
     expect(computeReward({ parsed: true, correct: true, costUsd: 0.02 }, scheme).value).toBeCloseTo(0.8, 12);
     expect(computeReward({ parsed: true, correct: true, costUsd: null }, scheme).value).toBe(1);
     expect(computeReward({ parsed: true, correct: true, costUsd: 0.02 }).value).toBe(1);
+  });
+
+  it('a cost weight ranks parsed plans as correct - accuracyLambda x dollars does, scaled by correct - wrong', () => {
+    const random = seededRandom(7);
+    for (const base of [PAPER_REWARD, CODE_REWARD]) {
+      const costWeight = 1 + 40 * random();
+      const scheme = { ...base, costWeight };
+      const lambda = accuracyLambda(costWeight, base);
+      expect(costWeightFor(lambda, base)).toBeCloseTo(costWeight, 12);
+      for (let i = 0; i < 50; i++) {
+        const [a, b] = [0, 1].map(() => ({ parsed: true, correct: random() < 0.5, costUsd: 0.01 * random() }));
+        const rewardGap = computeReward(a, scheme).value - computeReward(b, scheme).value;
+        const accuracyGap = Number(a.correct) - Number(b.correct) - lambda * (a.costUsd - b.costUsd);
+        expect(rewardGap).toBeCloseTo((base.correct - base.wrong) * accuracyGap, 12);
+      }
+    }
   });
 
   it('keeps infrastructure failures apart: flagged, value 0, whatever else happened', () => {

@@ -101,6 +101,8 @@ describe('baton train --every-plan', () => {
       for (const [k, e] of group.entries()) {
         expect(e.totals.costUsd).toBeCloseTo(dollars.get(e.task.question)![k], 12);
         expect(e.reward!.value).toBeCloseTo((e.reward!.correct ? 1 : 0.5) - lambda * e.totals.costUsd!, 9);
+        // Nothing was drawn: no seed is recorded as if it had been.
+        expect(e.conductor.sampling).not.toHaveProperty('seed');
       }
     }
     // Step 1's logprobs are the start's (the new adapter adds nothing yet): the model scores the same sequence alike.
