@@ -15,8 +15,8 @@
  * Run: npm run bench:cost-frontier -- --pool routerbench-4|zeroeval-4|routellm-mmlu|... [--tasks routerbench] [--lambdas 0,20,100 | auto]
  *        [--steps 30] [--questions 4] [--group 8] [--lr 1e-3] [--hidden 32] [--question-chars 200] [--pretrain-steps 0]
  *        [--every-plan] [--train-questions N] [--held-out-questions N] [--seed 1] [--plot FILE.svg] [--keep DIR]
- * --lambdas auto: 0.01, 0.05 and 0.2 over the dearest model's dollars per training question (its cost then weighs
- * 0.01, 0.05 and 0.2 of a right answer). --steps 0 trains nothing and measures the baselines alone.
+ * --lambdas auto: 0.01, 0.05 and 0.2 over the dearest model's dollars per training question (its cost then takes
+ * 0.01, 0.05 and 0.2 off a right answer's reward of 1). --steps 0 trains nothing and measures the baselines alone.
  * --pretrain-steps N first trains the random start as a language model on the training questions' prompts
  * (`baton pretrain`, 16 prompts a step), and every lambda's Conductor starts from that.
  * --every-plan trains on groups of every worker's plan (`baton train --every-plan`) instead of --group samples.

@@ -3,7 +3,7 @@
  * the share of questions the strong one answers (the baselines of docs/learning.md's MMLU replay run, a
  * Conductor trained with a cost-aware reward). Every worker answers every question alone once; the
  * baselines are then arithmetic on those outcomes: each worker alone, random routing at a given share,
- * and the best worker per group (e.g. subject) under the reward correct - lambda x dollars.
+ * and the best worker per group (e.g. subject) under right - lambda x dollars (a training reward's accuracyLambda).
  * Test: test/unit/core/bench/eval/cost-routing.test.ts.
  */
 import { BatonError } from '../../errors/index.ts';
@@ -75,7 +75,7 @@ export function randomRoutingAccuracy(o: RoutingOutcomes, strong: number, share:
   return share * singles[strong] + (1 - share) * (others.reduce((a, b) => a + b, 0) / others.length);
 }
 
-/** With hindsight: every group goes to the worker of the highest reward correct - lambda x dollars over its questions. */
+/** With hindsight: every group goes to the worker of the highest right - lambda x dollars over its questions. */
 export function perGroupRouting(o: RoutingOutcomes, lambda: number): { choice: number[]; byGroup: Record<string, number> } {
   const byGroup: Record<string, number> = {};
   for (const g of new Set(o.group)) {

@@ -19,7 +19,7 @@ export function reportPlotSvg(report: EvalReport): string {
   const points = report.methods.filter((m) => Number.isFinite(m.accuracy) && Number.isFinite(m.costUsd.perQuestion));
   const maxCost = Math.max(...points.map((p) => p.costUsd.perQuestion), 0) || 1;
   const x = (usd: number) => M.left + (usd / (maxCost * 1.1)) * (W - M.left - M.right);
-  // The axis starts at the tenth below the lowest error bar: the methods of one pool often sit within a few
+  // The axis starts at the tenth at or below the lowest error bar: the methods of one pool often sit within a few
   // points of each other near the top, where a 0-100% axis would print them over one another.
   const lowest = Math.min(...points.map((p) => p.accuracy - (Number.isFinite(p.stderr) ? p.stderr : 0)));
   const low = points.length > 0 ? Math.min(0.9, Math.max(0, Math.floor(lowest * 10) / 10)) : 0;
@@ -32,7 +32,8 @@ export function reportPlotSvg(report: EvalReport): string {
     `<line x1="${M.left}" y1="${H - M.bottom}" x2="${W - M.right}" y2="${H - M.bottom}" stroke="black"/>`,
     `<line x1="${M.left}" y1="${M.top}" x2="${M.left}" y2="${H - M.bottom}" stroke="black"/>`,
   ];
-  for (let t = tenths; t <= 10; t += tickTenths) {
+  // Counted down from 100%, which always has its tick.
+  for (let t = 10; t >= tenths; t -= tickTenths) {
     parts.push(
       `<text class="tick" x="${M.left - 8}" y="${fmt(y(t / 10) + 4)}" text-anchor="end">${t * 10}%</text>`,
       `<line x1="${M.left}" y1="${fmt(y(t / 10))}" x2="${W - M.right}" y2="${fmt(y(t / 10))}" stroke="#ddd"/>`,
