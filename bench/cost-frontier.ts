@@ -7,7 +7,8 @@
  * accuracyLambda), and writes the accuracy-versus-dollars plot with the single models' hull. Prints one JSON line:
  * every method's accuracy, dollars and side of the hull, the goal's check (a Conductor within 1 point of the best
  * single model at no more than 70% of its dollars), and what each phase took. routellm-mmlu's questions are all one
- * kind (MMLU multiple choice): its hindsight row is one model for all of them (bench:learn routes by subject).
+ * kind (MMLU multiple choice): its hindsight row is one model for all of them, and `bySubject` adds routing by subject
+ * with hindsight at the same lambdas and each Conductor's share of questions on GPT-4.
  *
  * Sized for a CPU: plans of one step with fixed subtasks, the compact prompt reading --question-chars of the
  * question (its first 200 characters unless told), a 32-wide Conductor, the shared-prompt pass of the update.
@@ -48,7 +49,7 @@ import { main } from '../src/node/main.ts';
 import { processIo, type CliIo } from '../src/node/cli/index.ts';
 import { builtInPool, readBuiltInTaskSet } from '../src/node/inputs/index.ts';
 import { writeRandomConductor } from '../src/node/models/index.ts';
-import { benchConductorShape, instantPool } from './learning-run.ts';
+import { benchConductorShape, instantPool, mmluSubjectRouting } from './learning-run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -118,6 +119,7 @@ try {
   await writeFile(join(work, 'train.jsonl'), train.map((t) => `${JSON.stringify(t)}\n`).join(''));
   const lambdas = values.lambdas === 'auto' ? await autoLambdas(train, await instantPool(pool)) : values.lambdas.split(',').map(Number);
   const specs = await builtInPool(pool);
+  const singleMethods = specs.map((w) => `single:${w.id}`);
   // Each Conductor's twin with hindsight: the best model per kind under the objective its reward ranks plans by.
   const hindsightLambdas = lambdas.map((l) => round(accuracyLambda(l)));
 
@@ -178,13 +180,14 @@ try {
       'eval',
       ...['--dataset', tasks, '--seed', String(seed), '--pool', pool, '--max-steps', '1', '--concurrency', '1'],
       ...(values['held-out-questions'] ? ['--limit', values['held-out-questions']] : []),
-      ...specs.flatMap((w) => ['--method', `single:${w.id}`]),
+      ...singleMethods.flatMap((m) => ['--method', m]),
       ...['--method', 'oracle', '--method', 'random', '--method', `hindsight:${hindsightLambdas.join(',')}`],
       ...conductors.flatMap((m) => ['--method', m]),
       ...['--out', 'eval'],
     );
   }
   const evalS = evalTook();
+  const bySubject = pool === 'routellm-mmlu' ? await mmluSubjectRouting(join(work, 'eval'), singleMethods, hindsightLambdas, conductors) : undefined;
   const report = JSON.parse(await readFile(join(work, 'eval', 'report.json'), 'utf8')) as EvalReport;
   if (values.plot) await copyFile(join(work, 'eval', 'plot.svg'), resolve(values.plot));
 
@@ -229,6 +232,7 @@ try {
           .filter((m) => hindsightLambdas.some((l) => m.method === hindsightMethod(l)) && nearBest(m))
           .map((m) => m.method),
       },
+      ...(bySubject ? { bySubject } : {}),
       timeS: { train: trainTimes, eval: evalS, total: total() },
       resumed,
     }),

@@ -20,6 +20,7 @@ import {
   singleWorkerPoints,
   type BUILT_IN_TASK_SETS,
   type HindsightBaselines,
+  type RoutingOutcomes,
   type RoutingPoint,
 } from '../src/core/bench/index.ts';
 import type { Episode } from '../src/core/episodes/index.ts';
@@ -203,6 +204,38 @@ export async function mmluRoutingReport(runDir: string, heldOut: readonly Task[]
     conductor,
     singles: singleWorkerPoints(outcomes, STRONG),
     perSubject: routingPoint(outcomes, perGroupRouting(outcomes, lambda).choice, STRONG),
+  };
+}
+
+/**
+ * routellm-mmlu's held-out questions as `baton eval` ran them (its OUT directory): routing by subject with hindsight
+ * at each lambda of right - lambda x dollars, over the evaluation's own `singles` runs (pool order, GPT-4 first), and
+ * the share of each of `methods`' questions that went to GPT-4.
+ */
+export async function mmluSubjectRouting(evalDir: string, singles: readonly string[], lambdas: readonly number[], methods: readonly string[]) {
+  const episodes = (await readFile(join(evalDir, 'episodes.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Episode);
+  const of = (method: string) => episodes.filter((e) => e.tags.includes(`method:${method}`));
+  const byItem = singles.map((m) => new Map(of(m).map((e) => [e.task.itemId, e])));
+  const items = [...byItem[STRONG].keys()];
+  const outcomes: RoutingOutcomes = {
+    outcomes: byItem.map((runs) =>
+      items.map((item) => {
+        const e = runs.get(item)!;
+        return { correct: e.reward?.correct === true, costUsd: e.totals.costUsd ?? 0 };
+      }),
+    ),
+    group: items.map((item) => mmluSubject(byItem[STRONG].get(item)!.task)),
+  };
+  const strongShare = (method: string) => {
+    const mine = of(method);
+    return mine.filter((e) => e.steps.some((s) => s.worker === STRONG)).length / mine.length;
+  };
+  return {
+    perSubject: lambdas.map((lambda) => ({ lambda, ...routingPoint(outcomes, perGroupRouting(outcomes, lambda).choice, STRONG) })),
+    strongShare: Object.fromEntries(methods.map((m) => [m, strongShare(m)])),
   };
 }
 
