@@ -179,10 +179,7 @@ export async function mmluHalfShareLambda(seed: number, share = 0.5): Promise<nu
 /** The Conductor's held-out routing in a routellm-mmlu run (from its episodes) beside the baselines on the same questions. */
 export async function mmluRoutingReport(runDir: string, heldOut: readonly Task[], lambda: number): Promise<CostRoutingReport> {
   const outcomes = await routingOutcomes(heldOut, await instantPool('routellm-mmlu'), FIXED_SUBTASKS[0], mmluSubject);
-  const episodes = (await readFile(join(runDir, 'episodes.jsonl'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Episode);
+  const episodes = await readEpisodes(runDir);
   const byStep = new Map<number, Episode[]>();
   for (const e of episodes) {
     if (!e.tags.includes('held-out') || !e.reward || e.reward.infraError) continue;
@@ -190,7 +187,7 @@ export async function mmluRoutingReport(runDir: string, heldOut: readonly Task[]
     byStep.set(step, [...(byStep.get(step) ?? []), e]);
   }
   const conductor = [...byStep].map(([step, eps]) => {
-    const strongShare = eps.filter((e) => e.steps.some((s) => s.worker === STRONG)).length / eps.length;
+    const strongShare = strongShareOf(eps);
     return {
       step,
       accuracy: eps.filter((e) => e.reward!.correct).length / eps.length,
@@ -213,11 +210,12 @@ export async function mmluRoutingReport(runDir: string, heldOut: readonly Task[]
  * the share of each of `methods`' questions that went to GPT-4.
  */
 export async function mmluSubjectRouting(evalDir: string, singles: readonly string[], lambdas: readonly number[], methods: readonly string[]) {
-  const episodes = (await readFile(join(evalDir, 'episodes.jsonl'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Episode);
-  const of = (method: string) => episodes.filter((e) => e.tags.includes(`method:${method}`));
+  const byMethod = new Map<string, Episode[]>();
+  for (const e of await readEpisodes(evalDir)) {
+    const method = e.tags.find((t) => t.startsWith('method:'))?.slice('method:'.length);
+    if (method !== undefined) byMethod.set(method, [...(byMethod.get(method) ?? []), e]);
+  }
+  const of = (method: string) => byMethod.get(method) ?? [];
   const byItem = singles.map((m) => new Map(of(m).map((e) => [e.task.itemId, e])));
   const items = [...byItem[STRONG].keys()];
   const outcomes: RoutingOutcomes = {
@@ -229,15 +227,22 @@ export async function mmluSubjectRouting(evalDir: string, singles: readonly stri
     ),
     group: items.map((item) => mmluSubject(byItem[STRONG].get(item)!.task)),
   };
-  const strongShare = (method: string) => {
-    const mine = of(method);
-    return mine.filter((e) => e.steps.some((s) => s.worker === STRONG)).length / mine.length;
-  };
   return {
     perSubject: lambdas.map((lambda) => ({ lambda, ...routingPoint(outcomes, perGroupRouting(outcomes, lambda).choice, STRONG) })),
-    strongShare: Object.fromEntries(methods.map((m) => [m, strongShare(m)])),
+    strongShare: Object.fromEntries(methods.map((m) => [m, strongShareOf(of(m))])),
   };
 }
+
+/** The episodes a `baton train` or `baton eval` OUT directory holds. */
+async function readEpisodes(dir: string): Promise<Episode[]> {
+  return (await readFile(join(dir, 'episodes.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Episode);
+}
+
+/** The share of these runs whose plan calls GPT-4. */
+const strongShareOf = (episodes: readonly Episode[]) => episodes.filter((e) => e.steps.some((s) => s.worker === STRONG)).length / episodes.length;
 
 /** The held-out accuracy curve over samples seen, with the hindsight baselines as horizontal lines. */
 export function learningCurveSvg(curve: readonly { samples: number; heldOutAccuracy: number }[], b: HindsightBaselines, title: string): string {
